@@ -1,0 +1,2 @@
+//! `blockudoku`: the Blockudoku engine binary.
+fn main() {}

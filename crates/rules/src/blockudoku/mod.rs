@@ -1,0 +1,1 @@
+//! Blockudoku rules (filled in by the Blockudoku work).

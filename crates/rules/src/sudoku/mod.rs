@@ -1,0 +1,1 @@
+//! Sudoku rules (filled in by the Sudoku work).

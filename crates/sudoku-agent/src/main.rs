@@ -1,0 +1,2 @@
+//! `sudoku-agent`: the Competitive Sudoku agent binary.
+fn main() {}
