@@ -10,6 +10,7 @@ SHARED = ROOT.parent / "shared"
 BIN_DIR = pathlib.Path(os.environ.get("ENGINE_BIN_DIR", ROOT / "target" / "release"))
 
 sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "tests"))
 
 
 def binary(name: str) -> pathlib.Path:

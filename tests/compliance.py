@@ -1,0 +1,513 @@
+#!/usr/bin/env python3
+"""Protocol compliance suites for engines speaking `blockudoku 1` or `competitive-sudoku 1`.
+
+Like the checks chess GUIs run on UCI engines: a numbered list of pass/fail checks that any
+engine speaking the protocol must pass. It only uses the protocol documents in protocol/,
+never our engines' internals, so it can be pointed at another implementation:
+
+    python3 tests/compliance.py blockudoku target/release/blockudoku
+    python3 tests/compliance.py sudoku target/release/sudoku-agent
+
+Prints one `N. PASS|FAIL name [detail]` line per check and a closing `N passed, N failed`
+line; exits 1 when a check fails. tests/test_compliance.py runs both suites under pytest.
+"""
+from __future__ import annotations
+
+import argparse
+import queue
+import re
+import subprocess
+import sys
+import threading
+import time
+from typing import Callable, List, Optional, Tuple
+
+# How far past `movetime` a bestmove may arrive (the protocols promise 10 ms). Measured from
+# the moment the `go` line is written to the moment the `bestmove` line is read, so it also
+# includes pipe latency on this side.
+MOVETIME_SLACK_MS = 10.0
+
+
+class Engine:
+    """A running engine with a reader thread that timestamps every line it prints."""
+
+    def __init__(self, cmd: List[str]):
+        self.proc = subprocess.Popen(
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            bufsize=0,
+        )
+        self.lines: "queue.Queue[Tuple[float, Optional[str]]]" = queue.Queue()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for raw in iter(self.proc.stdout.readline, b""):
+            self.lines.put((time.monotonic(), raw.decode("utf-8", "replace").rstrip("\r\n")))
+        self.lines.put((time.monotonic(), None))
+
+    def send(self, line: str) -> float:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write((line + "\n").encode())
+        self.proc.stdin.flush()
+        return time.monotonic()
+
+    def send_raw(self, data: bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def read(self, timeout: float = 5.0) -> Tuple[float, str]:
+        try:
+            stamp, line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise CheckFailed(f"no output within {timeout:.1f} s") from None
+        if line is None:
+            raise CheckFailed("engine closed its output")
+        return stamp, line
+
+    def read_until(self, pred: Callable[[str], bool], timeout: float = 5.0) -> Tuple[float, List[str]]:
+        """Reads lines until one satisfies `pred`; returns its timestamp and all lines read."""
+        deadline = time.monotonic() + timeout
+        seen: List[str] = []
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise CheckFailed(f"timed out; lines so far: {seen[-5:]}")
+            stamp, line = self.read(left)
+            seen.append(line)
+            if pred(line):
+                return stamp, seen
+
+    def drain(self, wait: float = 0.2) -> List[str]:
+        """Lines that arrive within `wait` seconds of quiet."""
+        out: List[str] = []
+        while True:
+            try:
+                _, line = self.lines.get(timeout=wait)
+            except queue.Empty:
+                return out
+            if line is None:
+                return out
+            out.append(line)
+
+    def sync(self) -> List[str]:
+        """Sends isready and returns every line before readyok."""
+        self.send("isready")
+        _, lines = self.read_until(lambda l: l == "readyok")
+        return lines[:-1]
+
+    def close(self) -> None:
+        try:
+            if self.proc.stdin:
+                self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def expect(cond: bool, detail: str) -> None:
+    if not cond:
+        raise CheckFailed(detail)
+
+
+def is_bestmove(line: str) -> bool:
+    return line.split()[:1] == ["bestmove"]
+
+
+def go_and_collect(engine: Engine, go: str, timeout: float = 10.0) -> Tuple[float, float, List[str]]:
+    """Sends `go ...`; returns (sent, bestmove arrival, lines up to and including bestmove)."""
+    sent = engine.send(go)
+    stamp, lines = engine.read_until(is_bestmove, timeout)
+    return sent, stamp, lines
+
+
+def check_info_lines(lines: List[str]) -> None:
+    for line in lines:
+        if line.startswith("info "):
+            tokens = line.split()[1:]
+            expect(len(tokens) >= 2, f"empty info line: {line!r}")
+
+
+class Protocol:
+    """What differs between the two protocols: positions, moves and how to validate them."""
+
+    name = ""
+    protocol_line = ""
+    required_options: List[str] = []
+    positions: List[str] = []
+
+    def validate_bestmove(self, engine: Engine, position: str, bestmove: str) -> None:
+        raise NotImplementedError
+
+
+class BlockudokuProtocol(Protocol):
+    name = "blockudoku"
+    protocol_line = "protocol blockudoku 1"
+    required_options = ["Threads", "Scoring", "Agent"]
+    positions = [
+        "position empty pieces 1 2 3",
+        "position empty pieces 35 33 34",
+        "position board ###....../#######../.#......./........./....#..../........./..#....../........./.###..... pieces 28 14 9",
+        "position board ##.##.##./.##.##.##/#.##.##.#/##.##.##./.##.##.##/#.##.##.#/##.##.##./.##.##.##/#.##.##.# pieces 33 34 35",
+        "position board ##.##.##./.##.##.##/#.##.##.#/##.##.##./.##.##.##/#.##.##.#/##.##.##./.##.##.##/#.##.##.# pieces 1 8 9",
+    ]
+
+    def validate_bestmove(self, engine: Engine, position: str, bestmove: str) -> None:
+        tokens = bestmove.split()[1:]
+        expect(len(tokens) >= 1, f"bestmove without a move: {bestmove!r}")
+        if tokens == ["none"]:
+            return
+        for tok in tokens:
+            expect(re.fullmatch(r"[1-3]@r[1-9]c[1-9]", tok) is not None, f"bad placement {tok!r}")
+        # The engine's own referee must accept its answer.
+        engine.send(position)
+        engine.send("play " + " ".join(tokens))
+        _, line = engine.read()
+        expect(line.startswith("position "), f"play of its own bestmove answered {line!r}")
+
+
+class SudokuProtocol(Protocol):
+    name = "sudoku"
+    protocol_line = "protocol competitive-sudoku 1"
+    required_options = ["Threads", "Agent"]
+    empty9 = "/".join(["." * 9] * 9)
+    positions = [
+        "position 3x3 " + empty9,
+        "position 2x3 " + "/".join(["." * 6] * 6),
+        "position 3x3 " + empty9 + " mode rows",
+        "position 3x3 1+" + "." * 8 + "/" + "/".join(["." * 9] * 8) + " turn 2",
+        "position 2x2 1234/3412/2143/43.. scores 3 1",
+    ]
+
+    def validate_bestmove(self, engine: Engine, position: str, bestmove: str) -> None:
+        tokens = bestmove.split()[1:]
+        expect(len(tokens) == 1, f"bestmove needs exactly one move: {bestmove!r}")
+        if tokens == ["none"]:
+            return
+        expect(re.fullmatch(r"\d+,\d+=\d+", tokens[0]) is not None, f"bad move {tokens[0]!r}")
+        engine.send(position)
+        engine.send("play " + tokens[0])
+        _, line = engine.read()
+        expect(not line.startswith("error"), f"play of its own bestmove answered {line!r}")
+
+
+# --- the checks -------------------------------------------------------------------------------
+
+def c_handshake(p: Protocol, cmd: List[str]) -> str:
+    e = Engine(cmd)
+    try:
+        e.send("hello")
+        _, lines = e.read_until(lambda l: l == "hello ok")
+        expect(any(l.startswith("id name ") for l in lines), "no 'id name' line")
+        expect(any(l.startswith("id version ") for l in lines), "no 'id version' line")
+        expect(p.protocol_line in lines, f"no '{p.protocol_line}' line")
+        options = [l for l in lines if l.startswith("option ")]
+        for opt in p.required_options:
+            expect(
+                any(re.match(rf"option name {opt} type \S+ default \S+", l) for l in options),
+                f"option {opt} missing or malformed",
+            )
+        return f"{len(options)} options"
+    finally:
+        e.close()
+
+
+def c_isready(p: Protocol, cmd: List[str]) -> str:
+    e = Engine(cmd)
+    try:
+        extra = e.sync()
+        expect(extra == [], f"unexpected lines before readyok: {extra}")
+        return ""
+    finally:
+        e.close()
+
+
+def c_unknown_command(p: Protocol, cmd: List[str]) -> str:
+    e = Engine(cmd)
+    try:
+        e.send("frobnicate the engine")
+        lines = e.sync()
+        expect(len(lines) == 1 and lines[0].startswith("error "), f"expected one error line, got {lines}")
+        return lines[0]
+    finally:
+        e.close()
+
+
+def c_one_bestmove_per_go(p: Protocol, cmd: List[str]) -> str:
+    e = Engine(cmd)
+    try:
+        for pos in p.positions:
+            e.send(pos)
+            _, _, lines = go_and_collect(e, "go movetime 30")
+            check_info_lines(lines)
+            extra = e.sync()
+            expect(not any(is_bestmove(l) for l in extra), f"second bestmove after {pos!r}")
+            expect(not any(l.startswith("error") for l in lines + extra), f"error for {pos!r}: {lines + extra}")
+        return f"{len(p.positions)} positions"
+    finally:
+        e.close()
+
+
+def c_bestmove_is_legal(p: Protocol, cmd: List[str]) -> str:
+    e = Engine(cmd)
+    try:
+        for pos in p.positions:
+            e.send(pos)
+            _, _, lines = go_and_collect(e, "go movetime 30")
+            p.validate_bestmove(e, pos, lines[-1])
+            e.sync()
+        return ""
+    finally:
+        e.close()
+
+
+def c_isready_while_searching(p: Protocol, cmd: List[str]) -> str:
+    e = Engine(cmd)
+    try:
+        e.send(p.positions[0])
+        e.send("go infinite")
+        time.sleep(0.1)
+        sent = e.send("isready")
+        stamp, lines = e.read_until(lambda l: l == "readyok" or is_bestmove(l), timeout=2)
+        expect(lines[-1] == "readyok", f"bestmove before readyok during go infinite: {lines[-1]!r}")
+        latency = (stamp - sent) * 1000
+        e.send("stop")
+        e.read_until(is_bestmove, timeout=2)
+        return f"readyok after {latency:.1f} ms"
+    finally:
+        e.close()
+
+
+def c_stop_gives_one_bestmove(p: Protocol, cmd: List[str]) -> str:
+    e = Engine(cmd)
+    try:
+        e.send(p.positions[0])
+        e.send("go infinite")
+        time.sleep(0.2)
+        sent = e.send("stop")
+        stamp, lines = e.read_until(is_bestmove, timeout=2)
+        latency = (stamp - sent) * 1000
+        extra = e.sync()
+        expect(not any(is_bestmove(l) for l in extra), "more than one bestmove after stop")
+        # A stop with no search running is ignored (no bestmove).
+        e.send("stop")
+        extra = e.sync()
+        expect(not any(is_bestmove(l) for l in extra), "bestmove for a stop with no search")
+        return f"bestmove {latency:.1f} ms after stop"
+    finally:
+        e.close()
+
+
+def c_movetime(p: Protocol, cmd: List[str]) -> str:
+    e = Engine(cmd)
+    worst = -1e9
+    try:
+        for movetime in (20, 100):
+            for pos in p.positions:
+                e.send(pos)
+                e.sync()
+                sent, stamp, _ = go_and_collect(e, f"go movetime {movetime}")
+                over = (stamp - sent) * 1000 - movetime
+                worst = max(worst, over)
+                expect(over <= MOVETIME_SLACK_MS, f"movetime {movetime}: {over:.1f} ms over on {pos!r}")
+        return f"worst overshoot {worst:.1f} ms"
+    finally:
+        e.close()
+
+
+def c_determinism(p: Protocol, cmd: List[str]) -> str:
+    answers = []
+    for _ in range(2):
+        e = Engine(cmd)
+        try:
+            e.send("setoption name Threads value 1")
+            row = []
+            for pos in p.positions:
+                e.send(pos)
+                _, _, lines = go_and_collect(e, "go nodes 2000", timeout=30)
+                row.append(lines[-1])
+            # The same position again in the same session.
+            e.send(p.positions[0])
+            _, _, lines = go_and_collect(e, "go nodes 2000", timeout=30)
+            expect(lines[-1] == row[0], f"same session, same position: {row[0]!r} then {lines[-1]!r}")
+            answers.append(row)
+        finally:
+            e.close()
+    expect(answers[0] == answers[1], f"two runs differ: {answers}")
+    return ""
+
+
+def c_eof_exits_cleanly(p: Protocol, cmd: List[str]) -> str:
+    e = Engine(cmd)
+    e.send("isready")
+    e.read_until(lambda l: l == "readyok")
+    e.proc.stdin.close()
+    try:
+        code = e.proc.wait(timeout=3)
+    except subprocess.TimeoutExpired:
+        e.proc.kill()
+        raise CheckFailed("engine did not exit within 3 s of end of input")
+    expect(code == 0, f"exit code {code}")
+    # End of input while searching also ends the process.
+    e = Engine(cmd)
+    e.send(p.positions[0])
+    e.send("go infinite")
+    time.sleep(0.1)
+    e.proc.stdin.close()
+    try:
+        code = e.proc.wait(timeout=3)
+    except subprocess.TimeoutExpired:
+        e.proc.kill()
+        raise CheckFailed("engine did not exit within 3 s of end of input during go infinite")
+    expect(code == 0, f"exit code {code} after EOF during search")
+    return ""
+
+
+def c_quit(p: Protocol, cmd: List[str]) -> str:
+    e = Engine(cmd)
+    e.send("quit")
+    try:
+        code = e.proc.wait(timeout=3)
+    except subprocess.TimeoutExpired:
+        e.proc.kill()
+        raise CheckFailed("quit did not end the process")
+    expect(code == 0, f"exit code {code}")
+    return ""
+
+
+def c_state_survives_errors(p: Protocol, cmd: List[str]) -> str:
+    e = Engine(cmd)
+    try:
+        e.send(p.positions[2])
+        _, _, first = go_and_collect(e, "go nodes 2000")
+        for bad in ("position", "position garbage", "go movetime -5", "setoption name NoSuchOption value 1", "\x00\x01\xff"):
+            e.send(bad)
+            lines = e.sync()
+            expect(len(lines) == 1 and lines[0].startswith("error "), f"{bad!r} gave {lines}")
+        _, _, second = go_and_collect(e, "go nodes 2000")
+        expect(first[-1] == second[-1], f"position changed by bad input: {first[-1]!r} vs {second[-1]!r}")
+        return ""
+    finally:
+        e.close()
+
+
+def c_blockudoku_legacy(p: Protocol, cmd: List[str]) -> str:
+    e = Engine(cmd)
+    try:
+        # The original GUI writes one value per line: three piece ids, then 81 cells.
+        e.send_raw(("\n".join(["1", "2", "3"] + ["0"] * 81) + "\n").encode())
+        _, lines = e.read_until(lambda l: l in ("Engine done.", "Cannot avoid loss."), timeout=10)
+        expect(lines[-1] == "Engine done.", f"empty board answered {lines[-1]!r}")
+        move = lines[-2].split()
+        expect(len(move) == 9 and all(re.fullmatch(r"-?\d+", t) for t in move), f"bad move line {lines[-2]!r}")
+        slots = sorted(int(t) for t in move[0::3])
+        expect(slots == [0, 1, 2], f"slots {slots}")
+        # The same session serves a second request: a full board with one hole is lost.
+        board = ["1"] * 81
+        board[0] = "0"
+        e.send_raw(("\n".join(["28", "28", "28"] + board) + "\n").encode())
+        _, lines = e.read_until(lambda l: l in ("Engine done.", "Cannot avoid loss."), timeout=10)
+        expect(lines[-1] == "Cannot avoid loss.", f"dead hand answered {lines[-1]!r}")
+        return ""
+    finally:
+        e.close()
+
+
+def c_blockudoku_piping(p: Protocol, cmd: List[str]) -> str:
+    empty = "." * 81
+    lines_in = [f"{empty} 1 2 3", f"{empty} 33 34 35", f"{'#' * 80}. 28 28 28"]
+    proc = subprocess.run(cmd, input=("\n".join(lines_in) + "\n").encode(), capture_output=True, timeout=30)
+    out = [l for l in proc.stdout.decode().splitlines() if l.strip()]
+    expect(proc.returncode == 0, f"exit code {proc.returncode}")
+    expect(len(out) == len(lines_in), f"{len(lines_in)} lines in, {len(out)} out: {out}")
+    expect(all(is_bestmove(l) for l in out), f"not all bestmove lines: {out}")
+    expect(out[2] == "bestmove none", f"dead hand answered {out[2]!r}")
+    return ""
+
+
+def c_sudoku_propose_first(p: Protocol, cmd: List[str]) -> str:
+    e = Engine(cmd)
+    try:
+        e.send(p.positions[0])
+        e.sync()
+        sent = e.send("go movetime 200")
+        stamp, lines = e.read_until(lambda l: l.startswith("propose ") or is_bestmove(l), timeout=3)
+        expect(lines[-1].startswith("propose "), f"bestmove before any propose: {lines}")
+        latency = (stamp - sent) * 1000
+        expect(latency < 50, f"first propose after {latency:.1f} ms")
+        e.read_until(is_bestmove, timeout=3)
+        return f"first propose after {latency:.1f} ms"
+    finally:
+        e.close()
+
+
+COMMON = [
+    ("handshake and options", c_handshake),
+    ("isready answered", c_isready),
+    ("unknown command gives one error line", c_unknown_command),
+    ("every go gets exactly one bestmove", c_one_bestmove_per_go),
+    ("bestmove is accepted by play", c_bestmove_is_legal),
+    ("isready answered during a search", c_isready_while_searching),
+    ("stop during go infinite gives exactly one bestmove", c_stop_gives_one_bestmove),
+    ("movetime honoured within 10 ms", c_movetime),
+    ("same position, same answer at a node limit", c_determinism),
+    ("bad input leaves the state intact", c_state_survives_errors),
+    ("quit ends with exit code 0", c_quit),
+    ("end of input ends cleanly with exit code 0", c_eof_exits_cleanly),
+]
+
+SUITES = {
+    "blockudoku": (BlockudokuProtocol(), COMMON + [
+        ("legacy mode (original GUI I/O)", c_blockudoku_legacy),
+        ("one-shot piping", c_blockudoku_piping),
+    ]),
+    "sudoku": (SudokuProtocol(), COMMON + [
+        ("propose comes early", c_sudoku_propose_first),
+    ]),
+}
+
+
+def run_suite(name: str, cmd: List[str], out=sys.stdout) -> Tuple[int, int]:
+    protocol, checks = SUITES[name]
+    passed = failed = 0
+    for number, (title, check) in enumerate(checks, 1):
+        try:
+            detail = check(protocol, cmd)
+            passed += 1
+            print(f"{number}. PASS {title}" + (f" ({detail})" if detail else ""), file=out, flush=True)
+        except CheckFailed as err:
+            failed += 1
+            print(f"{number}. FAIL {title}: {err}", file=out, flush=True)
+        except (OSError, subprocess.SubprocessError) as err:
+            failed += 1
+            print(f"{number}. FAIL {title}: {type(err).__name__}: {err}", file=out, flush=True)
+    print(f"{name}: {passed} passed, {failed} failed", file=out, flush=True)
+    return passed, failed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("suite", choices=sorted(SUITES))
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="engine command line")
+    args = parser.parse_args()
+    cmd = [c for c in args.command if c != "--"]
+    if not cmd:
+        parser.error("give the engine command")
+    _, failed = run_suite(args.suite, cmd)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
