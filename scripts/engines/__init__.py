@@ -1,0 +1,29 @@
+"""Python drivers for the two engines of this repository (and any engine speaking their protocols).
+
+    from engines import BlockudokuEngine, SudokuEngine
+
+Each class starts the binary (by default found in $ENGINE_BIN_DIR, then target/release, then
+PATH), does the `hello` handshake and offers the protocol's commands as methods with typed
+results. Errors: EngineDied (with the exit code), EngineError (an `error` line), EngineTimeout.
+"""
+from .base import (
+    EngineDied,
+    EngineError,
+    EngineOption,
+    EngineProblem,
+    EngineTimeout,
+    LineEngine,
+    ProtocolViolation,
+    find_binary,
+    parse_info,
+)
+from .blockudoku import BlockudokuEngine, Placement, PlayState, SearchResult as BlockudokuResult, board_rows, normalise_board
+from .pieces import Piece, cells_of, load_catalogue
+from .sudoku import PlayReply, SudokuEngine, SudokuMove, SearchResult as SudokuResult, parse_rows, rows_string
+
+__all__ = [
+    "BlockudokuEngine", "BlockudokuResult", "EngineDied", "EngineError", "EngineOption", "EngineProblem",
+    "EngineTimeout", "LineEngine", "Piece", "Placement", "PlayReply", "PlayState", "ProtocolViolation",
+    "SudokuEngine", "SudokuMove", "SudokuResult", "board_rows", "cells_of", "find_binary", "load_catalogue",
+    "normalise_board", "parse_info", "parse_rows", "rows_string",
+]

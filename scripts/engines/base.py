@@ -1,0 +1,472 @@
+"""The part both engine drivers share: a child process speaking a line protocol.
+
+Modelled on python-chess's `chess.engine`: every wait has a timeout (a startup timeout for the
+handshake, the search limit plus a margin for `go`), an engine that exits becomes an
+`EngineDied` carrying its exit code and the end of its stderr, and an `error ...` line becomes
+an `EngineError`. Commands that have no reply on success (`position`, `setoption`, `newgame`)
+are followed by `isready`, so an `error` they cause is reported by the call that caused it,
+not by whatever happens to read next.
+"""
+from __future__ import annotations
+
+import collections
+import os
+import pathlib
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Deque, Dict, List, Optional, Sequence, Union
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+class EngineProblem(Exception):
+    """Base class of everything the drivers raise about an engine."""
+
+
+class EngineDied(EngineProblem):
+    """The engine process ended (or closed its output) while we were talking to it."""
+
+    def __init__(self, exit_code: Optional[int], stderr_tail: str = "", command: str = ""):
+        self.exit_code = exit_code
+        self.stderr_tail = stderr_tail
+        self.command = command
+        where = f" after {command!r}" if command else ""
+        tail = f"; stderr: {stderr_tail.strip()[-300:]}" if stderr_tail.strip() else ""
+        super().__init__(f"engine died{where} with exit code {exit_code}{tail}")
+
+
+class EngineError(EngineProblem):
+    """The engine answered a command with an `error <what>` line (its state is unchanged)."""
+
+    def __init__(self, message: str, command: str = ""):
+        self.message = message
+        self.command = command
+        super().__init__(f"engine error for {command!r}: {message}" if command else f"engine error: {message}")
+
+
+class EngineTimeout(EngineProblem):
+    """The engine did not answer within the allowed time."""
+
+
+class ProtocolViolation(EngineProblem):
+    """The engine answered something the protocol does not allow here."""
+
+
+@dataclass
+class EngineOption:
+    """One `option name <N> type <T> default <D> [min <a> max <b>] [var <v>]...` line."""
+
+    name: str
+    type: str
+    default: Optional[str] = None
+    min: Optional[int] = None
+    max: Optional[int] = None
+    choices: List[str] = field(default_factory=list)
+
+    @staticmethod
+    def parse(line: str) -> "EngineOption":
+        tokens = line.split()
+        if tokens[:2] != ["option", "name"]:
+            raise ProtocolViolation(f"not an option line: {line!r}")
+        keywords = {"type", "default", "min", "max", "var"}
+        # The name may contain spaces: it runs up to the `type` keyword.
+        try:
+            type_at = tokens.index("type", 2)
+        except ValueError:
+            raise ProtocolViolation(f"option line without a type: {line!r}") from None
+        opt = EngineOption(name=" ".join(tokens[2:type_at]), type="")
+        key, values = None, []
+
+        def flush() -> None:
+            if key is None:
+                return
+            text = " ".join(values)
+            if key == "type":
+                opt.type = text
+            elif key == "default":
+                opt.default = text
+            elif key in ("min", "max"):
+                try:
+                    setattr(opt, key, int(text))
+                except ValueError:
+                    raise ProtocolViolation(f"non-integer {key} in {line!r}") from None
+            elif key == "var":
+                opt.choices.append(text)
+
+        for tok in tokens[type_at:]:
+            if tok in keywords:
+                flush()
+                key, values = tok, []
+            else:
+                values.append(tok)
+        flush()
+        return opt
+
+
+def parse_info(line: str) -> Dict[str, object]:
+    """`info nodes 10 pv 1@r1c1 2@r5c5` -> {'nodes': 10, 'pv': ['1@r1c1', '2@r5c5']}.
+
+    `pv` and `string` take the rest of the line; other keys take one value, converted to an
+    int or float when it looks like one.
+    """
+    tokens = line.split()[1:]
+    info: Dict[str, object] = {}
+    i = 0
+    while i < len(tokens):
+        key = tokens[i]
+        if key in ("pv", "string"):
+            rest = tokens[i + 1:]
+            info[key] = rest if key == "pv" else " ".join(rest)
+            break
+        if i + 1 >= len(tokens):
+            info[key] = None
+            break
+        info[key] = _number(tokens[i + 1])
+        i += 2
+    return info
+
+
+def _number(text: str) -> object:
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
+def find_binary(name: str) -> pathlib.Path:
+    """Where the engine `name` is: $ENGINE_BIN_DIR, then target/release, then $PATH."""
+    env_dir = os.environ.get("ENGINE_BIN_DIR")
+    candidates = []
+    if env_dir:
+        candidates.append(pathlib.Path(env_dir) / name)
+    candidates.append(REPO_ROOT / "target" / "release" / name)
+    for path in candidates:
+        if path.is_file() and os.access(path, os.X_OK):
+            return path
+    found = shutil.which(name)
+    if found:
+        return pathlib.Path(found)
+    raise FileNotFoundError(
+        f"{name} not found in {', '.join(str(c.parent) for c in candidates)} or on PATH: "
+        "run 'cargo build --release' or set ENGINE_BIN_DIR"
+    )
+
+
+def _die_with_parent() -> None:
+    """Runs in the child before exec: on Linux, have the kernel kill it when we die.
+
+    The course framework kills the player process at the deadline; without this the engine
+    would search on as an orphan until it notices the end of its input.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL("libc.so.6", use_errno=True)
+            PR_SET_PDEATHSIG = 1
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+class LineEngine:
+    """A running engine: send lines, read lines with timeouts, typed errors.
+
+    Subclasses set `binary_name` and `protocol_name` and add the game's commands.
+    """
+
+    binary_name = ""
+    protocol_name = ""
+    protocol_version = 1
+    # Time allowed on top of a search limit before we call it a hang: process start-up,
+    # pipe latency, and a loaded CI machine.
+    default_margin = 2.0
+    # A `go` with no limit at all (and not `infinite`) should still end; after this we give up.
+    unlimited_search_timeout = 60.0
+
+    def __init__(
+        self,
+        command: Union[None, str, os.PathLike, Sequence[Union[str, os.PathLike]]] = None,
+        *,
+        startup_timeout: float = 10.0,
+        margin: Optional[float] = None,
+        handshake: bool = True,
+        options: Optional[Dict[str, object]] = None,
+        die_with_parent: bool = True,
+        cwd: Optional[Union[str, os.PathLike]] = None,
+    ):
+        if command is None:
+            command = [find_binary(self.binary_name)]
+        elif isinstance(command, (str, os.PathLike)):
+            command = [command]
+        self.argv = [str(c) for c in command]
+        self.startup_timeout = startup_timeout
+        self.margin = self.default_margin if margin is None else margin
+        self.id: Dict[str, str] = {}
+        self.options: Dict[str, EngineOption] = {}
+        self.protocol: Optional[str] = None
+        self._write_lock = threading.Lock()
+        self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        self._stderr: Deque[str] = collections.deque(maxlen=50)
+        self._searching = False
+        try:
+            self.proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                preexec_fn=_die_with_parent if die_with_parent and os.name == "posix" else None,
+            )
+        except OSError as err:
+            raise EngineDied(None, str(err), "start") from err
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+        try:
+            if handshake:
+                self.hello()
+            for name, value in (options or {}).items():
+                self.setoption(name, value)
+        except BaseException:
+            self.kill()
+            raise
+
+    # --- plumbing -------------------------------------------------------------------------
+
+    def _read_stdout(self) -> None:
+        assert self.proc.stdout is not None
+        for raw in iter(self.proc.stdout.readline, b""):
+            self._lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
+        self._lines.put(None)
+
+    def _read_stderr(self) -> None:
+        assert self.proc.stderr is not None
+        for raw in iter(self.proc.stderr.readline, b""):
+            self._stderr.append(raw.decode("utf-8", "replace"))
+
+    def _died(self, command: str = "") -> EngineDied:
+        try:
+            code = self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            code = None
+        time.sleep(0.01)  # let the stderr reader catch the last words
+        return EngineDied(code, "".join(self._stderr), command)
+
+    def send(self, line: str) -> None:
+        """Writes one line to the engine."""
+        if "\n" in line or "\r" in line:
+            raise ValueError("a command is one line")
+        with self._write_lock:
+            try:
+                assert self.proc.stdin is not None
+                self.proc.stdin.write((line + "\n").encode())
+                self.proc.stdin.flush()
+            except (BrokenPipeError, ValueError, OSError):
+                raise self._died(line) from None
+
+    def read_line(self, timeout: Optional[float], command: str = "") -> str:
+        """The next line the engine prints; EngineTimeout or EngineDied otherwise."""
+        try:
+            line = self._lines.get(timeout=timeout)
+        except queue.Empty:
+            raise EngineTimeout(f"no answer to {command!r} within {timeout:.1f} s") from None
+        if line is None:
+            self._lines.put(None)  # every later read sees the end too
+            raise self._died(command)
+        return line
+
+    def read_until(
+        self, done: Callable[[str], bool], timeout: Optional[float], command: str = "",
+        on_line: Optional[Callable[[str], None]] = None,
+    ) -> List[str]:
+        """Lines up to and including the first one for which `done` is true."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        seen: List[str] = []
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            line = self.read_line(left, command)
+            seen.append(line)
+            if on_line is not None:
+                on_line(line)
+            if done(line):
+                return seen
+
+    # --- commands common to both protocols ---------------------------------------------------
+
+    def hello(self) -> None:
+        """The handshake: reads id, protocol and option lines up to `hello ok`."""
+        self.send("hello")
+        lines = self.read_until(lambda l: l.strip() == "hello ok", self.startup_timeout, "hello")
+        for line in lines[:-1]:
+            tokens = line.split()
+            if not tokens:
+                continue
+            if tokens[0] == "id" and len(tokens) >= 2:
+                self.id[tokens[1]] = " ".join(tokens[2:])
+            elif tokens[0] == "protocol":
+                self.protocol = " ".join(tokens[1:])
+            elif tokens[0] == "option":
+                opt = EngineOption.parse(line)
+                self.options[opt.name] = opt
+            elif tokens[0] == "error":
+                raise EngineError(" ".join(tokens[1:]), "hello")
+        if self.protocol_name:
+            expected = f"{self.protocol_name} {self.protocol_version}"
+            if self.protocol != expected:
+                raise ProtocolViolation(f"engine speaks {self.protocol!r}, expected {expected!r}")
+
+    @property
+    def name(self) -> str:
+        return self.id.get("name", self.binary_name)
+
+    def sync(self, command: str = "", timeout: Optional[float] = None) -> List[str]:
+        """`isready` -> `readyok`; returns the lines before it, raising for an `error` among them."""
+        self.send("isready")
+        lines = self.read_until(
+            lambda l: l.strip() == "readyok",
+            self.startup_timeout if timeout is None else timeout,
+            command or "isready",
+        )[:-1]
+        for line in lines:
+            if line.split()[:1] == ["error"]:
+                raise EngineError(line.partition(" ")[2].strip(), command or "isready")
+        return lines
+
+    def isready(self, timeout: float = 5.0) -> float:
+        """Pings the engine; returns the round-trip time in seconds."""
+        start = time.monotonic()
+        self.sync("isready", timeout)
+        return time.monotonic() - start
+
+    def command(self, line: str) -> List[str]:
+        """Sends a command that has no reply on success; raises EngineError for an `error`."""
+        self.send(line)
+        return self.sync(line)
+
+    def setoption(self, name: str, value: object) -> None:
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        self.command(f"setoption name {name} value {value}")
+
+    def newgame(self) -> None:
+        self.command("newgame")
+
+    def show(self) -> List[str]:
+        """The engine's drawing of the current position, as lines."""
+        return self.command("show")
+
+    def stop(self) -> None:
+        """Ends a running search early (its `bestmove` still comes to the `go` call)."""
+        self.send("stop")
+
+    def _go_line(self, movetime: Optional[int], nodes: Optional[int], infinite: bool, extra: Dict[str, Optional[int]]) -> str:
+        parts = ["go"]
+        for key, value in [("movetime", movetime), ("nodes", nodes)] + list(extra.items()):
+            if value is not None:
+                if int(value) < 0:
+                    raise ValueError(f"{key} must not be negative")
+                parts += [key, str(int(value))]
+        if infinite:
+            parts.append("infinite")
+        return " ".join(parts)
+
+    def _search(
+        self, line: str, movetime: Optional[int], infinite: bool, timeout: Optional[float],
+        stop_after: Optional[float], on_line: Callable[[str], None],
+    ) -> List[str]:
+        """Runs one `go` line to its `bestmove`; returns every line it printed."""
+        if timeout is None:
+            if infinite:
+                timeout = None if stop_after is None else stop_after + self.margin
+            elif movetime is not None:
+                timeout = movetime / 1000.0 + self.margin
+            else:
+                timeout = self.unlimited_search_timeout
+        timer = None
+        if infinite and stop_after is not None:
+            timer = threading.Timer(stop_after, self._stop_quietly)
+            timer.daemon = True
+        errors: List[str] = []
+
+        def watch(l: str) -> None:
+            if l.split()[:1] == ["error"]:
+                errors.append(l.partition(" ")[2].strip())
+            on_line(l)
+
+        self._searching = True
+        try:
+            self.send(line)
+            if timer is not None:
+                timer.start()
+            # An invalid `go` is answered with an `error` line and no bestmove at all.
+            lines = self.read_until(lambda l: l.split()[:1] == ["bestmove"] or bool(errors), timeout, line, watch)
+        except EngineTimeout:
+            # Try to get the engine back to a usable state before reporting the hang.
+            self._stop_quietly()
+            raise
+        finally:
+            self._searching = False
+            if timer is not None:
+                timer.cancel()
+        if errors:
+            raise EngineError(errors[0], line)
+        return lines
+
+    def _stop_quietly(self) -> None:
+        try:
+            self.send("stop")
+        except EngineDied:
+            pass
+
+    # --- ending ----------------------------------------------------------------------------
+
+    def quit(self, timeout: float = 3.0) -> Optional[int]:
+        """Asks the engine to end; kills it if it does not within `timeout`. Returns the exit code."""
+        if self.proc.poll() is None:
+            try:
+                self.send("quit")
+                self.proc.stdin.close()  # type: ignore[union-attr]
+            except (EngineDied, OSError):
+                pass
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        return self.proc.returncode
+
+    close = quit
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.quit()
+
+    def __del__(self) -> None:
+        proc = getattr(self, "proc", None)
+        if proc is not None and proc.poll() is None:
+            try:
+                proc.kill()
+                proc.wait(timeout=1)
+            except Exception:
+                pass

@@ -1,0 +1,187 @@
+"""Driver for engines speaking `protocol blockudoku 1` (protocol/blockudoku.md)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Union
+
+from .base import EngineError, LineEngine, ProtocolViolation, parse_info
+
+EMPTY_BOARD = "." * 81
+PieceSpec = Union[int, str]  # catalogue id or shape string
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Hand slot `slot` (1-3) with its bounding box's top-left on r`row`c`col` (1-based)."""
+
+    slot: int
+    row: int
+    col: int
+
+    _RE = re.compile(r"([1-3])@r([1-9])c([1-9])")
+
+    @classmethod
+    def parse(cls, text: str) -> "Placement":
+        m = cls._RE.fullmatch(text.strip())
+        if not m:
+            raise ProtocolViolation(f"not a placement: {text!r}")
+        return cls(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+
+    def __str__(self) -> str:
+        return f"{self.slot}@r{self.row}c{self.col}"
+
+
+@dataclass
+class SearchResult:
+    """The answer to one `go`: the placements in play order, or `lost` for `bestmove none`."""
+
+    placements: List[Placement]
+    lost: bool
+    infos: List[Dict[str, object]] = field(default_factory=list)
+    lines: List[str] = field(default_factory=list)
+
+    @property
+    def last_info(self) -> Dict[str, object]:
+        return self.infos[-1] if self.infos else {}
+
+
+@dataclass
+class PlayState:
+    """The engine's answer to `play`: the position after the placements."""
+
+    board: str
+    pieces: List[str]
+    score: int
+    streak: int
+    cleared: int
+
+
+def normalise_board(board: Union[str, Sequence[bool], Sequence[int]]) -> str:
+    """81 `.`/`#` characters from a board string (with or without `/`) or 81 truthy values."""
+    if isinstance(board, str):
+        text = board.replace("/", "")
+    else:
+        text = "".join("#" if v else "." for v in board)
+    if len(text) != 81 or set(text) - {".", "#"}:
+        raise ValueError(f"a board is 81 cells of '.' or '#', got {board!r}")
+    return text
+
+
+def board_rows(board: str) -> str:
+    """The protocol's row form: nine rows of nine joined by `/`."""
+    board = normalise_board(board)
+    return "/".join(board[i:i + 9] for i in range(0, 81, 9))
+
+
+class BlockudokuEngine(LineEngine):
+    """A Blockudoku engine process.
+
+    >>> with BlockudokuEngine() as engine:                          # doctest: +SKIP
+    ...     engine.position(pieces=[1, 2, 3])
+    ...     engine.go(movetime=50).placements
+    """
+
+    binary_name = "blockudoku"
+    protocol_name = "blockudoku"
+
+    def position(
+        self,
+        board: Union[None, str, Sequence[bool]] = None,
+        pieces: Iterable[PieceSpec] = (),
+        score: Optional[int] = None,
+        streak: Optional[int] = None,
+    ) -> None:
+        line = self.position_line(board, pieces, score, streak)
+        self.command(line)
+
+    @staticmethod
+    def position_line(board=None, pieces: Iterable[PieceSpec] = (), score=None, streak=None) -> str:
+        pieces = [str(p) for p in pieces]
+        if not 1 <= len(pieces) <= 3:
+            raise ValueError(f"a hand has 1 to 3 pieces, got {len(pieces)}")
+        parts = ["position"]
+        if board is None or normalise_board(board) == EMPTY_BOARD:
+            parts.append("empty")
+        else:
+            parts += ["board", board_rows(board)]
+        parts += ["pieces"] + pieces
+        if score is not None:
+            parts += ["score", str(int(score))]
+        if streak is not None:
+            parts += ["streak", str(int(streak))]
+        return " ".join(parts)
+
+    def go(
+        self,
+        movetime: Optional[int] = None,
+        nodes: Optional[int] = None,
+        infinite: bool = False,
+        *,
+        timeout: Optional[float] = None,
+        stop_after: Optional[float] = None,
+        on_info: Optional[Callable[[Dict[str, object]], None]] = None,
+    ) -> SearchResult:
+        """Searches the current position; see LineEngine for the timeout rules."""
+        line = self._go_line(movetime, nodes, infinite, {})
+        infos: List[Dict[str, object]] = []
+
+        def seen(l: str) -> None:
+            if l.startswith("info"):
+                info = parse_info(l)
+                infos.append(info)
+                if on_info is not None:
+                    on_info(info)
+
+        lines = self._search(line, movetime, infinite, timeout, stop_after, seen)
+        tokens = lines[-1].split()[1:]
+        if tokens == ["none"]:
+            return SearchResult([], True, infos, lines)
+        if not 1 <= len(tokens) <= 3:
+            raise ProtocolViolation(f"bad bestmove line {lines[-1]!r}")
+        return SearchResult([Placement.parse(t) for t in tokens], False, infos, lines)
+
+    def play(self, placements: Iterable[Union[Placement, str]]) -> PlayState:
+        """Applies placements to the current position with the engine's rules.
+
+        Raises EngineError (and the position is unchanged) when one is illegal.
+        """
+        line = "play " + " ".join(str(p) for p in placements)
+        self.send(line)
+        answer = self.read_line(self.startup_timeout, line)
+        tokens = answer.split()
+        if tokens[:1] == ["error"]:
+            raise EngineError(answer.partition(" ")[2].strip(), line)
+        return self.parse_state(answer)
+
+    @staticmethod
+    def parse_state(line: str) -> PlayState:
+        """`position board <b> pieces <p>... score <n> streak <n> cleared <k>` -> PlayState."""
+        tokens = line.split()
+        if tokens[:1] != ["position"]:
+            raise ProtocolViolation(f"expected a position line, got {line!r}")
+        board, pieces, values = EMPTY_BOARD, [], {"score": 0, "streak": 0, "cleared": 0}
+        i, key = 1, None
+        while i < len(tokens):
+            tok = tokens[i]
+            if tok == "empty":
+                board, key = EMPTY_BOARD, None
+            elif tok == "board" and i + 1 < len(tokens):
+                board, key = normalise_board(tokens[i + 1]), None
+                i += 1
+            elif tok == "pieces":
+                key = "pieces"
+            elif tok in values and i + 1 < len(tokens):
+                try:
+                    values[tok] = int(tokens[i + 1])
+                except ValueError:
+                    raise ProtocolViolation(f"bad {tok} in {line!r}") from None
+                key = None
+                i += 1
+            elif key == "pieces":
+                if tok != "none" and tok != "-":
+                    pieces.append(tok)
+            else:
+                raise ProtocolViolation(f"unexpected {tok!r} in {line!r}")
+            i += 1
+        return PlayState(board, pieces, values["score"], values["streak"], values["cleared"])
