@@ -1,0 +1,116 @@
+"""Fixtures for the harness tests: engine binaries, fake engines, a virtual X display."""
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+SCRIPTS = pathlib.Path(__file__).resolve().parent.parent
+ROOT = SCRIPTS.parent
+ARTIFACTS = ROOT / "tests" / "artifacts"
+FAKE = pathlib.Path(__file__).resolve().parent / "fake_engine.py"
+
+sys.path.insert(0, str(SCRIPTS))
+
+
+def bin_dir() -> pathlib.Path:
+    return pathlib.Path(os.environ.get("ENGINE_BIN_DIR", ROOT / "target" / "release"))
+
+
+def real_engine(name: str, engine_class):
+    """The real binary, started and handshaken; skips when it does not speak its protocol yet."""
+    path = bin_dir() / name
+    if not path.exists():
+        pytest.fail(f"{path} is missing: run 'cargo build --release' first")
+    from engines import EngineProblem
+
+    try:
+        return engine_class([str(path)], startup_timeout=5)
+    except EngineProblem as err:
+        pytest.skip(f"{name} does not speak its protocol yet: {err}")
+
+
+def fake_command(*args: str):
+    return [sys.executable, str(FAKE), *args]
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> pathlib.Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def display():
+    """A DISPLAY for Tkinter: the current one, or a private Xvfb; skip if neither can be had."""
+    if os.environ.get("DISPLAY") and _tk_works():
+        yield os.environ["DISPLAY"]
+        return
+    xvfb = shutil.which("Xvfb")
+    if not xvfb:
+        pytest.skip("no display and no Xvfb (bash tests/run-all.sh installs it)")
+    proc = None
+    for number in range(91, 120):
+        if os.path.exists(f"/tmp/.X{number}-lock"):
+            continue
+        proc = subprocess.Popen([xvfb, f":{number}", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        old = os.environ.get("DISPLAY")
+        os.environ["DISPLAY"] = f":{number}"
+        for _ in range(50):
+            time.sleep(0.1)
+            if proc.poll() is not None:
+                break
+            if _tk_works():
+                break
+        if proc.poll() is None and _tk_works():
+            break
+        proc.kill()
+        proc.wait()
+        proc = None
+        if old is None:
+            os.environ.pop("DISPLAY", None)
+        else:
+            os.environ["DISPLAY"] = old
+    if proc is None:
+        pytest.skip("could not start Xvfb")
+    try:
+        yield os.environ["DISPLAY"]
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _tk_works() -> bool:
+    # In a child process: a failed Tk() in this process can leave Tcl in a bad state.
+    probe = subprocess.run([sys.executable, "-c", "import tkinter; tkinter.Tk().destroy()"],
+                           capture_output=True, timeout=20)
+    return probe.returncode == 0
+
+
+def screenshot(widget, path: pathlib.Path) -> pathlib.Path:
+    """Saves a PNG of a Tk window from the X server (Pillow's ImageGrab)."""
+    from PIL import ImageGrab
+
+    widget.update()
+    x, y = widget.winfo_rootx(), widget.winfo_rooty()
+    w, h = widget.winfo_width(), widget.winfo_height()
+    image = ImageGrab.grab(bbox=(x, y, x + w, y + h), xdisplay=os.environ["DISPLAY"])
+    image.save(path)
+    return path
+
+
+def pump(root, seconds: float = 0.0) -> None:
+    """Runs the Tk event loop for a while (after() jobs included)."""
+    end = time.monotonic() + seconds
+    while True:
+        root.update()
+        if time.monotonic() >= end:
+            return
+        time.sleep(0.005)

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Small stand-in engines for the driver and front-end tests (not the real rules).
+
+    fake_engine.py blockudoku [--die-on-go N] [--error-on-position] [--silent] [--exit-code C]
+    fake_engine.py sudoku
+
+`blockudoku` speaks enough of `protocol blockudoku 1` for the driver and GUI tests: first-fit
+`go`, `play` that places and clears full rows/columns/boxes, score = cells placed + 18 per
+cleared region. The misbehaviours let the tests see a dead, erring or silent engine.
+`sudoku` answers `go` with a few `propose` lines (first empty cells) and a `bestmove`.
+"""
+import sys
+
+PIECES = {}
+
+
+def load_pieces():
+    import pathlib
+    here = pathlib.Path(__file__).resolve()
+    path = here.parents[3] / "shared" / "data" / "blockudoku-pieces.txt"
+    for line in path.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            t = line.split()
+            PIECES[t[0]] = [(r, c) for r, row in enumerate(t[-1].split("/")) for c, ch in enumerate(row) if ch == "#"]
+
+
+def shape(p):
+    if p in PIECES:
+        return PIECES[p]
+    cells = [(r, c) for r, row in enumerate(p.split("/")) for c, ch in enumerate(row) if ch == "#"]
+    if not cells:
+        raise ValueError(f"bad piece {p}")
+    return cells
+
+
+def fits(board, cells, r, c):
+    return all(0 <= r + dr < 9 and 0 <= c + dc < 9 and board[(r + dr) * 9 + c + dc] == "." for dr, dc in cells)
+
+
+def place(board, cells, r, c):
+    b = list(board)
+    for dr, dc in cells:
+        b[(r + dr) * 9 + c + dc] = "#"
+    regions = [[i * 9 + j for j in range(9)] for i in range(9)] + [[j * 9 + i for j in range(9)] for i in range(9)]
+    regions += [[(br * 3 + i) * 9 + bc * 3 + j for i in range(3) for j in range(3)] for br in range(3) for bc in range(3)]
+    full = [reg for reg in regions if all(b[k] == "#" for k in reg)]
+    for reg in full:
+        for k in reg:
+            b[k] = "."
+    return "".join(b), len(full)
+
+
+def blockudoku(args):
+    load_pieces()
+    die_on_go = int(args[args.index("--die-on-go") + 1]) if "--die-on-go" in args else None
+    exit_code = int(args[args.index("--exit-code") + 1]) if "--exit-code" in args else 3
+    board, pieces, score, streak = "." * 81, [], 0, 0
+    gos = 0
+    out = sys.stdout
+    for line in sys.stdin:
+        t = line.split()
+        if not t:
+            continue
+        cmd = t[0]
+        if "--silent" in args:
+            continue
+        if cmd == "hello":
+            out.write("id name fake\nid version 0\nprotocol blockudoku 1\n"
+                      "option name Threads type spin default 1 min 1 max 64\n"
+                      "option name Scoring type combo default classic var classic var simple\n"
+                      "option name Agent type combo default default var default var seed\nhello ok\n")
+        elif cmd == "isready":
+            out.write("readyok\n")
+        elif cmd == "newgame":
+            board, pieces, score, streak = "." * 81, [], 0, 0
+        elif cmd == "setoption":
+            if len(t) < 5 or t[2] not in ("Threads", "Scoring", "Agent"):
+                out.write("error unknown option\n")
+        elif cmd == "position":
+            if "--error-on-position" in args:
+                out.write("error position refused by the fake\n")
+                out.flush()
+                continue
+            try:
+                nb, np_, ns, nt = "." * 81, [], 0, 0
+                i = 1
+                while i < len(t):
+                    if t[i] == "empty":
+                        i += 1
+                    elif t[i] == "board":
+                        nb = t[i + 1].replace("/", "")
+                        assert len(nb) == 81
+                        i += 2
+                    elif t[i] == "pieces":
+                        i += 1
+                        while i < len(t) and t[i] not in ("score", "streak"):
+                            shape(t[i])
+                            np_.append(t[i])
+                            i += 1
+                    elif t[i] == "score":
+                        ns = int(t[i + 1]); i += 2
+                    elif t[i] == "streak":
+                        nt = int(t[i + 1]); i += 2
+                    else:
+                        raise ValueError(t[i])
+                assert 1 <= len(np_) <= 3
+                board, pieces, score, streak = nb, np_, ns, nt
+            except (ValueError, AssertionError, IndexError, KeyError) as e:
+                out.write(f"error bad position {e}\n")
+        elif cmd == "go":
+            gos += 1
+            if die_on_go is not None and gos >= die_on_go:
+                sys.stderr.write("fake engine: dying on purpose\n")
+                sys.stderr.flush()
+                sys.exit(exit_code)
+            if len(t) > 1 and t[1] not in ("movetime", "nodes", "infinite"):
+                out.write("error bad go\n")
+                out.flush()
+                continue
+            b, moves, ok = board, [], True
+            for slot, p in enumerate(pieces, 1):
+                cells = shape(p)
+                spot = next(((r, c) for r in range(9) for c in range(9) if fits(b, cells, r, c)), None)
+                if spot is None:
+                    ok = False
+                    break
+                b, _ = place(b, cells, *spot)
+                moves.append(f"{slot}@r{spot[0] + 1}c{spot[1] + 1}")
+            out.write("info nodes 1 time 0 pv " + " ".join(moves) + "\n")
+            out.write(("bestmove " + " ".join(moves) if ok else "bestmove none") + "\n")
+        elif cmd == "play":
+            b, s, st, left = board, score, streak, list(pieces)
+            used, err, cleared = [], None, 0
+            for tok in t[1:]:
+                try:
+                    slot, rest = tok.split("@")
+                    r, c = rest[1:].split("c")
+                    slot, r, c = int(slot), int(r) - 1, int(c) - 1
+                    cells = shape(pieces[slot - 1])
+                except (ValueError, IndexError):
+                    err = f"bad placement {tok}"
+                    break
+                if slot in used or not fits(b, cells, r, c):
+                    err = f"illegal placement {tok}"
+                    break
+                used.append(slot)
+                b, k = place(b, cells, r, c)
+                cleared += k
+                s += len(cells) + 18 * k
+                st = st + 1 if k else 0
+            if err or not used:
+                out.write(f"error {err or 'nothing to play'}\n")
+            else:
+                board, score, streak = b, s, st
+                pieces = [p for i, p in enumerate(pieces, 1) if i not in used]
+                rows = "/".join(board[i:i + 9] for i in range(0, 81, 9))
+                out.write(f"position board {rows} pieces {' '.join(pieces) or 'none'} score {score} streak {streak} cleared {cleared}\n")
+        elif cmd == "quit":
+            break
+        else:
+            out.write(f"error unknown command {cmd}\n")
+        out.flush()
+
+
+def sudoku(args):
+    out = sys.stdout
+    empty = []
+    for line in sys.stdin:
+        t = line.split()
+        if not t:
+            continue
+        if t[0] == "hello":
+            out.write("id name fake-sudoku\nid version 0\nprotocol competitive-sudoku 1\n"
+                      "option name Threads type spin default 1 min 1 max 64\n"
+                      "option name Agent type combo default default var default var greedy\nhello ok\n")
+        elif t[0] == "isready":
+            out.write("readyok\n")
+        elif t[0] == "position":
+            rows = t[2].split("/")
+            empty = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row.replace("+", "").replace("-", "")) if ch == "."]
+        elif t[0] == "go":
+            for r, c in empty[:3]:
+                out.write(f"propose {r},{c}=1\n")
+                out.flush()
+            if "infinite" in t:
+                # Like the real agent under `go infinite`: wait for stop (or the end of input).
+                for line2 in sys.stdin:
+                    if line2.strip() == "stop":
+                        break
+                    if line2.strip() == "isready":
+                        out.write("readyok\n")
+                        out.flush()
+            out.write(f"bestmove {empty[0][0]},{empty[0][1]}=1\n" if empty else "bestmove none\n")
+        elif t[0] == "quit":
+            break
+        elif t[0] != "stop":
+            out.write(f"error unknown command {t[0]}\n")
+        out.flush()
+
+
+if __name__ == "__main__":
+    {"blockudoku": blockudoku, "sudoku": sudoku}[sys.argv[1]](sys.argv[2:])
