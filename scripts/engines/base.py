@@ -81,31 +81,25 @@ class EngineOption:
         except ValueError:
             raise ProtocolViolation(f"option line without a type: {line!r}") from None
         opt = EngineOption(name=" ".join(tokens[2:type_at]), type="")
-        key, values = None, []
-
-        def flush() -> None:
-            if key is None:
-                return
-            text = " ".join(values)
+        # Every keyword takes exactly one token, so a value may itself be a keyword
+        # (`default default var default var seed` for an option whose choices include `default`).
+        rest = tokens[type_at:]
+        if len(rest) % 2:
+            raise ProtocolViolation(f"option keyword without a value: {line!r}")
+        for key, value in zip(rest[0::2], rest[1::2]):
             if key == "type":
-                opt.type = text
+                opt.type = value
             elif key == "default":
-                opt.default = text
+                opt.default = "" if value == "<empty>" else value
             elif key in ("min", "max"):
                 try:
-                    setattr(opt, key, int(text))
+                    setattr(opt, key, int(value))
                 except ValueError:
                     raise ProtocolViolation(f"non-integer {key} in {line!r}") from None
             elif key == "var":
-                opt.choices.append(text)
-
-        for tok in tokens[type_at:]:
-            if tok in keywords:
-                flush()
-                key, values = tok, []
+                opt.choices.append(value)
             else:
-                values.append(tok)
-        flush()
+                raise ProtocolViolation(f"unknown option keyword {key!r} in {line!r}")
         return opt
 
 
