@@ -6,10 +6,20 @@
 
 use clap::{Parser, Subcommand};
 
+mod agents;
+mod arena;
+mod bench;
+mod engine;
+mod protocol;
+mod search;
 mod tools;
 
 #[derive(Parser)]
-#[command(name = "sudoku-agent", version, about = "Competitive Sudoku agent and sudoku tools")]
+#[command(
+    name = "sudoku-agent",
+    version,
+    about = "Competitive Sudoku agent and sudoku tools"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -17,6 +27,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Play games between two agents and print the score with a 95% confidence interval.
+    Arena(arena::ArenaArgs),
+    /// Search fixed positions at a fixed node limit; prints the node total and speed.
+    Bench {
+        /// Nodes per position.
+        #[arg(long, default_value_t = 200_000)]
+        nodes: u64,
+    },
     /// Sudoku tools: solve, count, check, generate, bench-solver.
     #[command(flatten)]
     Tool(tools::ToolCommand),
@@ -33,12 +51,17 @@ fn main() {
                 std::process::exit(0);
             }
             let text = e.render().to_string();
-            eprintln!("{}", text.lines().next().unwrap_or("error: bad command line"));
+            eprintln!(
+                "{}",
+                text.lines().next().unwrap_or("error: bad command line")
+            );
             std::process::exit(2);
         }
     };
     let result = match cli.command {
-        None => Ok(()),
+        None => engine::serve(),
+        Some(Command::Arena(args)) => arena::run(args),
+        Some(Command::Bench { nodes }) => bench::run(nodes),
         Some(Command::Tool(cmd)) => tools::run(cmd),
     };
     if let Err(e) = result {

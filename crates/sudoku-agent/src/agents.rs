@@ -1,0 +1,350 @@
+//! The agents: `random`, `greedy`, `seed` (the original report's minimax, kept as a
+//! baseline) and `default` (the cell-game search in [`crate::search`]).
+//!
+//! Every agent is a pure function of the game, the limits and a seed, so the protocol loop,
+//! the arena and the bench all call the same code.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+
+use puzzle_rules::sudoku::board::{Board, Move};
+use puzzle_rules::sudoku::game::{Game, Mode, Player};
+
+use crate::search::{self, Event, Limits, Table};
+
+/// The built-in agents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentKind {
+    /// A random legal, non-taboo-listed move (may turn out taboo).
+    Random,
+    /// Highest immediate score, random tie-break, no solvability check.
+    Greedy,
+    /// The original report's minimax: real moves, score-difference evaluation, taboo pass
+    /// when losing.
+    Seed,
+    /// The strongest agent: alpha-beta over the cell game with passes.
+    Default,
+}
+
+impl AgentKind {
+    /// Every agent, in the order the `hello` option line lists them.
+    pub const ALL: [AgentKind; 4] = [
+        AgentKind::Random,
+        AgentKind::Greedy,
+        AgentKind::Seed,
+        AgentKind::Default,
+    ];
+
+    /// Parses an agent name.
+    pub fn parse(text: &str) -> Option<AgentKind> {
+        AgentKind::ALL.into_iter().find(|a| a.name() == text)
+    }
+
+    /// The agent's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            AgentKind::Random => "random",
+            AgentKind::Greedy => "greedy",
+            AgentKind::Seed => "seed",
+            AgentKind::Default => "default",
+        }
+    }
+}
+
+/// An agent with its settings and the state it keeps between moves.
+pub struct Agent {
+    /// Which agent.
+    pub kind: AgentKind,
+    /// Search threads (`default` only).
+    pub threads: usize,
+    /// Seed of the random choices.
+    pub seed: u64,
+    table: Arc<Table>,
+}
+
+impl Agent {
+    /// A new agent.
+    pub fn new(kind: AgentKind, threads: usize, seed: u64) -> Agent {
+        Agent {
+            kind,
+            threads: threads.max(1),
+            seed,
+            table: Arc::new(Table::new(18)),
+        }
+    }
+
+    /// Forgets what was learnt (new game).
+    pub fn clear(&self) {
+        self.table.clear();
+    }
+
+    /// Chooses a move for the player to move; `None` when it has no legal move at all.
+    /// `report` receives `propose` and `info` events as the search goes.
+    pub fn choose(
+        &self,
+        game: &Game,
+        limits: Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(Event),
+    ) -> Option<Move> {
+        // Seeded from the position too, so the same position always gets the same answer
+        // while different positions of one game do not repeat the same random stream.
+        let mut rng = SmallRng::seed_from_u64(self.seed ^ position_hash(game));
+        match self.kind {
+            AgentKind::Random => {
+                let mv = game.legal_moves(game.turn()).choose(&mut rng).copied();
+                if let Some(m) = mv {
+                    report(Event::Propose(m));
+                }
+                mv
+            }
+            AgentKind::Greedy => {
+                let mv = greedy(game, &mut rng);
+                if let Some(m) = mv {
+                    report(Event::Propose(m));
+                }
+                mv
+            }
+            AgentKind::Seed => seed_agent(game, limits, stop, report),
+            AgentKind::Default => {
+                // Fresh table per move: answers depend only on the position and the limits
+                // (the protocol promises that at a node limit).
+                self.table.clear();
+                search::search(game, limits, stop, self.threads, &self.table, report).best
+            }
+        }
+    }
+}
+
+fn position_hash(game: &Game) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    game.board().cells().hash(&mut h);
+    game.owners().hash(&mut h);
+    game.turn().index().hash(&mut h);
+    game.taboo().hash(&mut h);
+    h.finish()
+}
+
+fn greedy(game: &Game, rng: &mut SmallRng) -> Option<Move> {
+    let moves = game.legal_moves(game.turn());
+    let best = moves
+        .iter()
+        .map(|m| game.board().score_of(m.row, m.col))
+        .max()?;
+    let top: Vec<Move> = moves
+        .into_iter()
+        .filter(|m| game.board().score_of(m.row, m.col) == best)
+        .collect();
+    top.choose(rng).copied()
+}
+
+/// The real-move game the seed agent searches.
+struct SeedState {
+    board: Board,
+    owners: Vec<u8>,
+    starts: [Vec<bool>; 2],
+    classic: bool,
+    turn: usize,
+    taboo: Vec<Move>,
+}
+
+impl SeedState {
+    fn playable(&self, p: usize, r: usize, c: usize) -> bool {
+        let size = self.board.size();
+        if self.board.get(r, c) != 0 {
+            return false;
+        }
+        if self.classic || self.starts[p][r * size + c] {
+            return true;
+        }
+        let me = p as u8 + 1;
+        for rr in r.saturating_sub(1)..=(r + 1).min(size - 1) {
+            for cc in c.saturating_sub(1)..=(c + 1).min(size - 1) {
+                if (rr, cc) != (r, c) && self.owners[rr * size + cc] == me {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn moves(&self) -> Vec<(Move, i32)> {
+        let size = self.board.size();
+        let mut out = Vec::new();
+        for r in 0..size {
+            for c in 0..size {
+                if !self.playable(self.turn, r, c) {
+                    continue;
+                }
+                let pts = self.board.score_of(r, c) as i32;
+                let mut cand = self.board.candidates(r, c);
+                while cand != 0 {
+                    let v = cand.trailing_zeros() as u8 + 1;
+                    cand &= cand - 1;
+                    let mv = Move::new(r, c, v);
+                    if !self.taboo.contains(&mv) {
+                        out.push((mv, pts));
+                    }
+                }
+            }
+        }
+        // Ordered by the regions they complete, as in the report.
+        out.sort_by(|a, b| b.1.cmp(&a.1));
+        out
+    }
+}
+
+struct SeedSearch<'a> {
+    stop: &'a AtomicBool,
+    limits: &'a Limits,
+    nodes: u64,
+    aborted: bool,
+}
+
+impl SeedSearch<'_> {
+    fn negamax(&mut self, s: &mut SeedState, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 255 == 0 {
+            let late = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
+            let spent = self.limits.nodes.is_some_and(|n| self.nodes >= n);
+            if late || spent || self.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
+        }
+        if self.aborted || depth == 0 {
+            return 0;
+        }
+        let moves = s.moves();
+        if moves.is_empty() {
+            return 0;
+        }
+        let mut best = -1_000_000;
+        for (mv, pts) in moves {
+            let size = s.board.size();
+            s.board.place(mv);
+            s.owners[mv.row * size + mv.col] = s.turn as u8 + 1;
+            s.turn ^= 1;
+            let v = pts - self.negamax(s, depth - 1, -beta + pts, -alpha + pts);
+            s.turn ^= 1;
+            s.owners[mv.row * size + mv.col] = 0;
+            s.board.clear(mv.row, mv.col);
+            if v > best {
+                best = v;
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+}
+
+fn seed_agent(
+    game: &Game,
+    limits: Limits,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(Event),
+) -> Option<Move> {
+    if !game.can_move(game.turn()) {
+        return None;
+    }
+    let never = || false;
+    let Some(root) = search::analyse_root(game, &never) else {
+        let mv = game.legal_moves(game.turn()).first().copied();
+        if let Some(m) = mv {
+            report(Event::Propose(m));
+        }
+        return mv;
+    };
+    let size = game.board().size();
+    let cells = size * size;
+    let mut starts = [vec![false; cells], vec![false; cells]];
+    for p in [Player::One, Player::Two] {
+        for &(r, c) in game.starts(p) {
+            starts[p.index()][r * size + c] = true;
+        }
+    }
+    let mut state = SeedState {
+        board: game.board().clone(),
+        owners: game.owners().to_vec(),
+        starts,
+        classic: game.mode() == Mode::Classic,
+        turn: game.turn().index(),
+        taboo: game.taboo().to_vec(),
+    };
+    // Root moves: the legal moves that keep the sudoku solvable.
+    let root_moves: Vec<(Move, i32)> = state
+        .moves()
+        .into_iter()
+        .filter(|(m, _)| !root.taboo.contains(m))
+        .collect();
+    let Some(&(first, _)) = root_moves.first() else {
+        return root.taboo.first().copied();
+    };
+    report(Event::Propose(first));
+    let mut best = (first, 0);
+    let mut search = SeedSearch {
+        stop,
+        limits: &limits,
+        nodes: 0,
+        aborted: false,
+    };
+    let start = Instant::now();
+    let max_depth = limits.depth.unwrap_or(u32::MAX);
+    let mut depth = 1;
+    while depth <= max_depth && depth <= (cells - game.board().filled()) as u32 {
+        let mut alpha = -1_000_000;
+        let mut iteration = None;
+        for &(mv, pts) in &root_moves {
+            state.board.place(mv);
+            state.owners[mv.row * size + mv.col] = state.turn as u8 + 1;
+            state.turn ^= 1;
+            let v = pts - search.negamax(&mut state, depth - 1, -1_000_000, -alpha + pts);
+            state.turn ^= 1;
+            state.owners[mv.row * size + mv.col] = 0;
+            state.board.clear(mv.row, mv.col);
+            if search.aborted {
+                break;
+            }
+            if v > alpha {
+                alpha = v;
+                iteration = Some((mv, v));
+            }
+        }
+        if search.aborted {
+            break;
+        }
+        if let Some((mv, v)) = iteration {
+            if mv != best.0 {
+                report(Event::Propose(mv));
+            }
+            best = (mv, v);
+            let s = game.scores();
+            let me = game.turn().index();
+            report(Event::Info {
+                depth,
+                nodes: search.nodes,
+                millis: start.elapsed().as_millis() as u64,
+                score: s[me] as i32 - s[1 - me] as i32 + v,
+                pv: mv,
+                exact: false,
+            });
+        }
+        depth += 1;
+    }
+    // The report's trick: when every move loses points, pass with a move known to make the
+    // sudoku unsolvable.
+    if best.1 < 0 {
+        if let Some(&t) = root.taboo.first() {
+            return Some(t);
+        }
+    }
+    Some(best.0)
+}

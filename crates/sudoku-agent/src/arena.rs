@@ -1,0 +1,579 @@
+//! The arena: a referee (the rules crate) plays games between two agents, swapping sides
+//! every game, games in parallel, and prints per-game lines and a summary with a 95%
+//! confidence interval and the forfeits of each side.
+//!
+//! Agents are built in (`random`, `greedy`, `seed`, `default`) or `cmd:<command line>`:
+//! an external program speaking the protocol, so two binaries can meet.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command as Process, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+
+use puzzle_rules::sudoku::board::{Board, Move, Shape};
+use puzzle_rules::sudoku::game::{starting_cells, Forfeit, Game, Mode, Player};
+use puzzle_rules::sudoku::solver;
+
+use crate::agents::{Agent, AgentKind};
+use crate::engine::deadline_for;
+use crate::protocol::{self, position_line};
+use crate::search::Limits;
+
+/// Arena settings (the `arena` subcommand's flags).
+#[derive(clap::Args, Debug)]
+pub struct ArenaArgs {
+    /// First agent: random, greedy, seed, default, or cmd:<command line>.
+    #[arg(long)]
+    pub first: String,
+    /// Second agent.
+    #[arg(long)]
+    pub second: String,
+    /// Board: a block shape like 3x3 (empty board) or a board file (either course format).
+    #[arg(long, default_value = "3x3")]
+    pub board: String,
+    /// Play mode: classic, rows, border, random (default: the board file's, else classic).
+    #[arg(long)]
+    pub mode: Option<String>,
+    /// Random givens added to the board for each pair of games, e.g. 20-40 or 30.
+    #[arg(long)]
+    pub givens: Option<String>,
+    /// Number of games (sides swap every game).
+    #[arg(long, default_value_t = 20)]
+    pub games: usize,
+    /// Time per move in milliseconds.
+    #[arg(long, default_value_t = 100)]
+    pub movetime: u64,
+    /// Seed of the boards, starting cells and the agents' random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at the same time (each agent then searches with one thread).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Also write one JSON object per game to this file.
+    #[arg(long)]
+    pub jsonl: Option<String>,
+    /// Print only the summary, not a line per game.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// How a side lost by rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ForfeitKind {
+    Illegal,
+    TabooListed,
+    NoMove,
+}
+
+impl ForfeitKind {
+    fn name(self) -> &'static str {
+        match self {
+            ForfeitKind::Illegal => "illegal",
+            ForfeitKind::TabooListed => "taboo-listed",
+            ForfeitKind::NoMove => "no-move",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct GameResult {
+    index: usize,
+    /// Which player the first agent was.
+    first_is: Player,
+    scores: [u32; 2],
+    /// Result for the first agent: 1, 0.5, 0.
+    points: f64,
+    forfeit: Option<(usize, ForfeitKind, String)>,
+    moves: usize,
+    start_rows: String,
+}
+
+enum Contender {
+    Builtin(Agent),
+    External(External),
+}
+
+struct External {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl External {
+    fn spawn(command: &str) -> anyhow::Result<External> {
+        let mut child = Process::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("cannot start '{command}'"))?;
+        let stdin = child.stdin.take().context("no stdin")?;
+        let stdout = child.stdout.take().context("no stdout")?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(External {
+            child,
+            stdin,
+            lines: rx,
+        })
+    }
+
+    /// Asks for a move; `Err` carries the text of a malformed answer. A silent or dead agent
+    /// gives its last `propose` (as frameworks that kill at the deadline do), else nothing.
+    fn choose(&mut self, game: &Game, movetime: u64) -> Result<Option<Move>, String> {
+        let sent = writeln!(
+            self.stdin,
+            "{}\ngo movetime {movetime}",
+            position_line(game)
+        )
+        .and_then(|_| self.stdin.flush());
+        if sent.is_err() {
+            return Ok(None);
+        }
+        let deadline = Instant::now() + Duration::from_millis(movetime + 500);
+        let mut proposed = None;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let words: Vec<&str> = line.split_whitespace().collect();
+                    match words.as_slice() {
+                        ["propose", m] => proposed = Move::parse(m).ok().or(proposed),
+                        ["bestmove", "none"] => return Ok(None),
+                        ["bestmove", m] => {
+                            return Move::parse(m).map(Some).map_err(|_| line.clone())
+                        }
+                        _ => {}
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => {
+                    // Late or dead: the next position must not receive this go's answer.
+                    if proposed.is_some() {
+                        let _ = writeln!(self.stdin, "stop\nisready");
+                        let _ = self.stdin.flush();
+                        let until = Instant::now() + Duration::from_millis(2000);
+                        while let Ok(l) = self
+                            .lines
+                            .recv_timeout(until.saturating_duration_since(Instant::now()))
+                        {
+                            if l == "readyok" {
+                                break;
+                            }
+                        }
+                    }
+                    return Ok(proposed);
+                }
+            }
+        }
+    }
+}
+
+impl Drop for External {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let until = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn make_contender(spec: &str, seed: u64) -> anyhow::Result<Contender> {
+    if let Some(cmd) = spec.strip_prefix("cmd:") {
+        return Ok(Contender::External(External::spawn(cmd)?));
+    }
+    let kind = AgentKind::parse(spec).with_context(|| {
+        format!("unknown agent '{spec}' (random, greedy, seed, default, cmd:<command>)")
+    })?;
+    Ok(Contender::Builtin(Agent::new(kind, 1, seed)))
+}
+
+/// Fills `count` random cells of `board` with values that keep it solvable.
+pub fn add_givens(board: &mut Board, count: usize, rng: &mut SmallRng) {
+    let size = board.size();
+    let mut cells: Vec<(usize, usize)> = (0..size)
+        .flat_map(|r| (0..size).map(move |c| (r, c)))
+        .filter(|&(r, c)| board.get(r, c) == 0)
+        .collect();
+    cells.shuffle(rng);
+    let mut placed = 0;
+    for (r, c) in cells {
+        if placed == count {
+            break;
+        }
+        let mut values: Vec<u8> = (1..=size as u8)
+            .filter(|v| board.candidates(r, c) & (1 << (v - 1)) != 0)
+            .collect();
+        values.shuffle(rng);
+        for v in values {
+            let mv = Move::new(r, c, v);
+            board.place(mv);
+            if solver::has_solution(board) {
+                placed += 1;
+                break;
+            }
+            board.clear(r, c);
+        }
+    }
+}
+
+fn parse_givens(text: &str) -> anyhow::Result<(usize, usize)> {
+    let (lo, hi) = text.split_once('-').unwrap_or((text, text));
+    let lo: usize = lo.trim().parse().context("--givens: need N or LO-HI")?;
+    let hi: usize = hi.trim().parse().context("--givens: need N or LO-HI")?;
+    if lo > hi {
+        bail!("--givens: {lo} is larger than {hi}");
+    }
+    Ok((lo, hi))
+}
+
+/// The start position of game pair `pair` (both games of a pair start alike).
+fn start_position(
+    base: &Game,
+    mode: Mode,
+    givens: Option<(usize, usize)>,
+    seed: u64,
+    pair: usize,
+) -> Game {
+    let mut rng = SmallRng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(pair as u64));
+    let mut board = base.board().clone();
+    if let Some((lo, hi)) = givens {
+        let cells = board.shape().cells() - board.filled();
+        let count = rng.gen_range(lo..=hi).min(cells);
+        add_givens(&mut board, count, &mut rng);
+    }
+    let mut owners = base.owners().to_vec();
+    owners.resize(board.cells().len(), 0);
+    let starts = if mode == base.mode() && mode != Mode::Random {
+        [
+            base.starts(Player::One).to_vec(),
+            base.starts(Player::Two).to_vec(),
+        ]
+    } else {
+        starting_cells(mode, board.shape(), rng.gen())
+    };
+    Game::from_parts(
+        board,
+        owners,
+        mode,
+        base.turn(),
+        base.scores(),
+        base.taboo().to_vec(),
+        starts,
+    )
+    .unwrap_or_else(|_| base.clone())
+}
+
+fn play_game(
+    start: Game,
+    index: usize,
+    contenders: &mut [Contender; 2],
+    movetime: u64,
+) -> GameResult {
+    let mut game = start.clone();
+    // The first agent plays player 1 in even games, player 2 in odd ones.
+    let first_is = if index % 2 == 0 {
+        Player::One
+    } else {
+        Player::Two
+    };
+    let side_of = |p: Player| if p == first_is { 0 } else { 1 };
+    let mut moves = 0;
+    let mut forfeit = None;
+    let never = AtomicBool::new(false);
+    while !game.is_over() {
+        let p = game.turn();
+        if !game.can_move(p) {
+            game.pass();
+            continue;
+        }
+        let side = side_of(p);
+        let choice = match &mut contenders[side] {
+            Contender::Builtin(agent) => {
+                let limits = Limits {
+                    deadline: Some(deadline_for(Instant::now(), movetime)),
+                    nodes: None,
+                    depth: None,
+                };
+                Ok(agent.choose(&game, limits, &never, &mut |_| {}))
+            }
+            Contender::External(ext) => ext.choose(&game, movetime),
+        };
+        match choice {
+            Err(text) => {
+                forfeit = Some((
+                    side,
+                    ForfeitKind::Illegal,
+                    format!("bad answer '{}'", protocol::quote(&text)),
+                ));
+                break;
+            }
+            Ok(None) => {
+                forfeit = Some((side, ForfeitKind::NoMove, "no move".to_string()));
+                break;
+            }
+            Ok(Some(mv)) => match game.play(mv) {
+                Ok(_) => moves += 1,
+                Err(f) => {
+                    let kind = if f == Forfeit::TabooListed {
+                        ForfeitKind::TabooListed
+                    } else {
+                        ForfeitKind::Illegal
+                    };
+                    forfeit = Some((side, kind, format!("{mv}: {f}")));
+                    break;
+                }
+            },
+        }
+    }
+    let scores = game.scores();
+    let mine = scores[first_is.index()];
+    let theirs = scores[first_is.other().index()];
+    let points = match forfeit {
+        Some((0, ..)) => 0.0,
+        Some(_) => 1.0,
+        None if mine > theirs => 1.0,
+        None if mine < theirs => 0.0,
+        None => 0.5,
+    };
+    GameResult {
+        index,
+        first_is,
+        scores,
+        points,
+        forfeit,
+        moves,
+        start_rows: start.to_owned_rows(),
+    }
+}
+
+fn json_escape(s: &str) -> String {
+    s.chars()
+        .flat_map(|c| match c {
+            '"' => "\\\"".chars().collect::<Vec<_>>(),
+            '\\' => "\\\\".chars().collect(),
+            c if (c as u32) < 0x20 => format!("\\u{:04x}", c as u32).chars().collect(),
+            c => vec![c],
+        })
+        .collect()
+}
+
+/// Runs the arena.
+pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if args.movetime == 0 || args.movetime > protocol::MAX_MOVETIME_MS {
+        bail!("--movetime must be 1..{}", protocol::MAX_MOVETIME_MS);
+    }
+    for spec in [&args.first, &args.second] {
+        if !spec.starts_with("cmd:") && AgentKind::parse(spec).is_none() {
+            bail!("unknown agent '{spec}' (random, greedy, seed, default, cmd:<command>)");
+        }
+    }
+    let givens = args.givens.as_deref().map(parse_givens).transpose()?;
+    let base = match Shape::parse(&args.board) {
+        Ok(shape) => Game::new(Board::empty(shape), Mode::Classic, 0),
+        Err(_) => {
+            if !std::path::Path::new(&args.board).exists()
+                && args.board.contains('x')
+                && args.board.len() < 8
+            {
+                bail!("--board '{}': not a valid block shape", args.board);
+            }
+            match protocol::parse_line(&format!("position file {}", args.board)) {
+                Ok(protocol::Command::Position(g)) => *g,
+                Ok(_) => bail!("--board: cannot read '{}'", args.board),
+                Err(e) => bail!("--board: {e}"),
+            }
+        }
+    };
+    let mode = match &args.mode {
+        Some(m) => Mode::parse(m)
+            .with_context(|| format!("--mode '{m}': use classic, rows, border or random"))?,
+        None => base.mode(),
+    };
+    let workers = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, args.games);
+    let mut jsonl = match &args.jsonl {
+        Some(path) => Some(
+            std::fs::File::create(path)
+                .with_context(|| format!("--jsonl: cannot create '{path}'"))?,
+        ),
+        None => None,
+    };
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<GameResult>> = Mutex::new(Vec::new());
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let print_lock = Mutex::new(());
+    let names = [args.first.as_str(), args.second.as_str()];
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= args.games {
+                    return;
+                }
+                let seed = args.seed.wrapping_add(index as u64 * 7919);
+                let mut contenders = match (
+                    make_contender(&args.first, seed),
+                    make_contender(&args.second, seed ^ 0xABCD),
+                ) {
+                    (Ok(a), Ok(b)) => [a, b],
+                    (Err(e), _) | (_, Err(e)) => {
+                        *failure.lock().unwrap() = Some(e);
+                        next.store(args.games, Ordering::Relaxed);
+                        return;
+                    }
+                };
+                let start = start_position(&base, mode, givens, args.seed, index / 2);
+                let r = play_game(start, index, &mut contenders, args.movetime);
+                if !args.quiet {
+                    let _g = print_lock.lock().unwrap();
+                    let me = r.first_is.index();
+                    println!(
+                        "game {} {} (player {}) vs {}: {}-{} {}{} moves {}",
+                        r.index + 1,
+                        names[0],
+                        r.first_is.number(),
+                        names[1],
+                        r.scores[me],
+                        r.scores[1 - me],
+                        match r.points {
+                            p if p == 1.0 => "win",
+                            p if p == 0.0 => "loss",
+                            _ => "draw",
+                        },
+                        r.forfeit
+                            .as_ref()
+                            .map(|(s, k, t)| format!(
+                                " (forfeit by {}: {} {})",
+                                names[*s],
+                                k.name(),
+                                t
+                            ))
+                            .unwrap_or_default(),
+                        r.moves
+                    );
+                }
+                results.lock().unwrap().push(r);
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().unwrap() {
+        return Err(e);
+    }
+    let mut results = results.into_inner().unwrap();
+    results.sort_by_key(|r| r.index);
+    if let Some(file) = jsonl.as_mut() {
+        for r in &results {
+            let forfeit = match &r.forfeit {
+                Some((s, k, t)) => format!(
+                    "{{\"by\":\"{}\",\"kind\":\"{}\",\"detail\":\"{}\"}}",
+                    if *s == 0 { "first" } else { "second" },
+                    k.name(),
+                    json_escape(t)
+                ),
+                None => "null".to_string(),
+            };
+            writeln!(
+                file,
+                "{{\"game\":{},\"first\":\"{}\",\"second\":\"{}\",\"first_player\":{},\"scores\":[{},{}],\"first_points\":{},\"forfeit\":{},\"moves\":{},\"start\":\"{}\",\"mode\":\"{}\",\"movetime\":{}}}",
+                r.index + 1,
+                json_escape(names[0]),
+                json_escape(names[1]),
+                r.first_is.number(),
+                r.scores[0],
+                r.scores[1],
+                r.points,
+                forfeit,
+                r.moves,
+                json_escape(&r.start_rows),
+                mode,
+                args.movetime
+            )?;
+        }
+    }
+    let n = results.len() as f64;
+    let wins = results.iter().filter(|r| r.points == 1.0).count();
+    let losses = results.iter().filter(|r| r.points == 0.0).count();
+    let draws = results.len() - wins - losses;
+    let mean = results.iter().map(|r| r.points).sum::<f64>() / n;
+    let var = if n > 1.0 {
+        results
+            .iter()
+            .map(|r| (r.points - mean).powi(2))
+            .sum::<f64>()
+            / (n - 1.0)
+    } else {
+        0.0
+    };
+    let half = 1.96 * (var / n).sqrt();
+    let count = |side: usize, kind: ForfeitKind| {
+        results
+            .iter()
+            .filter(|r| matches!(r.forfeit, Some((s, k, _)) if s == side && k == kind))
+            .count()
+    };
+    let moves = results.iter().map(|r| r.moves).sum::<usize>() as f64 / n;
+    println!(
+        "arena: {} vs {} on {}{} {} mode, {} games, movetime {} ms, seed {}, {:.1} s",
+        names[0],
+        names[1],
+        args.board,
+        givens
+            .map(|(lo, hi)| format!(" +{lo}-{hi} givens"))
+            .unwrap_or_default(),
+        mode,
+        results.len(),
+        args.movetime,
+        args.seed,
+        started.elapsed().as_secs_f64()
+    );
+    println!(
+        "{}: wins {wins} draws {draws} losses {losses} score {:.1}% +- {:.1}% (95% CI {:.1}%..{:.1}%)",
+        names[0],
+        100.0 * mean,
+        100.0 * half,
+        100.0 * (mean - half).max(0.0),
+        100.0 * (mean + half).min(1.0)
+    );
+    for (side, name) in names.iter().enumerate() {
+        let (i, t, m) = (
+            count(side, ForfeitKind::Illegal),
+            count(side, ForfeitKind::TabooListed),
+            count(side, ForfeitKind::NoMove),
+        );
+        println!(
+            "forfeits {name}: {} (illegal {i}, taboo-listed {t}, no move {m})",
+            i + t + m
+        );
+    }
+    println!("moves per game: {moves:.1}");
+    Ok(())
+}

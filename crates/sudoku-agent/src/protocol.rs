@@ -1,0 +1,646 @@
+//! The competitive-sudoku protocol's text: lines in become [`Command`]s, game states are
+//! built from `position` tokens and board files, and replies are formatted here. No I/O
+//! except reading a board file for `position file`.
+
+use std::fmt::Write as _;
+
+use puzzle_rules::sudoku::board::{parse_cell, Board, Move, Shape};
+use puzzle_rules::sudoku::game::{parse_owned_rows, starting_cells, Game, Mode, Player};
+
+/// Protocol version announced by `hello`.
+pub const PROTOCOL_LINE: &str = "protocol competitive-sudoku 1";
+/// Largest accepted `movetime` (one day), so deadlines never overflow.
+pub const MAX_MOVETIME_MS: u64 = 86_400_000;
+/// Largest accepted `Threads`.
+pub const MAX_THREADS: usize = 256;
+
+/// One option of `setoption`; the table drives parsing and the `hello` lines.
+pub struct OptionSpec {
+    /// Name as written in `setoption name <N>`.
+    pub name: &'static str,
+    /// The `option ...` line's `type ... default ...` part (default filled in at runtime).
+    pub kind: &'static str,
+}
+
+/// The options, in `hello` order.
+pub const OPTIONS: [OptionSpec; 3] = [
+    OptionSpec {
+        name: "Threads",
+        kind: "spin",
+    },
+    OptionSpec {
+        name: "Agent",
+        kind: "combo",
+    },
+    OptionSpec {
+        name: "Seed",
+        kind: "spin",
+    },
+];
+
+/// Limits of a `go`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoLimits {
+    /// `movetime <ms>`.
+    pub movetime: Option<u64>,
+    /// `nodes <n>`.
+    pub nodes: Option<u64>,
+    /// `depth <d>`.
+    pub depth: Option<u32>,
+    /// `infinite`: search until `stop`.
+    pub infinite: bool,
+}
+
+/// A parsed input line.
+#[derive(Debug)]
+pub enum Command {
+    /// Nothing to do (empty line).
+    Empty,
+    /// `hello`.
+    Hello,
+    /// `isready`.
+    IsReady,
+    /// `setoption name <N> value <V>`.
+    SetOption {
+        /// Option name.
+        name: String,
+        /// Option value.
+        value: String,
+    },
+    /// `newgame`.
+    NewGame,
+    /// `position ...`, already turned into a game.
+    Position(Box<Game>),
+    /// `go ...`.
+    Go(GoLimits),
+    /// `stop`.
+    Stop,
+    /// `play <move>` or `play none`.
+    Play(Option<Move>),
+    /// `show`.
+    Show,
+    /// `quit`.
+    Quit,
+}
+
+/// Shortens user text quoted in an error line (lines may be a megabyte long).
+pub fn quote(text: &str) -> String {
+    let mut out: String = text.chars().take(40).collect();
+    if text.chars().count() > 40 {
+        out.push_str("...");
+    }
+    out.escape_debug().to_string()
+}
+
+/// Parses one input line. `Err` holds the text after `error ` of the reply.
+pub fn parse_line(line: &str) -> Result<Command, String> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let Some((&head, rest)) = tokens.split_first() else {
+        return Ok(Command::Empty);
+    };
+    let no_args = |cmd: Command| {
+        if rest.is_empty() {
+            Ok(cmd)
+        } else {
+            Err(format!("{head} takes no arguments"))
+        }
+    };
+    match head {
+        "hello" => no_args(Command::Hello),
+        "isready" => no_args(Command::IsReady),
+        "newgame" => no_args(Command::NewGame),
+        "stop" => no_args(Command::Stop),
+        "show" => no_args(Command::Show),
+        "quit" => no_args(Command::Quit),
+        "setoption" => parse_setoption(rest),
+        "position" => parse_position(rest).map(|g| Command::Position(Box::new(g))),
+        "go" => parse_go(rest).map(Command::Go),
+        "play" => match rest {
+            ["none"] => Ok(Command::Play(None)),
+            [mv] => Move::parse(mv)
+                .map(|m| Command::Play(Some(m)))
+                .map_err(|e| e.to_string()),
+            _ => Err("play needs one move r,c=v (or none)".into()),
+        },
+        _ => Err(format!("unknown command '{}'", quote(head))),
+    }
+}
+
+fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
+    match rest {
+        ["name", name, "value", value] => Ok(Command::SetOption {
+            name: name.to_string(),
+            value: value.to_string(),
+        }),
+        _ => Err("setoption needs: name <name> value <value>".into()),
+    }
+}
+
+fn parse_go(rest: &[&str]) -> Result<GoLimits, String> {
+    let mut limits = GoLimits::default();
+    let mut i = 0;
+    while i < rest.len() {
+        let key = rest[i];
+        if key == "infinite" {
+            limits.infinite = true;
+            i += 1;
+            continue;
+        }
+        let Some(value) = rest.get(i + 1) else {
+            return Err(format!("go: '{}' needs a value", quote(key)));
+        };
+        let number: u64 = value
+            .parse()
+            .map_err(|_| format!("go: '{}' is not a non-negative number", quote(value)))?;
+        match key {
+            "movetime" => {
+                if number > MAX_MOVETIME_MS {
+                    return Err(format!("go: movetime above {MAX_MOVETIME_MS} ms"));
+                }
+                limits.movetime = Some(number);
+            }
+            "nodes" => limits.nodes = Some(number),
+            "depth" => {
+                if number == 0 || number > 1000 {
+                    return Err("go: depth must be 1..1000".into());
+                }
+                limits.depth = Some(number as u32);
+            }
+            _ => return Err(format!("go: unknown limit '{}'", quote(key))),
+        }
+        i += 2;
+    }
+    Ok(limits)
+}
+
+/// Optional parts of a position, shared by the inline and the file forms.
+#[derive(Default)]
+struct Extras {
+    mode: Option<Mode>,
+    turn: Option<Player>,
+    scores: Option<[u32; 2]>,
+    taboo: Vec<Move>,
+    allowed: [Option<Vec<(usize, usize)>>; 2],
+}
+
+const KEYWORDS: [&str; 6] = ["mode", "turn", "scores", "taboo", "allowed1", "allowed2"];
+
+fn parse_extras(tokens: &[&str]) -> Result<Extras, String> {
+    let mut ex = Extras::default();
+    let mut i = 0;
+    let mut seen: Vec<&str> = Vec::new();
+    while i < tokens.len() {
+        let key = tokens[i];
+        if !KEYWORDS.contains(&key) {
+            return Err(format!("position: unexpected '{}'", quote(key)));
+        }
+        if seen.contains(&key) {
+            return Err(format!("position: '{key}' given twice"));
+        }
+        seen.push(key);
+        i += 1;
+        let list_end = tokens[i..]
+            .iter()
+            .position(|t| KEYWORDS.contains(t))
+            .map_or(tokens.len(), |p| i + p);
+        let args = &tokens[i..list_end];
+        match key {
+            "mode" => {
+                let [m] = args else {
+                    return Err("position: mode needs one of classic, rows, border, random".into());
+                };
+                ex.mode = Some(Mode::parse(m).ok_or_else(|| {
+                    format!(
+                        "position: unknown mode '{}' (classic, rows, border, random)",
+                        quote(m)
+                    )
+                })?);
+            }
+            "turn" => {
+                ex.turn = match args {
+                    ["1"] => Some(Player::One),
+                    ["2"] => Some(Player::Two),
+                    _ => return Err("position: turn needs 1 or 2".into()),
+                };
+            }
+            "scores" => {
+                let [a, b] = args else {
+                    return Err("position: scores needs two numbers".into());
+                };
+                let parse = |t: &str| {
+                    t.parse::<u32>()
+                        .map_err(|_| format!("position: score '{}' is not a number", quote(t)))
+                };
+                ex.scores = Some([parse(a)?, parse(b)?]);
+            }
+            "taboo" => {
+                for t in args {
+                    ex.taboo
+                        .push(Move::parse(t).map_err(|e| format!("position: {e}"))?);
+                }
+            }
+            _ => {
+                let mut cells = Vec::new();
+                for t in args {
+                    cells.push(
+                        parse_cell(t)
+                            .map_err(|_| format!("position: '{}' is not a cell r,c", quote(t)))?,
+                    );
+                }
+                ex.allowed[if key == "allowed1" { 0 } else { 1 }] = Some(cells);
+            }
+        }
+        i = list_end;
+    }
+    Ok(ex)
+}
+
+/// Builds the game from a board, its owners and the optional parts.
+fn build_game(board: Board, owners: Vec<u8>, ex: Extras) -> Result<Game, String> {
+    let size = board.size();
+    let mode = ex
+        .mode
+        .unwrap_or(if ex.allowed.iter().any(Option::is_some) {
+            Mode::Random
+        } else {
+            Mode::Classic
+        });
+    let mut starts = starting_cells(mode, board.shape(), 0);
+    if mode == Mode::Classic && ex.allowed.iter().any(Option::is_some) {
+        return Err("position: allowed squares need a mode other than classic".into());
+    }
+    for (p, list) in ex.allowed.into_iter().enumerate() {
+        if let Some(list) = list {
+            starts[p] = list;
+        }
+    }
+    for list in &starts {
+        for &(r, c) in list {
+            if r >= size || c >= size {
+                return Err(format!("position: allowed square {r},{c} is off the board"));
+            }
+        }
+    }
+    for mv in &ex.taboo {
+        if mv.row >= size || mv.col >= size || mv.value == 0 || mv.value as usize > size {
+            return Err(format!(
+                "position: taboo move {mv} is off the board or out of range"
+            ));
+        }
+    }
+    let turn = ex.turn.unwrap_or_else(|| {
+        // Each player move fills a cell or adds a taboo move, so their parity says whose
+        // turn it is when the position does not.
+        let made = owners.iter().filter(|&&o| o != 0).count() + ex.taboo.len();
+        if made % 2 == 0 {
+            Player::One
+        } else {
+            Player::Two
+        }
+    });
+    Game::from_parts(
+        board,
+        owners,
+        mode,
+        turn,
+        ex.scores.unwrap_or([0, 0]),
+        ex.taboo,
+        starts,
+    )
+    .map_err(|e| format!("position: {e}"))
+}
+
+fn parse_position(rest: &[&str]) -> Result<Game, String> {
+    match rest {
+        [] => Err("position needs <m>x<n> <rows> or file <path>".into()),
+        ["file"] => Err("position file needs a path".into()),
+        ["file", path, extras @ ..] => {
+            let text =
+                std::fs::read(path).map_err(|e| format!("position file '{}': {e}", quote(path)))?;
+            let text = String::from_utf8_lossy(&text);
+            let ex = parse_extras(extras)?;
+            parse_board_file(&text, ex).map_err(|e| format!("position file '{}': {e}", quote(path)))
+        }
+        [_] => Err("position needs the rows after the block shape".into()),
+        [shape, rows, extras @ ..] => {
+            let shape = Shape::parse(shape).map_err(|e| format!("position: {e}"))?;
+            let (board, owners) =
+                parse_owned_rows(shape, rows).map_err(|e| format!("position: {e}"))?;
+            build_game(board, owners, parse_extras(extras)?)
+        }
+    }
+}
+
+/// Parses a board file of the course framework, either format: the 2022/23 one (`m n`
+/// line, then N*N cells, `.` or decimal) or the 2024/25 `key = value` one. `extras` from the
+/// command line (e.g. `mode rows`) override what the file says.
+fn parse_board_file(text: &str, mut ex: Extras) -> Result<Game, String> {
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .ok_or("the file is empty")?;
+    if !first.contains('=') {
+        let mut words = text.split_whitespace();
+        let m = number(words.next(), "m")?;
+        let n = number(words.next(), "n")?;
+        let shape = Shape::new(m, n).map_err(|e| e.to_string())?;
+        let cells = parse_cell_words(shape, &words.collect::<Vec<_>>(), false)?.0;
+        let board = Board::from_cells(shape, &cells).map_err(|e| e.to_string())?;
+        let owners = vec![0; shape.cells()];
+        return build_game(board, owners, ex);
+    }
+    let props = parse_properties(text)?;
+    let get = |key: &str| {
+        props
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
+    let m = number(get("rows"), "rows")?;
+    let n = number(get("columns"), "columns")?;
+    let shape = Shape::new(m, n).map_err(|e| e.to_string())?;
+    let board_text = get("board").ok_or("no 'board' key")?;
+    let words: Vec<&str> = board_text.split_whitespace().collect();
+    let (cells, owners) = parse_cell_words(shape, &words, true)?;
+    let board = Board::from_cells(shape, &cells).map_err(|e| e.to_string())?;
+    let mut file_ex = Extras::default();
+    if let Some(t) = get("taboo-moves") {
+        let nums = numbers(t)?;
+        if nums.len() % 3 != 0 {
+            return Err("taboo-moves: not a list of (r,c) -> v".into());
+        }
+        for ch in nums.chunks(3) {
+            if ch[2] > u8::MAX as usize {
+                return Err("taboo-moves: value out of range".into());
+            }
+            file_ex.taboo.push(Move::new(ch[0], ch[1], ch[2] as u8));
+        }
+    }
+    if let Some(t) = get("scores") {
+        let nums = numbers(t)?;
+        let [a, b] = nums[..] else {
+            return Err("scores: need two numbers".into());
+        };
+        let a = u32::try_from(a).map_err(|_| "scores: out of range")?;
+        let b = u32::try_from(b).map_err(|_| "scores: out of range")?;
+        file_ex.scores = Some([a, b]);
+    }
+    if let Some(t) = get("current-player") {
+        file_ex.turn = match t.trim() {
+            "1" => Some(Player::One),
+            "2" => Some(Player::Two),
+            _ => return Err("current-player: need 1 or 2".into()),
+        };
+    }
+    for (p, key) in ["allowed-squares1", "allowed-squares2"].iter().enumerate() {
+        if let Some(t) = get(key) {
+            let nums = numbers(t)?;
+            if nums.len() % 2 != 0 {
+                return Err(format!("{key}: not a list of (r,c)"));
+            }
+            file_ex.allowed[p] = Some(nums.chunks(2).map(|c| (c[0], c[1])).collect());
+        }
+    }
+    if file_ex.allowed.iter().any(Option::is_some) {
+        // The file lists the allowed squares; name the mode they match.
+        let lists: Vec<Vec<(usize, usize)>> = file_ex
+            .allowed
+            .iter()
+            .map(|l| l.clone().unwrap_or_default())
+            .collect();
+        file_ex.mode = [Mode::Rows, Mode::Border]
+            .into_iter()
+            .find(|&mode| {
+                let want = starting_cells(mode, shape, 0);
+                (0..2).all(|p| same_set(&want[p], &lists[p]))
+            })
+            .or(Some(Mode::Random));
+    }
+    // Command-line extras win over the file's.
+    if ex.mode.is_none() {
+        ex.mode = file_ex.mode;
+    }
+    if ex.turn.is_none() {
+        ex.turn = file_ex.turn;
+    }
+    if ex.scores.is_none() {
+        ex.scores = file_ex.scores;
+    }
+    if ex.taboo.is_empty() {
+        ex.taboo = file_ex.taboo;
+    }
+    for p in 0..2 {
+        if ex.allowed[p].is_none() {
+            ex.allowed[p] = file_ex.allowed[p].take();
+        }
+    }
+    if ex.mode.is_some_and(|m| m != Mode::Classic) && ex.allowed.iter().any(Option::is_none) {
+        // A mode but no lists: the mode's own starting cells.
+        ex.allowed = [None, None];
+    }
+    if ex.mode == Some(Mode::Classic) {
+        ex.allowed = [None, None];
+    }
+    build_game(board, owners, ex)
+}
+
+fn same_set(a: &[(usize, usize)], b: &[(usize, usize)]) -> bool {
+    let mut a = a.to_vec();
+    let mut b = b.to_vec();
+    a.sort_unstable();
+    b.sort_unstable();
+    a == b
+}
+
+fn number(word: Option<&str>, what: &str) -> Result<usize, String> {
+    let word = word.ok_or_else(|| format!("missing {what}"))?;
+    word.trim()
+        .parse()
+        .map_err(|_| format!("{what} '{}' is not a number", quote(word)))
+}
+
+/// Every decimal number in a list written with `[](),->` punctuation, as the framework does.
+fn numbers(text: &str) -> Result<Vec<usize>, String> {
+    let cleaned: String = text
+        .chars()
+        .map(|c| if "[](),->".contains(c) { ' ' } else { c })
+        .collect();
+    cleaned
+        .split_whitespace()
+        .map(|w| {
+            w.parse()
+                .map_err(|_| format!("'{}' is not a number", quote(w)))
+        })
+        .collect()
+}
+
+/// Cells written as whitespace-separated words: `.` or a decimal value, with an optional
+/// owner suffix `+`/`-` when `owners` is set.
+fn parse_cell_words(
+    shape: Shape,
+    words: &[&str],
+    owners: bool,
+) -> Result<(Vec<u8>, Vec<u8>), String> {
+    let size = shape.size();
+    if words.len() != size * size {
+        return Err(format!(
+            "the board has {} cells, expected {}",
+            words.len(),
+            size * size
+        ));
+    }
+    let mut cells = Vec::with_capacity(words.len());
+    let mut own = Vec::with_capacity(words.len());
+    for (k, w) in words.iter().enumerate() {
+        let (r, c) = (k / size, k % size);
+        if *w == "." {
+            cells.push(0);
+            own.push(0);
+            continue;
+        }
+        let (digits, owner) = match w.strip_suffix('+') {
+            Some(d) if owners => (d, 1),
+            _ => match w.strip_suffix('-') {
+                Some(d) if owners => (d, 2),
+                _ => (*w, 0),
+            },
+        };
+        let value: usize = digits
+            .parse()
+            .map_err(|_| format!("cell {r},{c}: '{}' is not a value or '.'", quote(w)))?;
+        if value > size {
+            return Err(format!("cell {r},{c}: value {value} is larger than {size}"));
+        }
+        if value == 0 && owner != 0 {
+            return Err(format!("cell {r},{c}: an empty cell cannot have an owner"));
+        }
+        cells.push(value as u8);
+        own.push(owner);
+    }
+    Ok((cells, own))
+}
+
+/// `key = value` lines; indented lines continue the previous key; `#` lines are comments.
+fn parse_properties(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_end();
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        if line.starts_with(' ') || line.starts_with('\t') {
+            let Some(last) = out.last_mut() else {
+                return Err("indented line before any key".into());
+            };
+            last.1.push('\n');
+            last.1.push_str(line.trim());
+            continue;
+        }
+        let (key, value) = line
+            .split_once('=')
+            .ok_or_else(|| format!("line '{}' is not key = value", quote(line)))?;
+        out.push((key.trim().to_string(), value.trim().to_string()));
+    }
+    Ok(out)
+}
+
+/// The `position` line that recreates `game` (what the arena sends external agents).
+pub fn position_line(game: &Game) -> String {
+    let shape = game.board().shape();
+    let mut out = format!(
+        "position {}x{} {} mode {} turn {} scores {} {}",
+        shape.m(),
+        shape.n(),
+        game.to_owned_rows(),
+        game.mode(),
+        game.turn().number(),
+        game.scores()[0],
+        game.scores()[1]
+    );
+    if !game.taboo().is_empty() {
+        out.push_str(" taboo");
+        for mv in game.taboo() {
+            let _ = write!(out, " {mv}");
+        }
+    }
+    if game.mode() != Mode::Classic {
+        for (key, p) in [("allowed1", Player::One), ("allowed2", Player::Two)] {
+            out.push(' ');
+            out.push_str(key);
+            for (r, c) in game.starts(p) {
+                let _ = write!(out, " {r},{c}");
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(line: &str) -> Game {
+        match parse_line(line).unwrap() {
+            Command::Position(g) => *g,
+            other => panic!("not a position: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn position_defaults_and_extras() {
+        let g = game("position 2x2 1+2-../..../..../.... ");
+        assert_eq!(g.turn(), Player::One);
+        assert_eq!(g.mode(), Mode::Classic);
+        let g = game("position 2x2 1+.../..../..../.... mode rows scores 3 1 taboo 1,1=4");
+        assert_eq!(
+            g.turn(),
+            Player::One,
+            "one fill plus one taboo move: player 1"
+        );
+        assert_eq!(g.scores(), [3, 1]);
+        assert_eq!(g.starts(Player::Two), &[(3, 0), (3, 1), (3, 2), (3, 3)]);
+        let g = game("position 2x2 ..../..../..../.... mode random allowed1 0,0 allowed2 3,3");
+        assert_eq!(g.starts(Player::One), &[(0, 0)]);
+        assert_eq!(position_line(&g), "position 2x2 ..../..../..../.... mode random turn 1 scores 0 0 allowed1 0,0 allowed2 3,3");
+    }
+
+    #[test]
+    fn position_errors() {
+        for bad in [
+            "position",
+            "position 2x2",
+            "position 2x2 ..../..../..../.... turn 3",
+            "position 2x2 ..../..../..../.... taboo 9,9=1",
+            "position 2x2 ..../..../..../.... mode rows allowed1 5,0",
+            "position 2x2 ..../..../..../.... mode",
+            "position 2x2 ..../..../..../.... scores 1",
+            "position 2x2 ..../..../..../.... turn 1 turn 2",
+            "position 2x2 11../..../..../....",
+            "position 7x7 ..../..../..../....",
+            "go movetime -5",
+            "go movetime 99999999999",
+            "go depth 0",
+            "go nodes",
+            "play 1,1",
+            "setoption name Threads",
+        ] {
+            assert!(parse_line(bad).is_err(), "{bad} should be an error");
+        }
+    }
+
+    #[test]
+    fn both_file_formats() {
+        let old = "2 2\n 1 . . .\n . . . .\n . . . .\n . . . 4\n";
+        let g = parse_board_file(old, Extras::default()).unwrap();
+        assert_eq!(g.board().to_rows(), "1.../..../..../...4");
+        let new = "rows = 2\ncolumns = 2\nboard =\n     1+     .     .     .\n     .     .     .     .\n     .     .     .     .\n     .     .     .     4-\ntaboo-moves = [(0,1) -> 1]\nmoves = [(0,0) -> 1, (3,3) -> 4]\nscores = [0, 0]\ncurrent-player = 1\nallowed-squares1 = (0,0), (0,1), (0,2), (0,3)\nallowed-squares2 = (3,0), (3,1), (3,2), (3,3)\n";
+        let g = parse_board_file(new, Extras::default()).unwrap();
+        assert_eq!(g.mode(), Mode::Rows);
+        assert_eq!(g.owners()[0], 1);
+        assert_eq!(g.owners()[15], 2);
+        assert_eq!(g.taboo(), &[Move::new(0, 1, 1)]);
+        assert!(parse_board_file("2 2\n1 . .", Extras::default()).is_err());
+        assert!(parse_board_file("rows = 2\n", Extras::default()).is_err());
+    }
+}
