@@ -19,11 +19,20 @@ from .base import (
 )
 from .blockudoku import BlockudokuEngine, Placement, PlayState, SearchResult as BlockudokuResult, board_rows, normalise_board
 from .pieces import Piece, cells_of, load_catalogue
-from .sudoku import PlayReply, SudokuEngine, SudokuMove, SearchResult as SudokuResult, parse_rows, rows_string
+from .sudoku import (
+    MODES,
+    PlayReply,
+    SearchResult as SudokuResult,
+    SudokuEngine,
+    SudokuMove,
+    SudokuState,
+    parse_rows,
+    rows_string,
+)
 
 __all__ = [
     "BlockudokuEngine", "BlockudokuResult", "EngineDied", "EngineError", "EngineOption", "EngineProblem",
     "EngineTimeout", "LineEngine", "Piece", "Placement", "PlayReply", "PlayState", "ProtocolViolation",
-    "SudokuEngine", "SudokuMove", "SudokuResult", "board_rows", "cells_of", "find_binary", "load_catalogue",
+    "MODES", "SudokuEngine", "SudokuMove", "SudokuResult", "SudokuState", "board_rows", "cells_of", "find_binary", "load_catalogue",
     "normalise_board", "parse_info", "parse_rows", "rows_string",
 ]

@@ -106,8 +106,8 @@ class EngineOption:
 def parse_info(line: str) -> Dict[str, object]:
     """`info nodes 10 pv 1@r1c1 2@r5c5` -> {'nodes': 10, 'pv': ['1@r1c1', '2@r5c5']}.
 
-    `pv` and `string` take the rest of the line; other keys take one value, converted to an
-    int or float when it looks like one.
+    `pv` and `string` take the rest of the line; a key followed by a number takes it (as an
+    int or float); a key followed by another word is a flag (e.g. `score 12 exact`) and is True.
     """
     tokens = line.split()[1:]
     info: Dict[str, object] = {}
@@ -118,11 +118,13 @@ def parse_info(line: str) -> Dict[str, object]:
             rest = tokens[i + 1:]
             info[key] = rest if key == "pv" else " ".join(rest)
             break
-        if i + 1 >= len(tokens):
-            info[key] = None
-            break
-        info[key] = _number(tokens[i + 1])
-        i += 2
+        value = _number(tokens[i + 1]) if i + 1 < len(tokens) else None
+        if isinstance(value, (int, float)):
+            info[key] = value
+            i += 2
+        else:
+            info[key] = True
+            i += 1
     return info
 
 

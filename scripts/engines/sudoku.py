@@ -100,13 +100,49 @@ class SearchResult:
 
 @dataclass
 class PlayReply:
-    """The one-line answer to `play`, kept raw plus as keyword/value pairs."""
+    """The one-line answer to `play`: `played <move> placed <points> scores <a> <b> turn <t>
+    [result 1|2|draw]`, `played <move> taboo scores ...`, or `passed scores ...`."""
 
     line: str
-    fields: Dict[str, object]
+    outcome: str  # "placed", "taboo" or "passed"
+    move: Optional[SudokuMove]
+    points: int
+    scores: Tuple[int, int]
+    turn: int
+    result: Optional[str]
 
-    def get(self, key: str, default=None):
-        return self.fields.get(key, default)
+    @staticmethod
+    def parse(line: str) -> "PlayReply":
+        tokens = line.split()
+        try:
+            if tokens[0] == "played":
+                move, outcome = SudokuMove.parse(tokens[1]), tokens[2]
+                rest = tokens[3:]
+                points = 0
+                if outcome == "placed":
+                    points, rest = int(rest[0]), rest[1:]
+                elif outcome != "taboo":
+                    raise ProtocolViolation(f"unknown outcome {outcome!r}")
+            elif tokens[0] == "passed":
+                move, outcome, points, rest = None, "passed", 0, tokens[1:]
+            else:
+                raise ProtocolViolation(f"not a play reply: {line!r}")
+            words = dict(scores=None, turn=None, result=None)
+            i = 0
+            while i < len(rest):
+                if rest[i] == "scores":
+                    words["scores"] = (int(rest[i + 1]), int(rest[i + 2]))
+                    i += 3
+                elif rest[i] in ("turn", "result"):
+                    words[rest[i]] = rest[i + 1]
+                    i += 2
+                else:
+                    i += 1  # later protocol versions may add words
+            if words["scores"] is None or words["turn"] is None:
+                raise ProtocolViolation(f"play reply without scores/turn: {line!r}")
+            return PlayReply(line, outcome, move, points, words["scores"], int(words["turn"]), words["result"])
+        except (IndexError, ValueError):
+            raise ProtocolViolation(f"malformed play reply {line!r}") from None
 
 
 class SudokuEngine(LineEngine):
@@ -199,27 +235,103 @@ class SudokuEngine(LineEngine):
         answer = self.read_line(self.startup_timeout, line)
         if answer.split()[:1] == ["error"]:
             raise EngineError(answer.partition(" ")[2].strip(), line)
-        return PlayReply(answer, parse_fields(answer))
+        return PlayReply.parse(answer)
+
+    def play_none(self) -> PlayReply:
+        """Passes when the player to move has no playable cell."""
+        self.send("play none")
+        answer = self.read_line(self.startup_timeout, "play none")
+        if answer.split()[:1] == ["error"]:
+            raise EngineError(answer.partition(" ")[2].strip(), "play none")
+        return PlayReply.parse(answer)
+
+    def state(self) -> "SudokuState":
+        """The current position, read from `show`."""
+        return SudokuState.parse_show(self.show())
 
 
-def parse_fields(line: str) -> Dict[str, object]:
-    """Keyword/value pairs of a reply line; a keyword followed by two numbers keeps both."""
-    tokens = line.split()
-    fields: Dict[str, object] = {"_first": tokens[0] if tokens else ""}
-    i = 1
+@dataclass
+class SudokuState:
+    """The position as the engine's `show` draws it (the GUI keeps no rules of its own)."""
+
+    m: int
+    n: int
+    values: List[List[int]]
+    owners: List[List[int]]
+    mode: str = "classic"
+    scores: Tuple[int, int] = (0, 0)
+    turn: int = 1
+    result: Optional[str] = None  # "1", "2" or "draw" once the game is over
+    taboo: List[SudokuMove] = field(default_factory=list)
+    allowed: Dict[int, Optional[List[Cell]]] = field(default_factory=lambda: {1: None, 2: None})
+
+    @property
+    def size(self) -> int:
+        return self.m * self.n
+
+    @staticmethod
+    def parse_show(lines: Sequence[str]) -> "SudokuState":
+        """Reads the drawing (for the block shape), `rows ...` and `mode ... scores ... turn ...`.
+
+        `allowed1`/`allowed2` lines (or keys), when the engine prints them, give the squares
+        each player may play; without them `allowed` stays None (unrestricted or unknown).
+        """
+        rows_line = next((l for l in lines if l.startswith("rows ")), None)
+        if rows_line is None:
+            raise ProtocolViolation(f"show printed no 'rows' line: {list(lines)[-4:]}")
+        values, owners = parse_rows(rows_line.split()[1])
+        size = len(values)
+        # Block shape from the drawing: cells before the first '|' make n; rows before the
+        # first dashed line make m.
+        m, n = size, size
+        board_lines = [l for l in lines if l and not l.startswith(("rows ", "mode ", "allowed"))]
+        if board_lines:
+            first = board_lines[0]
+            if "|" in first:
+                n = len(first.split("|")[0].split())
+            dashed = next((i for i, l in enumerate(board_lines) if set(l) <= set("-+") and l), None)
+            if dashed is not None:
+                m = dashed
+        state = SudokuState(m, n, values, owners)
+        for line in lines:
+            tokens = line.split()
+            if not tokens:
+                continue
+            if tokens[0] == "mode" or tokens[0].startswith("allowed"):
+                _read_state_words(state, tokens)
+        return state
+
+
+def _read_state_words(state: SudokuState, tokens: List[str]) -> None:
+    i = 0
     while i < len(tokens):
         key = tokens[i]
-        vals = []
-        j = i + 1
-        while j < len(tokens) and re.fullmatch(r"-?\d+|\d+,\d+=\d+|[+-]?\d+", tokens[j]):
-            vals.append(tokens[j])
-            j += 1
-        if not vals and j < len(tokens) and j == i + 1:
-            # key with a word value, e.g. `result placed`
-            fields[key] = tokens[j]
-            i = j + 1
-            continue
-        fields[key] = [int(v) if re.fullmatch(r"-?\d+", v) else v for v in vals] if len(vals) > 1 else (
-            (int(vals[0]) if re.fullmatch(r"-?\d+", vals[0]) else vals[0]) if vals else True)
-        i = j
-    return fields
+        if key == "mode" and i + 1 < len(tokens):
+            state.mode = tokens[i + 1]
+            i += 2
+        elif key == "scores" and i + 2 < len(tokens):
+            state.scores = (int(tokens[i + 1]), int(tokens[i + 2]))
+            i += 3
+        elif key == "turn" and i + 1 < len(tokens):
+            state.turn = int(tokens[i + 1])
+            i += 2
+        elif key == "result" and i + 1 < len(tokens):
+            state.result = tokens[i + 1]
+            i += 2
+        elif key in ("taboo", "allowed1", "allowed2"):
+            j = i + 1
+            items = []
+            while j < len(tokens) and re.fullmatch(r"\d+,\d+(=\d+)?|none|all", tokens[j]):
+                items.append(tokens[j])
+                j += 1
+            if key == "taboo":
+                state.taboo = [SudokuMove.parse(t) for t in items if t != "none"]
+            else:
+                player = int(key[-1])
+                if items == ["all"]:
+                    state.allowed[player] = None
+                else:
+                    state.allowed[player] = [tuple(int(x) for x in t.split(",")) for t in items if t != "none"]
+            i = j
+        else:
+            i += 1
