@@ -1,0 +1,306 @@
+//! The 9x9 board as an 81-bit bitboard, its text form, and region clearing.
+
+use std::fmt;
+
+/// Number of cells on the board.
+pub const CELLS: usize = 81;
+
+/// All 81 board bits set (bit `row * 9 + col`, 0-based).
+pub const FULL: u128 = (1u128 << CELLS) - 1;
+
+/// The 27 regions that clear when full: rows 0-8, then columns 0-8, then 3x3 boxes 0-8
+/// (boxes numbered row-major from the top-left).
+pub const REGIONS: [u128; 27] = region_masks();
+
+const fn region_masks() -> [u128; 27] {
+    let mut out = [0u128; 27];
+    let mut r = 0;
+    while r < 9 {
+        let mut c = 0;
+        while c < 9 {
+            let bit = 1u128 << (r * 9 + c);
+            out[r] |= bit;
+            out[9 + c] |= bit;
+            out[18 + (r / 3) * 3 + c / 3] |= bit;
+            c += 1;
+        }
+        r += 1;
+    }
+    out
+}
+
+/// The bit of cell (`row`, `col`), both 0-based. Callers keep both below 9.
+#[inline]
+pub const fn cell_bit(row: usize, col: usize) -> u128 {
+    1u128 << (row * 9 + col)
+}
+
+/// Why a text is not a board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardParseError {
+    /// Without `/` separators the text must hold exactly 81 cells.
+    WrongLength {
+        /// Number of characters found.
+        len: usize,
+    },
+    /// With `/` separators the text must hold exactly 9 rows.
+    WrongRowCount {
+        /// Number of rows found.
+        rows: usize,
+    },
+    /// A row (1-based) that does not hold exactly 9 cells.
+    WrongRowLength {
+        /// The row, 1-based.
+        row: usize,
+        /// Number of characters in that row.
+        len: usize,
+    },
+    /// A character other than `.`, `#`, `0`, `1`.
+    BadChar {
+        /// The offending character.
+        ch: char,
+    },
+}
+
+impl fmt::Display for BoardParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BoardParseError::WrongLength { len } => {
+                write!(f, "board needs 81 cells, got {len}")
+            }
+            BoardParseError::WrongRowCount { rows } => {
+                write!(f, "board needs 9 rows, got {rows}")
+            }
+            BoardParseError::WrongRowLength { row, len } => {
+                write!(f, "board row {row} needs 9 cells, got {len}")
+            }
+            BoardParseError::BadChar { ch } => {
+                write!(f, "board cell {:?} is not one of . # 0 1", ch)
+            }
+        }
+    }
+}
+
+impl std::error::Error for BoardParseError {}
+
+/// A 9x9 Blockudoku board: bit `row * 9 + col` is set when the cell is filled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Board(u128);
+
+/// What one placement did to the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cleared {
+    /// Number of regions (rows, columns, boxes) that were full and cleared.
+    pub regions: u32,
+    /// The union of the cleared regions' cells.
+    pub cells: u128,
+}
+
+impl Board {
+    /// The empty board.
+    pub const EMPTY: Board = Board(0);
+
+    /// A board from its bits; bits above 80 are dropped.
+    #[inline]
+    pub const fn from_bits(bits: u128) -> Board {
+        Board(bits & FULL)
+    }
+
+    /// The 81 cell bits.
+    #[inline]
+    pub const fn bits(self) -> u128 {
+        self.0
+    }
+
+    /// Whether cell (`row`, `col`), 0-based, is filled; cells off the board read as filled.
+    #[inline]
+    pub fn is_filled(self, row: usize, col: usize) -> bool {
+        row >= 9 || col >= 9 || self.0 & cell_bit(row, col) != 0
+    }
+
+    /// Number of filled cells.
+    #[inline]
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// Whether no cell is filled.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether the piece cells `mask` are all empty here.
+    #[inline]
+    pub const fn fits(self, mask: u128) -> bool {
+        self.0 & mask == 0
+    }
+
+    /// Fills `mask` (which the caller has checked with [`Board::fits`]), then clears every full
+    /// row, column and box at the same time. Returns the new board and what was cleared.
+    #[inline]
+    pub fn place_mask(self, mask: u128) -> (Board, Cleared) {
+        let filled = self.0 | mask;
+        let mut cells = 0u128;
+        let mut regions = 0;
+        for &region in REGIONS.iter() {
+            if filled & region == region {
+                cells |= region;
+                regions += 1;
+            }
+        }
+        (Board(filled & !cells), Cleared { regions, cells })
+    }
+
+    /// Parses 81 cells (`.`/`0` empty, `#`/`1` filled), optionally as 9 rows joined by `/`.
+    pub fn parse(text: &str) -> Result<Board, BoardParseError> {
+        let mut bits = 0u128;
+        let mut put = |index: usize, ch: char| -> Result<(), BoardParseError> {
+            match ch {
+                '.' | '0' => Ok(()),
+                '#' | '1' => {
+                    bits |= 1u128 << index;
+                    Ok(())
+                }
+                _ => Err(BoardParseError::BadChar { ch }),
+            }
+        };
+        if text.contains('/') {
+            let rows = text.split('/').count();
+            if rows != 9 {
+                return Err(BoardParseError::WrongRowCount { rows });
+            }
+            for (r, row) in text.split('/').enumerate() {
+                let len = row.chars().count();
+                if len != 9 {
+                    return Err(BoardParseError::WrongRowLength { row: r + 1, len });
+                }
+                for (c, ch) in row.chars().enumerate() {
+                    put(r * 9 + c, ch)?;
+                }
+            }
+        } else {
+            let len = text.chars().count();
+            if len != CELLS {
+                return Err(BoardParseError::WrongLength { len });
+            }
+            for (i, ch) in text.chars().enumerate() {
+                put(i, ch)?;
+            }
+        }
+        Ok(Board(bits))
+    }
+
+    /// The 81 cells as `.`/`#` without row separators.
+    pub fn to_compact(self) -> String {
+        (0..CELLS)
+            .map(|i| if self.0 >> i & 1 == 1 { '#' } else { '.' })
+            .collect()
+    }
+}
+
+/// Nine rows of nine `.`/`#` joined by `/`, the protocol's board form.
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let compact = self.to_compact();
+        for r in 0..9 {
+            if r > 0 {
+                f.write_str("/")?;
+            }
+            f.write_str(&compact[r * 9..r * 9 + 9])?;
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for Board {
+    type Err = BoardParseError;
+    fn from_str(s: &str) -> Result<Board, BoardParseError> {
+        Board::parse(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regions_cover_each_cell_three_times() {
+        for i in 0..CELLS {
+            let n = REGIONS.iter().filter(|m| *m >> i & 1 == 1).count();
+            assert_eq!(n, 3);
+        }
+        assert!(REGIONS.iter().all(|m| m.count_ones() == 9));
+    }
+
+    #[test]
+    fn parse_and_print_round_trip() {
+        let text = "#........\
+                    .#.......\
+                    .........\
+                    .........\
+                    .........\
+                    .........\
+                    .........\
+                    .........\
+                    ........#";
+        let b = Board::parse(text).unwrap();
+        assert_eq!(b.count(), 3);
+        assert!(b.is_filled(0, 0) && b.is_filled(1, 1) && b.is_filled(8, 8));
+        assert!(!b.is_filled(0, 1));
+        assert_eq!(b.to_compact(), text);
+        let rows = b.to_string();
+        assert_eq!(rows.split('/').count(), 9);
+        assert_eq!(Board::parse(&rows).unwrap(), b);
+        let digits: String = text.replace('#', "1").replace('.', "0");
+        assert_eq!(Board::parse(&digits).unwrap(), b);
+    }
+
+    #[test]
+    fn parse_errors_are_typed() {
+        assert_eq!(
+            Board::parse("...").unwrap_err(),
+            BoardParseError::WrongLength { len: 3 }
+        );
+        let ten_rows = vec![".........".to_string(); 10].join("/");
+        assert_eq!(
+            Board::parse(&ten_rows).unwrap_err(),
+            BoardParseError::WrongRowCount { rows: 10 }
+        );
+        let mut rows = vec![".........".to_string(); 9];
+        rows[3] = "........".into();
+        assert_eq!(
+            Board::parse(&rows.join("/")).unwrap_err(),
+            BoardParseError::WrongRowLength { row: 4, len: 8 }
+        );
+        let bad = format!("x{}", ".".repeat(80));
+        assert_eq!(
+            Board::parse(&bad).unwrap_err(),
+            BoardParseError::BadChar { ch: 'x' }
+        );
+        // Multi-byte characters count as one cell each and are rejected, not sliced.
+        let uni = format!("é{}", ".".repeat(80));
+        assert_eq!(
+            Board::parse(&uni).unwrap_err(),
+            BoardParseError::BadChar { ch: 'é' }
+        );
+    }
+
+    #[test]
+    fn full_regions_clear_together() {
+        // Row 0 full except (0,0); column 0 full except (0,0): filling (0,0) clears both, and
+        // box 0 too when its other cells are full.
+        let mut bits = 0u128;
+        for i in 1..9 {
+            bits |= cell_bit(0, i) | cell_bit(i, 0);
+        }
+        bits |= cell_bit(1, 1) | cell_bit(1, 2) | cell_bit(2, 1) | cell_bit(2, 2);
+        bits |= cell_bit(5, 5);
+        let (after, cleared) = Board::from_bits(bits).place_mask(cell_bit(0, 0));
+        assert_eq!(cleared.regions, 3);
+        assert_eq!(after, Board::from_bits(cell_bit(5, 5)));
+        let (after, cleared) = Board::EMPTY.place_mask(cell_bit(4, 4));
+        assert_eq!(cleared.regions, 0);
+        assert_eq!(after.count(), 1);
+    }
+}
