@@ -1,0 +1,274 @@
+//! Solver correctness: the shared solution-counts file, the benchmark collections, and
+//! random boards of several shapes, each cross-checked between the 9x9 band solver, the
+//! general solver and the naive reference solver.
+
+use std::path::PathBuf;
+
+use puzzle_rules::sudoku::check::check_filled;
+use puzzle_rules::sudoku::game::SplitMix64;
+use puzzle_rules::sudoku::generate::full_grid;
+use puzzle_rules::sudoku::solver::{
+    count_solutions, count_solutions_general, has_solution, solve, solve_and_count,
+};
+use puzzle_rules::sudoku::{reference, solver9, Board, ParseError, Shape};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+fn data(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/sudoku")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn puzzles(name: &str) -> Vec<Vec<u8>> {
+    data(name)
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(cells81)
+        .collect()
+}
+
+fn cells81(text: &str) -> Vec<u8> {
+    assert_eq!(text.len(), 81, "{text}");
+    text.bytes()
+        .map(|b| match b {
+            b'.' | b'0' => 0,
+            b'1'..=b'9' => b - b'0',
+            _ => panic!("bad cell in {text}"),
+        })
+        .collect()
+}
+
+fn nine() -> Shape {
+    Shape::new(3, 3).unwrap()
+}
+
+/// The solution is a correct grid that keeps every given.
+fn assert_completes(board: &Board, solution: &Board) {
+    assert_eq!(check_filled(board.shape(), solution.cells()), Ok(()));
+    for (g, s) in board.cells().iter().zip(solution.cells()) {
+        assert!(*g == 0 || g == s, "solution changes a given");
+    }
+}
+
+#[test]
+fn every_line_of_solution_counts_matches() {
+    let text = data("solution-counts.txt");
+    let mut lines = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let parts: Vec<&str> = line.trim().split(':').collect();
+        let (puzzle, count) = (parts[0], parts[1].parse::<usize>().unwrap());
+        let solution = parts.get(2).copied().unwrap_or("");
+        let cells = cells81(puzzle);
+        lines += 1;
+        let board = match Board::from_cells(nine(), &cells) {
+            Ok(b) => b,
+            Err(ParseError::Duplicate { .. }) => {
+                // Givens that repeat a value: no solution, and no board to ask.
+                assert_eq!(count, 0, "{puzzle}");
+                continue;
+            }
+            Err(e) => panic!("{puzzle}: {e}"),
+        };
+        // Counting with a limit above the true count must give the exact count.
+        assert_eq!(count_solutions(&board, 10_000), count, "{puzzle}");
+        assert_eq!(
+            count_solutions_general(&board, 10_000),
+            count,
+            "general {puzzle}"
+        );
+        assert_eq!(count_solutions(&board, 2), count.min(2), "{puzzle}");
+        assert_eq!(has_solution(&board), count > 0);
+        let (c2, first) = solve_and_count(&board, 2);
+        assert_eq!(c2, count.min(2));
+        match count {
+            0 => assert!(first.is_none() && solve(&board).is_none()),
+            1 => {
+                let expected = Board::from_cells(nine(), &cells81(solution)).unwrap();
+                assert_eq!(first.as_ref(), Some(&expected));
+                assert_eq!(solve(&board), Some(expected));
+            }
+            _ => assert_completes(&board, &first.unwrap()),
+        }
+        if count <= 150 {
+            assert_eq!(
+                reference::count_solutions(3, 3, &cells, 10_000),
+                count,
+                "reference {puzzle}"
+            );
+        }
+    }
+    assert_eq!(lines, 43);
+}
+
+/// Fast path vs general path on every puzzle of the smaller collections and a sample of the
+/// larger ones; both vs the reference solver on a smaller sample (it is slow on hard ones).
+#[test]
+fn collections_agree_across_three_solvers() {
+    for (file, step, reference_step) in [
+        ("magictour-top1465.txt", 1, 97),
+        ("forum-hardest-1106.txt", 1, 53),
+        ("17-clue.txt", 97, 4001),
+        ("serg-benchmark.txt", 13, 503),
+    ] {
+        let all = puzzles(file);
+        let mut checked = 0;
+        for (i, cells) in all.iter().enumerate().step_by(step) {
+            let board = Board::from_cells(nine(), cells).unwrap();
+            let mut raw = [0u8; 81];
+            raw.copy_from_slice(cells);
+            let (fast, sol) = solver9::solve_cells(&raw, 2, true);
+            let general = count_solutions_general(&board, 2);
+            assert_eq!(fast, general, "{file} #{i}");
+            if file == "serg-benchmark.txt" {
+                assert_eq!(fast, 2, "serg puzzles have several solutions: #{i}");
+            } else {
+                assert_eq!(fast, 1, "{file} #{i} is unique");
+            }
+            let sol = Board::from_cells(nine(), &sol.unwrap()).unwrap();
+            assert_completes(&board, &sol);
+            if i % reference_step == 0 {
+                assert_eq!(
+                    reference::count_solutions(3, 3, cells, 2),
+                    fast,
+                    "reference {file} #{i}"
+                );
+            }
+            checked += 1;
+        }
+        assert!(checked > 10, "{file}");
+    }
+}
+
+/// A random board of a shape: a correct grid with holes (solvable), sometimes with a few
+/// givens replaced by other legal values (often unsolvable), or random legal placements on an
+/// empty board (any outcome).
+fn random_board(shape: Shape, rng: &mut SmallRng, wild: bool) -> Board {
+    let size = shape.size();
+    let cells_n = shape.cells();
+    // Random placements on an empty board make hard unsolvable boards past 9x9, where the
+    // naive reference would take minutes: keep those to small shapes.
+    let kinds = if size <= 6 || wild { 3 } else { 2 };
+    let max_holes = if size <= 6 {
+        0.75
+    } else if size <= 9 {
+        0.62
+    } else {
+        0.55
+    };
+    match rng.gen_range(0..kinds) {
+        0 | 1 => {
+            let mut cells = full_grid(shape, &mut SplitMix64(rng.gen()));
+            let holes = rng.gen_range(0.2..max_holes);
+            for c in cells.iter_mut() {
+                if rng.gen_bool(holes) {
+                    *c = 0;
+                }
+            }
+            let mut board = Board::from_cells(shape, &cells).unwrap();
+            if rng.gen_range(0..2) == 1 {
+                for _ in 0..rng.gen_range(1..4) {
+                    let cell = rng.gen_range(0..cells_n);
+                    let (r, c) = (cell / size, cell % size);
+                    board.clear(r, c);
+                    let cands = board.candidates(r, c);
+                    if cands != 0 {
+                        let pick = rng.gen_range(0..cands.count_ones());
+                        let mut bits = cands;
+                        for _ in 0..pick {
+                            bits &= bits - 1;
+                        }
+                        let v = bits.trailing_zeros() as u8 + 1;
+                        board.place(puzzle_rules::sudoku::Move::new(r, c, v));
+                    }
+                }
+            }
+            board
+        }
+        _ => {
+            let mut board = Board::empty(shape);
+            let target = rng.gen_range(0..cells_n * 2 / 5 + 1);
+            for _ in 0..target {
+                let cell = rng.gen_range(0..cells_n);
+                let (r, c) = (cell / size, cell % size);
+                let v = rng.gen_range(1..=size as u8);
+                if board
+                    .check(puzzle_rules::sudoku::Move::new(r, c, v))
+                    .is_ok()
+                {
+                    board.place(puzzle_rules::sudoku::Move::new(r, c, v));
+                }
+            }
+            board
+        }
+    }
+}
+
+#[test]
+fn random_boards_agree_with_the_reference() {
+    let mut rng = SmallRng::seed_from_u64(20261122);
+    for (m, n, boards) in [
+        (2, 2, 400),
+        (2, 3, 300),
+        (3, 2, 100),
+        (3, 3, 300),
+        (3, 4, 150),
+        (4, 4, 60),
+    ] {
+        let shape = Shape::new(m, n).unwrap();
+        let start = std::time::Instant::now();
+        let mut outcomes = [0usize; 4];
+        for k in 0..boards {
+            let board = random_board(shape, &mut rng, false);
+            let limit = 3;
+            let expected = reference::count_solutions(m, n, board.cells(), limit);
+            let (count, first) = solve_and_count(&board, limit);
+            assert_eq!(count, expected, "{m}x{n} board {k}: {}", board.to_rows());
+            assert_eq!(count_solutions_general(&board, limit), expected);
+            assert_eq!(has_solution(&board), expected > 0);
+            match first {
+                Some(sol) => assert_completes(&board, &sol),
+                None => assert_eq!(expected, 0),
+            }
+            outcomes[count] += 1;
+        }
+        eprintln!("{m}x{n}: {outcomes:?} in {:?}", start.elapsed());
+        // The generator must exercise unsolvable, unique and multiple-solution boards.
+        assert!(
+            outcomes[0] > 0 && outcomes[1] > 0 && outcomes[3] > 0,
+            "{m}x{n}: {outcomes:?}"
+        );
+    }
+}
+
+/// Random legal placements on empty 9x9 and 12x12 boards: sparse, often unsolvable only
+/// deep down, too slow for the reference; the 9x9 band solver and the general solver (which
+/// share no code) must agree.
+#[test]
+fn sparse_random_boards_agree_between_fast_paths() {
+    let mut rng = SmallRng::seed_from_u64(7);
+    let shape = nine();
+    let mut outcomes = [0usize; 3];
+    for _ in 0..3000 {
+        let board = random_board(shape, &mut rng, true);
+        let mut raw = [0u8; 81];
+        raw.copy_from_slice(board.cells());
+        let (fast, sol) = solver9::solve_cells(&raw, 2, true);
+        assert_eq!(
+            fast,
+            count_solutions_general(&board, 2),
+            "{}",
+            board.to_rows()
+        );
+        if let Some(sol) = sol {
+            assert_completes(&board, &Board::from_cells(shape, &sol).unwrap());
+        }
+        outcomes[fast] += 1;
+    }
+    assert!(outcomes.iter().all(|&k| k > 0), "{outcomes:?}");
+}
