@@ -3,6 +3,7 @@
 
     fake_engine.py blockudoku [--die-on-go N] [--error-on-position] [--silent] [--exit-code C]
     fake_engine.py sudoku
+    fake_engine.py selfplay --games N --seed S --jsonl FILE ...   (records for batch_eval)
 
 `blockudoku` speaks enough of `protocol blockudoku 1` for the driver and GUI tests: first-fit
 `go`, `play` that places and clears full rows/columns/boxes, score = cells placed + 18 per
@@ -198,5 +199,21 @@ def sudoku(args):
         out.flush()
 
 
+def selfplay(args):
+    """Writes made-up but seed-determined game records in the shape batch_eval reads."""
+    import json
+    import random
+
+    games = int(args[args.index("--games") + 1])
+    seed = int(args[args.index("--seed") + 1])
+    cap = int(args[args.index("--max-rounds") + 1]) if "--max-rounds" in args else 1000
+    rng = random.Random(seed)
+    with open(args[args.index("--jsonl") + 1], "w") as f:
+        for g in range(games):
+            rounds = min(cap, int(rng.expovariate(1 / 300)) + 1)
+            f.write(json.dumps({"game": g + 1, "rounds": rounds, "died": rounds < cap, "score": rounds * 20}) + "\n")
+    print(f"selfplay: {games} games")
+
+
 if __name__ == "__main__":
-    {"blockudoku": blockudoku, "sudoku": sudoku}[sys.argv[1]](sys.argv[2:])
+    {"blockudoku": blockudoku, "sudoku": sudoku, "selfplay": selfplay}[sys.argv[1]](sys.argv[2:])

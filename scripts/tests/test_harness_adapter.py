@@ -1,0 +1,76 @@
+"""Course-framework adapter (scripts/framework_player/sudokuai.py) against stand-ins of both
+framework versions, run the way the framework runs a player: killed at the deadline."""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+from conftest import FAKE, bin_dir, real_engine
+
+from engines import EngineError, SudokuEngine, SudokuMove
+
+RUNNER = pathlib.Path(__file__).resolve().parent / "framework_stub" / "run_player.py"
+
+
+def run_player(version, scenario, seconds, **env):
+    full_env = dict(os.environ, **env)
+    proc = subprocess.run([sys.executable, str(RUNNER), version, scenario, str(seconds)],
+                          capture_output=True, text=True, timeout=30, env=full_env)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+EXPECTED_POSITIONS = {
+    ("v2022", "midgame2x2"): "position 2x2 1+.../..../..../...2- mode classic turn 2 scores 0 0 taboo 0,1=1",
+    ("v2024", "midgame2x2"): "position 2x2 1+.../..../..../...2- mode rows turn 2 scores 0 0 taboo 0,1=1 "
+                             "allowed1 0,0 0,1 0,2 0,3 allowed2 3,0 3,1 3,2 3,3",
+}
+
+
+@pytest.mark.parametrize("version", ["v2022", "v2024"])
+def test_adapter_with_scripted_engine(version):
+    """A fake agent proposes 0,1=1, 0,2=1, 0,3=1 and then waits: the last proposal must count."""
+    out = run_player(version, "midgame2x2", 0.8, SUDOKU_AGENT_CMD=f"{sys.executable} {FAKE} sudoku")
+    assert out["position"] == EXPECTED_POSITIONS[(version, "midgame2x2")]
+    assert out["move"] == [0, 3, 1]  # the last of the three proposals
+    assert out["engine_pids"] and out["engine_alive_after_kill"] == []
+
+
+@pytest.mark.parametrize("version", ["v2022", "v2024"])
+@pytest.mark.parametrize("scenario", ["midgame2x2", "empty3x3"])
+def test_adapter_with_real_agent(version, scenario):
+    engine = real_engine("sudoku-agent", SudokuEngine)  # skips if the agent is not there yet
+    out = run_player(version, scenario, 0.6, SUDOKU_AGENT_BIN=str(bin_dir() / "sudoku-agent"))
+    assert out["move"] is not None, "no move proposed within 0.6 s"
+    assert out["engine_alive_after_kill"] == [], "the engine outlived the killed player"
+    # The agent's own referee accepts the move in the position the adapter sent.
+    with engine:
+        engine.command(out["position"])
+        i, j, value = out["move"]
+        try:
+            reply = engine.play(SudokuMove(i, j, value))
+        except EngineError as err:
+            pytest.fail(f"the proposed move {out['move']} is illegal: {err}")
+        assert reply.outcome == "placed", reply.line  # the agent never plays a taboo move here
+
+
+def test_adapter_movetime_mode_returns_on_its_own(tmp_path):
+    """With SUDOKU_AGENT_MOVETIME the player returns after `bestmove` instead of being killed."""
+    real_engine("sudoku-agent", SudokuEngine).quit()
+    code = f"""
+import sys, multiprocessing
+sys.path.insert(0, {str(RUNNER.parent / 'v2024')!r}); sys.path.insert(0, {str(RUNNER.parents[2])!r})
+from competitive_sudoku.sudoku import GameState, SudokuBoard
+from framework_player.sudokuai import SudokuAI
+p = SudokuAI()
+p.compute_best_move(GameState(SudokuBoard(2, 2), SudokuBoard(2, 2), [], [], [0, 0], 1))
+print(p.best_move)
+"""
+    env = dict(os.environ, SUDOKU_AGENT_BIN=str(bin_dir() / "sudoku-agent"), SUDOKU_AGENT_MOVETIME="50",
+               SUDOKU_AGENT_OPTIONS="Threads=1,Agent=greedy")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20, env=env)
+    assert proc.returncode == 0, proc.stderr
+    i, j, value = json.loads(proc.stdout.strip())
+    assert 1 <= value <= 4 and 0 <= i < 4 and 0 <= j < 4

@@ -1,0 +1,82 @@
+"""scripts/batch_eval.py: a tiny parallel run, JSON lines, summary, plots, resume."""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+from conftest import FAKE, SCRIPTS, bin_dir, real_engine
+
+from engines import SudokuEngine
+
+BATCH = SCRIPTS / "batch_eval.py"
+
+
+def run_batch(*args, env=None):
+    proc = subprocess.run([sys.executable, str(BATCH), *args], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, **(env or {})))
+    return proc
+
+
+def test_sudoku_batch_runs_resumes_and_plots(tmp_path):
+    real_engine("sudoku-agent", SudokuEngine).quit()
+    out = tmp_path / "sudoku.jsonl"
+    args = ["sudoku", "--agents", "default", "--opponents", "greedy,random", "--boards", "2x2", "--modes",
+            "classic,rows", "--movetimes", "10", "--seeds", "1-2", "--games", "2", "--jobs", "2",
+            "--engine", str(bin_dir() / "sudoku-agent"), "--out", str(out)]
+    proc = run_batch(*args, "--plot", str(tmp_path / "plots"))
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(l) for l in out.read_text().splitlines()]
+    assert len(lines) == 8  # 2 opponents x 2 modes x 2 seeds
+    assert all(l["exit_code"] == 0 and len(l["records"]) == 2 for l in lines)
+    assert "8/8 jobs" in proc.stderr
+    table = proc.stdout
+    assert "W-D-L" in table and table.count("default    greedy") == 2 and table.count("default    random") == 2
+    assert (tmp_path / "plots" / "sudoku-winrate.png").stat().st_size > 1000
+
+    # Interrupted run: drop two results and tear the last line, as a kill mid-write would.
+    kept = out.read_text().splitlines()[:6]
+    out.write_text("\n".join(kept) + "\n" + kept[-1][:40])
+    proc = run_batch(*args)
+    assert proc.returncode == 0, proc.stderr
+    assert "resuming: 6 of 8 jobs" in proc.stderr and "2/2 jobs" in proc.stderr
+    lines = [json.loads(l) for l in out.read_text().splitlines()]
+    assert len(lines) == 8 and len({l["key"] for l in lines}) == 8
+
+
+def test_blockudoku_batch_summary_and_survival_plot(tmp_path):
+    out = tmp_path / "blockudoku.jsonl"
+    proc = run_batch("blockudoku", "--agents", "default,seed", "--seeds", "1-3", "--games", "4", "--max-rounds", "500",
+                     "--jobs", "2", "--engine", str(FAKE), "--out", str(out), "--plot", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(l) for l in out.read_text().splitlines()]
+    assert len(lines) == 6 and all(len(l["records"]) == 4 for l in lines)
+    deaths = sum(r["died"] for l in lines if l["agent"] == "seed" for r in l["records"])
+    rounds = sum(r["rounds"] for l in lines if l["agent"] == "seed" for r in l["records"])
+    row = next(l for l in proc.stdout.splitlines() if l.startswith("seed"))
+    assert f" {deaths} " in row and f" {rounds} " in row
+    assert f"{1000 * deaths / rounds:.4f}" in row
+    assert (tmp_path / "blockudoku-survival.png").stat().st_size > 1000
+
+
+def test_failed_jobs_are_reported_and_rerun(tmp_path):
+    out = tmp_path / "bad.jsonl"
+    args = ["sudoku", "--engine", sys.executable, "--seeds", "1", "--out", str(out)]
+    proc = run_batch(*args)
+    assert proc.returncode == 1 and "job failed" in proc.stderr
+    proc = run_batch(*args)
+    assert "resuming" not in proc.stderr  # a failed job is not counted as done
+
+
+def test_stats():
+    sys.path.insert(0, str(SCRIPTS))
+    import batch_eval
+
+    lo, hi = batch_eval.wilson(50, 100)
+    assert 0.40 < lo < 0.41 and 0.59 < hi < 0.60
+    lo, hi = batch_eval.poisson_interval(0)
+    assert lo == 0 and 3.6 < hi < 3.8
+    lo, hi = batch_eval.poisson_interval(100)
+    assert 81 < lo < 82 and 121 < hi < 122
+    assert batch_eval.parse_seeds("1-3,7") == [1, 2, 3, 7]

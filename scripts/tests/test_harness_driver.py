@@ -1,0 +1,203 @@
+"""Engine driver (scripts/engines): handshake, typed results, errors, timeouts, dead engines."""
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import bin_dir, fake_command, real_engine
+
+from engines import (
+    BlockudokuEngine,
+    EngineDied,
+    EngineError,
+    EngineOption,
+    EngineTimeout,
+    Placement,
+    ProtocolViolation,
+    SudokuEngine,
+    SudokuMove,
+    parse_info,
+    parse_rows,
+    rows_string,
+)
+from engines.sudoku import PlayReply, SudokuState
+
+
+# --- parsing, no process ---------------------------------------------------------------------
+
+def test_option_lines():
+    opt = EngineOption.parse("option name Threads type spin default 2 min 1 max 256")
+    assert (opt.name, opt.type, opt.default, opt.min, opt.max) == ("Threads", "spin", "2", 1, 256)
+    opt = EngineOption.parse("option name Agent type combo default default var random var default")
+    assert opt.default == "default" and opt.choices == ["random", "default"]
+    with pytest.raises(ProtocolViolation):
+        EngineOption.parse("option name Broken type")
+
+
+def test_info_lines():
+    info = parse_info("info depth 3 nodes 1200 nps 5.5 score -4 exact pv 0,0=1 1,1=2")
+    assert info == {"depth": 3, "nodes": 1200, "nps": 5.5, "score": -4, "exact": True, "pv": ["0,0=1", "1,1=2"]}
+
+
+def test_placements_and_moves_round_trip():
+    assert str(Placement.parse("2@r9c1")) == "2@r9c1"
+    assert Placement.parse("3@r1c5") == Placement(3, 1, 5)
+    for bad in ("4@r1c1", "1@r0c1", "1r1c1", "1@r10c1"):
+        with pytest.raises(ProtocolViolation):
+            Placement.parse(bad)
+    assert SudokuMove.parse("10,3=12") == SudokuMove(10, 3, 12)
+    assert str(SudokuMove(3, 4, 7)) == "3,4=7"
+
+
+def test_rows_with_owners():
+    rows = "1+2-../..../..../...A"
+    values, owners = parse_rows(rows)
+    assert values[0] == [1, 2, 0, 0] and owners[0] == [1, 2, 0, 0] and values[3][3] == 10
+    assert rows_string(values, owners) == rows
+
+
+def test_position_lines():
+    line = BlockudokuEngine.position_line("#" + "." * 80, [1, "##/#."], score=5, streak=1)
+    assert line == "position board #......../" + "/".join(["." * 9] * 8) + " pieces 1 ##/#. score 5 streak 1"
+    assert BlockudokuEngine.position_line(None, [3]) == "position empty pieces 3"
+    with pytest.raises(ValueError):
+        BlockudokuEngine.position_line(None, [1, 2, 3, 4])
+    line = SudokuEngine.position_line(2, 2, "..../..../..../....", mode="rows", turn=2, scores=(1, 0),
+                                      taboo=[SudokuMove(0, 0, 1)], allowed1=[(0, 0)], allowed2=[(3, 3)])
+    assert line == "position 2x2 ..../..../..../.... mode rows turn 2 scores 1 0 taboo 0,0=1 allowed1 0,0 allowed2 3,3"
+
+
+def test_play_replies_and_show():
+    reply = PlayReply.parse("played 1,2=3 placed 3 scores 3 0 turn 2 result 1")
+    assert (reply.outcome, reply.move, reply.points, reply.scores, reply.turn, reply.result) == (
+        "placed", SudokuMove(1, 2, 3), 3, (3, 0), 2, "1")
+    assert PlayReply.parse("played 0,0=1 taboo scores 0 0 turn 1").outcome == "taboo"
+    assert PlayReply.parse("passed scores 0 0 turn 2").move is None
+    with pytest.raises(ProtocolViolation):
+        PlayReply.parse("played 0,0=1")
+    state = SudokuState.parse_show([
+        "1 . . |. . .", ". . . |. . .", "------+------", ". . . |. . .", ". . . |. . .", ". . . |. . .", ". . . |. . .",
+        "rows 1+...../....../....../....../....../......",
+        "mode rows scores 3 0 turn 2 taboo 1,1=2", "allowed1 0,0 0,1",
+    ])
+    assert (state.m, state.n, state.mode, state.scores, state.turn) == (2, 3, "rows", (3, 0), 2)
+    assert state.taboo == [SudokuMove(1, 1, 2)] and state.allowed[1] == [(0, 0), (0, 1)] and state.allowed[2] is None
+
+
+# --- fake engines: typed errors and timeouts ----------------------------------------------------
+
+def test_fake_blockudoku_round_trip():
+    with BlockudokuEngine(fake_command("blockudoku")) as engine:
+        assert engine.name == "fake" and engine.protocol == "blockudoku 1"
+        assert engine.options["Scoring"].choices == ["classic", "simple"]
+        assert engine.isready() < 2.0
+        engine.position(pieces=[28, 1])
+        result = engine.go(movetime=50)
+        assert not result.lost and [p.slot for p in result.placements] == [1, 2]
+        assert result.last_info["nodes"] == 1
+        state = engine.play(result.placements)
+        assert state.board.count("#") == 5 and state.pieces == [] and state.score == 5
+        engine.position(board="#" * 80 + ".", pieces=[28])
+        assert engine.go().lost
+        proc = engine.proc
+    assert proc.poll() == 0  # the context manager ended it with quit
+
+
+def test_error_line_becomes_engine_error():
+    with BlockudokuEngine(fake_command("blockudoku", "--error-on-position")) as engine:
+        with pytest.raises(EngineError) as info:
+            engine.position(pieces=[1])
+        assert "refused by the fake" in info.value.message
+        assert info.value.command.startswith("position")
+        engine.isready()  # still usable afterwards
+    with BlockudokuEngine(fake_command("blockudoku")) as engine:
+        with pytest.raises(EngineError):
+            engine.setoption("NoSuchOption", 1)
+        engine.position(pieces=[1, 2])
+        with pytest.raises(EngineError):
+            engine.play(["1@r1c1", "1@r5c5"])  # a slot used twice: refused, nothing changed
+        assert engine.play(["1@r1c1"]).pieces == ["2"]
+
+
+def test_dead_engine_reports_exit_code_and_stderr():
+    engine = BlockudokuEngine(fake_command("blockudoku", "--die-on-go", "1", "--exit-code", "7"))
+    engine.position(pieces=[1])
+    with pytest.raises(EngineDied) as info:
+        engine.go(movetime=100)
+    assert info.value.exit_code == 7
+    assert "dying on purpose" in info.value.stderr_tail
+    with pytest.raises(EngineDied):
+        engine.isready()  # every later command sees the death too
+    engine.quit()
+
+
+def test_engine_that_does_not_start():
+    with pytest.raises(EngineDied) as info:
+        BlockudokuEngine(["/nonexistent/blockudoku"])
+    assert info.value.exit_code is None
+    crash = [sys.executable, "-c", "import sys; sys.stderr.write('no way\\n'); sys.exit(4)"]
+    with pytest.raises(EngineDied) as info:
+        BlockudokuEngine(crash)
+    assert info.value.exit_code == 4 and "no way" in info.value.stderr_tail
+
+
+def test_silent_engine_times_out_at_startup():
+    start = time.monotonic()
+    with pytest.raises(EngineTimeout):
+        BlockudokuEngine(fake_command("blockudoku", "--silent"), startup_timeout=0.5)
+    assert time.monotonic() - start < 3
+
+
+def test_wrong_protocol_is_refused():
+    with pytest.raises(ProtocolViolation):
+        SudokuEngine(fake_command("blockudoku"))
+
+
+def test_go_infinite_stops_and_collects_proposals():
+    with SudokuEngine(fake_command("sudoku")) as engine:
+        engine.position(2, 2, "1.../..../..../....")
+        seen = []
+        result = engine.go(infinite=True, stop_after=0.2, on_propose=seen.append)
+        assert result.move == SudokuMove(0, 1, 1)
+        assert seen == result.proposals and len(seen) == 3
+
+
+# --- the real engines ------------------------------------------------------------------------
+
+def test_real_sudoku_agent():
+    engine = real_engine("sudoku-agent", SudokuEngine)
+    with engine:
+        assert {"Threads", "Agent"} <= set(engine.options)
+        engine.setoption("Threads", 1)
+        engine.newgame()
+        engine.position(2, 2, "1+.../..../..../....", mode="classic")
+        result = engine.go(movetime=50)
+        assert result.move is not None and result.proposals, result.lines
+        reply = engine.play(result.move)
+        assert reply.outcome in ("placed", "taboo") and reply.turn == 1
+        state = engine.state()
+        assert (state.m, state.n, state.turn) == (2, 2, 1)
+        with pytest.raises(EngineError):
+            engine.play(SudokuMove(0, 0, 2))  # an occupied cell
+        with pytest.raises(EngineError):
+            engine.position(2, 2, "garbage")
+        assert engine.state().values == state.values  # errors leave the state intact
+        engine.position(3, 3, "/".join(["." * 9] * 9))
+        t0 = time.monotonic()
+        result = engine.go(infinite=True, stop_after=0.3)
+        assert result.move is not None and time.monotonic() - t0 < 2
+
+
+def test_real_blockudoku():
+    engine = real_engine("blockudoku", BlockudokuEngine)
+    with engine:
+        assert {"Threads", "Scoring", "Agent"} <= set(engine.options)
+        engine.position(pieces=[1, 2, 3])
+        result = engine.go(movetime=50)
+        assert not result.lost and len(result.placements) == 3
+        state = engine.play(result.placements)
+        assert state.pieces == [] and state.board.count("#") == 1 + 2 + 2
+        engine.position(board="#" * 80 + ".", pieces=[28])
+        assert engine.go(movetime=20).lost
+        with pytest.raises(EngineError):
+            engine.play(["1@r1c1"])
