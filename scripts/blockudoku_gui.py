@@ -244,6 +244,7 @@ class BlockudokuApp:
 
     def after_change(self) -> None:
         """Recomputes which pieces fit, redraws, and ends the game if nothing fits."""
+        self.hint = []
         try:
             self.compute_fits()
         except EngineProblem as err:

@@ -1,0 +1,198 @@
+"""Both Tkinter front ends under a virtual display, driven by synthetic mouse events.
+
+Screenshots go to tests/artifacts/ (kept by CI as test artifacts, ignored by git)."""
+import time
+
+import pytest
+from conftest import bin_dir, fake_command, pump, real_engine, screenshot
+
+from engines import BlockudokuEngine, SudokuEngine, load_catalogue
+
+
+def wait_for(root, condition, seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pump(root, 0.02)
+        if condition():
+            return True
+    return False
+
+
+def blockudoku_engine(kind):
+    if kind == "fake":
+        return BlockudokuEngine(fake_command("blockudoku"))
+    return real_engine("blockudoku", BlockudokuEngine)
+
+
+@pytest.fixture
+def tk_root(display):
+    import tkinter as tk
+
+    root = tk.Tk()
+    yield root
+    try:
+        root.destroy()
+    except tk.TclError:
+        pass
+
+
+def drag(app, slot, row, col, steps=3):
+    """Press on a hand piece, move over the board, release on (row, col); returns preview counts."""
+    c = app.canvas
+    x0, y0 = app.pixel_of_hand_piece(slot)
+    x1, y1 = app.pixel_for_drop(slot, row, col)
+    c.event_generate("<ButtonPress-1>", x=x0, y=y0)
+    previews = []
+    for k in range(1, steps + 1):
+        c.event_generate("<B1-Motion>", x=x0 + (x1 - x0) * k // steps, y=y0 + (y1 - y0) * k // steps)
+        pump(app.root)
+        previews.append(len(c.find_withtag("preview")))
+    c.event_generate("<ButtonRelease-1>", x=x1, y=y1)
+    pump(app.root)
+    return previews
+
+
+@pytest.mark.parametrize("kind", ["fake", "real"])
+def test_blockudoku_front_end(kind, tk_root, artifacts):
+    import blockudoku_gui
+
+    engine = blockudoku_engine(kind)
+    catalogue = load_catalogue()
+    with engine:
+        app = blockudoku_gui.BlockudokuApp(tk_root, engine, catalogue, seed=11, delay=10)
+        pump(tk_root, 0.2)
+        assert abs(tk_root.winfo_width() - 470) <= 10 and abs(tk_root.winfo_height() - 700) <= 30
+        first_hand = list(app.game.hand)
+        assert app.score_var.get() == "Score: 0" and all(app.fits)
+
+        # Seeded deals are reproducible.
+        app.new_game()
+        assert app.game.hand == first_hand
+
+        # Drag the first piece onto the middle of the board: preview while dragging, then placed.
+        piece = catalogue[app.game.hand[0]]
+        previews = drag(app, 0, 3, 3)
+        assert previews[-1] == len(piece.cells)
+        assert app.game.hand[0] is None and app.game.board.count("#") == len(piece.cells)
+        assert app.game.score > 0 and app.score_var.get() == f"Score: {app.game.score}"
+        placed_board = app.game.board
+
+        # Dropping a piece onto the same cells is refused by the engine, nothing changes.
+        slot = 1
+        drag(app, slot, 3, 3)
+        if any(app.game.board[(3 + r) * 9 + 3 + c] == "#" for r, c in catalogue[app.game.hand[slot]].cells):
+            assert app.game.hand[slot] is not None and app.game.board == placed_board
+            assert "cannot place" in app.status_var.get()
+
+        # Undo restores the board and the hand.
+        app.undo()
+        assert app.game.board == "." * 81 and app.game.hand == first_hand and app.game.score == 0
+
+        # Hint: the engine's sequence drawn on the board.
+        app.show_hint()
+        assert len(app.hint) == 3 and app.canvas.find_withtag("hint")
+
+        # Pieces that fit nowhere are greyed out (the engine decides): one hole, a 1x1 and two 2x2.
+        app.game.board, app.game.hand = "#" * 40 + "." + "#" * 40, [1, 28, 28]
+        app.after_change()
+        assert app.fits == [True, False, False] and len(app.canvas.find_withtag("grey")) == 8
+        screenshot(tk_root, artifacts / f"blockudoku-gui-greyed-{kind}.png")
+
+        # A hand that cannot be placed ends the game: message with the final score, new game.
+        app.game.board, app.game.hand, app.game.score = "#" * 40 + "." + "#" * 40, [28, 28, 28], 77
+        app.after_change()
+        assert app.games_finished == [77] and app.game.board == "." * 81 and app.game.score == 0
+        assert app.game_over_window is not None and app.game_over_window.winfo_exists()
+        app.close_game_over()
+
+        # Scoring choice goes to the engine.
+        scoring = engine.options.get("Scoring")
+        if scoring and scoring.choices:
+            app.set_scoring(scoring.choices[-1])
+            assert "problem" not in app.status_var.get()
+
+        # The engine plays on its own, animating placement by placement.
+        app.engine_button.invoke()
+        assert app.engine_button.cget("text") == "Stop Engine"
+        assert wait_for(tk_root, lambda: app.game.placed >= 6 or app.games_finished[1:], 20)
+        shot = artifacts / f"blockudoku-gui-engine-{kind}.png"
+        screenshot(tk_root, shot)
+        app.engine_button.invoke()
+        assert app.engine_button.cget("text") == "Start Engine" and not app.autoplay
+        assert shot.stat().st_size > 2000
+
+
+def sudoku_app(tk_root, engine, **kwargs):
+    import sudoku_gui
+
+    app = sudoku_gui.SudokuApp(tk_root, engine, **kwargs)
+    pump(tk_root, 0.1)
+    return app
+
+
+def click_cell(app, r, c):
+    x, y = app.cell_centre(r, c)
+    app.canvas.event_generate("<ButtonPress-1>", x=x, y=y)
+    pump(app.root)
+
+
+def value_button(app, value):
+    return app.values_frame.winfo_children()[value - 1]
+
+
+def test_sudoku_front_end(tk_root, artifacts, tmp_path):
+    engine = real_engine("sudoku-agent", SudokuEngine)
+    with engine:
+        engine.setoption("Threads", 1)
+        app = sudoku_app(tk_root, engine, board="2x2", mode="classic", players=("human", "greedy"), movetime=20)
+        assert app.state.size == 4 and app.state.turn == 1
+        assert len(app.values_frame.winfo_children()) == 5  # values 1-4 and Pass
+
+        # Human move: click a cell, click a value.
+        click_cell(app, 0, 0)
+        assert app.selected == (0, 0)
+        value_button(app, 1).invoke()
+        pump(tk_root)
+        assert app.state.values[0][0] == 1 and app.state.owners[0][0] == 1
+        # The agent (player 2) answers by itself.
+        assert wait_for(tk_root, lambda: app.state.turn == 1 and not app.thinking, 5)
+        assert sum(v != 0 for row in app.state.values for v in row) == 2
+        assert any(app.state.owners[r][c] == 2 for r in range(4) for c in range(4))
+
+        # A move breaking the sudoku rule is refused by the engine and changes nothing.
+        empty_in_row0 = next(c for c in range(4) if app.state.values[0][c] == 0)
+        before = [row[:] for row in app.state.values]
+        click_cell(app, 0, empty_in_row0)
+        value_button(app, 1).invoke()
+        pump(tk_root)
+        assert app.state.values == before and app.state.turn == 1
+        assert "1" in app.status_var.get()
+
+        # Two agents play the rest of the game.
+        app.player_vars[0].set("default")
+        assert wait_for(tk_root, lambda: app.game_over, 30)
+        assert app.state.result in ("1", "2", "draw")
+        assert "game over" in app.turn_var.get()
+        screenshot(tk_root, artifacts / "sudoku-gui-game-over.png")
+
+        # Board chooser: a 2024/25 board file with a taboo move, in rows mode.
+        board_file = tmp_path / "board.txt"
+        board_file.write_text(
+            "rows = 2\ncolumns = 2\nboard =\n  1+ . . .\n  . . . .\n  . . . .\n  . . . 2-\n"
+            "taboo-moves = [(0,1) -> 2]\nmoves = [(0,0) -> 1, (3,3) -> 2]\nscores = [0, 0]\ncurrent-player = 1\n"
+            "allowed-squares1 = (0,0), (0,1), (0,2), (0,3)\nallowed-squares2 = (3,0), (3,1), (3,2), (3,3)\n")
+        app.player_vars[0].set("human")
+        app.player_vars[1].set("human")
+        app.new_game(str(board_file))
+        pump(tk_root, 0.1)
+        assert "cannot" not in app.status_var.get(), app.status_var.get()
+        assert app.state.values[0][0] == 1 and app.state.owners[3][3] == 2
+        assert app.taboo_list.get(0, "end") == ("0,1=2",)
+        # Size and mode chooser.
+        app.size_var.set("2x3")
+        app.mode_var.set("rows")
+        app.new_game()
+        pump(tk_root, 0.1)
+        assert (app.state.m, app.state.n, app.state.mode) == (2, 3, "rows")
+        shot = screenshot(tk_root, artifacts / "sudoku-gui.png")
+        assert shot.stat().st_size > 2000
