@@ -46,6 +46,10 @@ def artifacts() -> pathlib.Path:
 @pytest.fixture(scope="session")
 def display():
     """A DISPLAY for Tkinter: the current one, or a private Xvfb; skip if neither can be had."""
+    try:
+        import tkinter  # noqa: F401
+    except ImportError:
+        pytest.skip("this Python has no tkinter")
     if os.environ.get("DISPLAY") and _tk_works():
         yield os.environ["DISPLAY"]
         return
