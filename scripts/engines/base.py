@@ -74,7 +74,6 @@ class EngineOption:
         tokens = line.split()
         if tokens[:2] != ["option", "name"]:
             raise ProtocolViolation(f"not an option line: {line!r}")
-        keywords = {"type", "default", "min", "max", "var"}
         # The name may contain spaces: it runs up to the `type` keyword.
         try:
             type_at = tokens.index("type", 2)

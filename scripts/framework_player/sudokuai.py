@@ -30,7 +30,7 @@ import shutil
 import signal
 import subprocess
 import sys
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Tuple
 
 import competitive_sudoku.sudokuai
 from competitive_sudoku.sudoku import Move

@@ -130,7 +130,7 @@ def blockudoku(args):
             out.write("info nodes 1 time 0 pv " + " ".join(moves) + "\n")
             out.write(("bestmove " + " ".join(moves) if ok else "bestmove none") + "\n")
         elif cmd == "play":
-            b, s, st, left = board, score, streak, list(pieces)
+            b, s, st = board, score, streak
             used, err, cleared = [], None, 0
             for tok in t[1:]:
                 try:

@@ -1,11 +1,9 @@
 """scripts/batch_eval.py: a tiny parallel run, JSON lines, summary, plots, resume."""
 import json
 import os
-import pathlib
 import subprocess
 import sys
 
-import pytest
 from conftest import FAKE, SCRIPTS, bin_dir, real_engine
 
 from engines import SudokuEngine

@@ -1,10 +1,9 @@
 """Engine driver (scripts/engines): handshake, typed results, errors, timeouts, dead engines."""
-import subprocess
 import sys
 import time
 
 import pytest
-from conftest import bin_dir, fake_command, real_engine
+from conftest import fake_command, real_engine
 
 from engines import (
     BlockudokuEngine,

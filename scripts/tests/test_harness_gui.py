@@ -4,7 +4,7 @@ Screenshots go to tests/artifacts/ (kept by CI as test artifacts, ignored by git
 import time
 
 import pytest
-from conftest import bin_dir, fake_command, pump, real_engine, screenshot
+from conftest import fake_command, pump, real_engine, screenshot
 
 from engines import BlockudokuEngine, SudokuEngine, load_catalogue
 

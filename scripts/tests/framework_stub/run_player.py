@@ -8,7 +8,6 @@ and whether the engine process was gone after the player process was terminated.
 """
 import json
 import multiprocessing
-import os
 import pathlib
 import sys
 import time
