@@ -232,6 +232,10 @@ class BlockudokuApp:
             self.engine_failed(err)
             return False
         self.history.append(before)
+        # Cells that were filled (before, or by this piece) and are empty now were cleared:
+        # flash them, as the original did. Read off the engine's boards, not worked out here.
+        covered = {r * 9 + c for r, c in cells_of(self.catalogue[self.game.hand[slot]], row, col)}
+        cleared_cells = [k for k in range(81) if (before.board[k] == "#" or k in covered) and state.board[k] == "."]
         self.game.board, self.game.score, self.game.streak = state.board, state.score, state.streak
         self.game.hand[slot] = None
         self.game.placed += 1
@@ -240,7 +244,16 @@ class BlockudokuApp:
             self.deal()
         self.hint = []
         self.after_change()
+        if cleared_cells:
+            self.flash(cleared_cells)
         return True
+
+    def flash(self, cells: List[int]) -> None:
+        for k in cells:
+            r, c = divmod(k, 9)
+            x, y = BOARD_X + c * CELL, BOARD_Y + r * CELL
+            self.canvas.create_rectangle(x + 2, y + 2, x + CELL - 2, y + CELL - 2, fill="#ffd54a", outline="", tags="flash")
+        self.root.after(180, lambda: self.canvas.delete("flash"))
 
     def after_change(self) -> None:
         """Recomputes which pieces fit, redraws, and ends the game if nothing fits."""

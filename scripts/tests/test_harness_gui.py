@@ -98,6 +98,13 @@ def test_blockudoku_front_end(kind, tk_root, artifacts):
         assert app.fits == [True, False, False] and len(app.canvas.find_withtag("grey")) == 8
         screenshot(tk_root, artifacts / f"blockudoku-gui-greyed-{kind}.png")
 
+        # A full row clears (the engine's answer), and the cleared cells flash.
+        app.game.board, app.game.hand = "." + "#" * 8 + "." * 72, [1, 28, 28]
+        app.after_change()
+        drag(app, 0, 0, 0)
+        assert app.game.board == "." * 81 and "cleared 1 region" in app.status_var.get()
+        assert len(app.canvas.find_withtag("flash")) == 9
+
         # A hand that cannot be placed ends the game: message with the final score, new game.
         app.game.board, app.game.hand, app.game.score = "#" * 40 + "." + "#" * 40, [28, 28, 28], 77
         app.after_change()
