@@ -273,8 +273,9 @@ class SudokuState:
     def parse_show(lines: Sequence[str]) -> "SudokuState":
         """Reads the drawing (for the block shape), `rows ...` and `mode ... scores ... turn ...`.
 
-        `allowed1`/`allowed2` lines (or keys), when the engine prints them, give the squares
-        each player may play; without them `allowed` stays None (unrestricted or unknown).
+        `allowed1`/`allowed2` (or `allowed`/`playable` for the player to move) lists, when the
+        engine prints them, give the squares each player may play; without them `allowed`
+        stays None (unrestricted, or not reported: protocol v1's `show` does not print them).
         """
         rows_line = next((l for l in lines if l.startswith("rows ")), None)
         if rows_line is None:
@@ -318,7 +319,7 @@ def _read_state_words(state: SudokuState, tokens: List[str]) -> None:
         elif key == "result" and i + 1 < len(tokens):
             state.result = tokens[i + 1]
             i += 2
-        elif key in ("taboo", "allowed1", "allowed2"):
+        elif key in ("taboo", "allowed1", "allowed2", "allowed", "playable"):
             j = i + 1
             items = []
             while j < len(tokens) and re.fullmatch(r"\d+,\d+(=\d+)?|none|all", tokens[j]):
@@ -327,7 +328,8 @@ def _read_state_words(state: SudokuState, tokens: List[str]) -> None:
             if key == "taboo":
                 state.taboo = [SudokuMove.parse(t) for t in items if t != "none"]
             else:
-                player = int(key[-1])
+                # `allowed`/`playable` without a number: the squares of the player to move.
+                player = int(key[-1]) if key[-1].isdigit() else state.turn
                 if items == ["all"]:
                     state.allowed[player] = None
                 else:

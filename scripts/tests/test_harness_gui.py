@@ -195,6 +195,13 @@ def test_sudoku_front_end(tk_root, artifacts, tmp_path):
         assert "cannot" not in app.status_var.get(), app.status_var.get()
         assert app.state.values[0][0] == 1 and app.state.owners[3][3] == 2
         assert app.taboo_list.get(0, "end") == ("0,1=2",)
+        # A human with no playable cell passes with the Pass button (rows mode, row 0 full).
+        engine.position(2, 2, "1234/..../..../....", mode="rows", turn=1)
+        app.refresh()
+        assert app.state.turn == 1
+        app.values_frame.winfo_children()[-1].invoke()  # Pass
+        pump(tk_root)
+        assert app.state.turn == 2 and "passes" in app.status_var.get()
         # Size and mode chooser.
         app.size_var.set("2x3")
         app.mode_var.set("rows")
