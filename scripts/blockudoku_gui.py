@@ -136,6 +136,7 @@ class BlockudokuApp:
                                         state="readonly" if choices else "normal")
         self.scoring_box.pack(side="left", padx=(2, 8))
         self.scoring_box.bind("<<ComboboxSelected>>", lambda _e: self.set_scoring(self.scoring_var.get()))
+        self.scoring_box.bind("<Return>", lambda _e: self.set_scoring(self.scoring_var.get()))
         tk.Label(settings, text="Seed").pack(side="left")
         self.seed_var = tk.StringVar(value=str(seed if seed is not None else random.randrange(1, 10**6)))
         seed_entry = tk.Entry(settings, textvariable=self.seed_var, width=8)

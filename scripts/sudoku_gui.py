@@ -40,7 +40,9 @@ class SudokuApp:
         self.state: Optional[SudokuState] = None
         self.selected: Optional[Tuple[int, int]] = None
         self.thinking = False
-        self.results: "queue.Queue[object]" = queue.Queue()
+        self.search_thread: Optional[threading.Thread] = None
+        self.generation = 0  # bumps on every new game, so a stale search result is dropped
+        self.results: "queue.Queue[Tuple[int, object]]" = queue.Queue()
         self.last_reply = ""
         self.game_over = False
         self.board_file: Optional[str] = None
@@ -104,6 +106,7 @@ class SudokuApp:
     # --- setting up ----------------------------------------------------------------------------
 
     def new_game(self, path: Optional[str] = None) -> None:
+        self.cancel_search()
         self.selected = None
         self.game_over = False
         self.board_file = path
@@ -124,6 +127,17 @@ class SudokuApp:
         self.status("new game" + (f" from {os.path.basename(path)}" if path else ""))
         self.refresh()
         self.root.after(50, self.maybe_agent_move)
+
+    def cancel_search(self) -> None:
+        """Stops an agent's search in progress; the engine is ours again afterwards."""
+        self.generation += 1
+        if self.thinking and self.search_thread is not None:
+            try:
+                self.engine.stop()
+            except EngineProblem:
+                pass
+            self.search_thread.join(timeout=5)
+        self.thinking = False
 
     def choose_file(self) -> None:
         path = filedialog.askopenfilename(title="Board file", filetypes=[("Board files", "*.txt"), ("All files", "*")])
@@ -178,22 +192,28 @@ class SudokuApp:
         self.thinking = True
         self.status(f"player {self.state.turn} ({agent}) is thinking...")
 
+        generation = self.generation
+
         def search() -> None:
             try:
                 self.engine.setoption("Agent", agent)
-                self.results.put(self.engine.go(movetime=movetime))
+                self.results.put((generation, self.engine.go(movetime=movetime)))
             except EngineProblem as err:
-                self.results.put(err)
+                self.results.put((generation, err))
 
-        threading.Thread(target=search, daemon=True).start()
+        self.search_thread = threading.Thread(target=search, daemon=True)
+        self.search_thread.start()
         self.root.after(20, self.collect_search)
 
     def collect_search(self) -> None:
         try:
-            result = self.results.get_nowait()
+            generation, result = self.results.get_nowait()
         except queue.Empty:
-            self.root.after(20, self.collect_search)
+            if self.thinking:
+                self.root.after(20, self.collect_search)
             return
+        if generation != self.generation:
+            return  # a search cancelled by a new game
         self.thinking = False
         if isinstance(result, Exception):
             self.status(f"engine problem: {result}")

@@ -182,6 +182,18 @@ def test_sudoku_front_end(tk_root, artifacts, tmp_path):
         assert "game over" in app.turn_var.get()
         screenshot(tk_root, artifacts / "sudoku-gui-game-over.png")
 
+        # A new game while an agent is thinking cancels its search cleanly.
+        app.player_vars[0].set("default")
+        app.player_vars[1].set("default")
+        app.movetime_var.set("2000")
+        app.size_var.set("3x3")
+        app.new_game()
+        assert wait_for(tk_root, lambda: app.thinking, 2)
+        app.new_game()
+        assert not app.thinking and app.state.size == 9
+        engine.isready()  # the engine is in step with us again
+        app.movetime_var.set("20")
+
         # Board chooser: a 2024/25 board file with a taboo move, in rows mode.
         board_file = tmp_path / "board.txt"
         board_file.write_text(
