@@ -74,7 +74,7 @@ impl Agent {
             kind,
             threads: threads.max(1),
             seed,
-            table: Arc::new(Table::new(18)),
+            table: Arc::new(Table::new(20)),
         }
     }
 
@@ -114,7 +114,7 @@ impl Agent {
             AgentKind::Default => {
                 // Fresh table per move: answers depend only on the position and the limits
                 // (the protocol promises that at a node limit).
-                self.table.clear();
+                self.table.new_search();
                 search::search(game, limits, stop, self.threads, &self.table, report).best
             }
         }
@@ -195,7 +195,7 @@ impl SeedState {
             }
         }
         // Ordered by the regions they complete, as in the report.
-        out.sort_by(|a, b| b.1.cmp(&a.1));
+        out.sort_by_key(|m| std::cmp::Reverse(m.1));
         out
     }
 }

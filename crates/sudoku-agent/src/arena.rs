@@ -18,7 +18,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
 use puzzle_rules::sudoku::board::{Board, Move, Shape};
-use puzzle_rules::sudoku::game::{starting_cells, Forfeit, Game, Mode, Player};
+use puzzle_rules::sudoku::game::{starting_cells, Forfeit, Game, Mode, Outcome, Player};
 use puzzle_rules::sudoku::solver;
 
 use crate::agents::{Agent, AgentKind};
@@ -93,6 +93,8 @@ struct GameResult {
     forfeit: Option<(usize, ForfeitKind, String)>,
     moves: usize,
     start_rows: String,
+    /// Every move in order; taboo moves end in `!`, forced passes are `pass`.
+    history: Vec<String>,
 }
 
 enum Contender {
@@ -204,10 +206,34 @@ fn make_contender(spec: &str, seed: u64) -> anyhow::Result<Contender> {
     if let Some(cmd) = spec.strip_prefix("cmd:") {
         return Ok(Contender::External(External::spawn(cmd)?));
     }
-    let kind = AgentKind::parse(spec).with_context(|| {
+    let (name, _) = split_movetime(spec)?;
+    let kind = AgentKind::parse(name).with_context(|| {
         format!("unknown agent '{spec}' (random, greedy, seed, default, cmd:<command>)")
     })?;
     Ok(Contender::Builtin(Agent::new(kind, 1, seed)))
+}
+
+/// `default@20` is the `default` agent with its own movetime of 20 ms.
+fn split_movetime(spec: &str) -> anyhow::Result<(&str, Option<u64>)> {
+    if spec.starts_with("cmd:") {
+        return Ok((spec, None));
+    }
+    match spec.split_once('@') {
+        None => Ok((spec, None)),
+        Some((name, ms)) => {
+            let ms: u64 = ms
+                .parse()
+                .ok()
+                .filter(|m| (1..=protocol::MAX_MOVETIME_MS).contains(m))
+                .with_context(|| {
+                    format!(
+                        "agent '{spec}': the movetime after @ must be 1..{}",
+                        protocol::MAX_MOVETIME_MS
+                    )
+                })?;
+            Ok((name, Some(ms)))
+        }
+    }
 }
 
 /// Fills `count` random cells of `board` with values that keep it solvable.
@@ -290,11 +316,11 @@ fn play_game(
     start: Game,
     index: usize,
     contenders: &mut [Contender; 2],
-    movetime: u64,
+    movetimes: [u64; 2],
 ) -> GameResult {
     let mut game = start.clone();
     // The first agent plays player 1 in even games, player 2 in odd ones.
-    let first_is = if index % 2 == 0 {
+    let first_is = if index.is_multiple_of(2) {
         Player::One
     } else {
         Player::Two
@@ -302,14 +328,17 @@ fn play_game(
     let side_of = |p: Player| if p == first_is { 0 } else { 1 };
     let mut moves = 0;
     let mut forfeit = None;
+    let mut history = Vec::new();
     let never = AtomicBool::new(false);
     while !game.is_over() {
         let p = game.turn();
         if !game.can_move(p) {
             game.pass();
+            history.push("pass".to_string());
             continue;
         }
         let side = side_of(p);
+        let movetime = movetimes[side];
         let choice = match &mut contenders[side] {
             Contender::Builtin(agent) => {
                 let limits = Limits {
@@ -335,7 +364,11 @@ fn play_game(
                 break;
             }
             Ok(Some(mv)) => match game.play(mv) {
-                Ok(_) => moves += 1,
+                Ok(outcome) => {
+                    moves += 1;
+                    let mark = if outcome == Outcome::Taboo { "!" } else { "" };
+                    history.push(format!("{mv}{mark}"));
+                }
                 Err(f) => {
                     let kind = if f == Forfeit::TabooListed {
                         ForfeitKind::TabooListed
@@ -366,6 +399,7 @@ fn play_game(
         forfeit,
         moves,
         start_rows: start.to_owned_rows(),
+        history,
     }
 }
 
@@ -388,8 +422,13 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
     if args.movetime == 0 || args.movetime > protocol::MAX_MOVETIME_MS {
         bail!("--movetime must be 1..{}", protocol::MAX_MOVETIME_MS);
     }
-    for spec in [&args.first, &args.second] {
-        if !spec.starts_with("cmd:") && AgentKind::parse(spec).is_none() {
+    let mut movetimes = [args.movetime; 2];
+    for (side, spec) in [&args.first, &args.second].into_iter().enumerate() {
+        let (name, ms) = split_movetime(spec)?;
+        if let Some(ms) = ms {
+            movetimes[side] = ms;
+        }
+        if !spec.starts_with("cmd:") && AgentKind::parse(name).is_none() {
             bail!("unknown agent '{spec}' (random, greedy, seed, default, cmd:<command>)");
         }
     }
@@ -452,7 +491,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
                     }
                 };
                 let start = start_position(&base, mode, givens, args.seed, index / 2);
-                let r = play_game(start, index, &mut contenders, args.movetime);
+                let r = play_game(start, index, &mut contenders, movetimes);
                 if !args.quiet {
                     let _g = print_lock.lock().unwrap();
                     let me = r.first_is.index();
@@ -465,8 +504,8 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
                         r.scores[me],
                         r.scores[1 - me],
                         match r.points {
-                            p if p == 1.0 => "win",
-                            p if p == 0.0 => "loss",
+                            1.0 => "win",
+                            0.0 => "loss",
                             _ => "draw",
                         },
                         r.forfeit
@@ -503,7 +542,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
             };
             writeln!(
                 file,
-                "{{\"game\":{},\"first\":\"{}\",\"second\":\"{}\",\"first_player\":{},\"scores\":[{},{}],\"first_points\":{},\"forfeit\":{},\"moves\":{},\"start\":\"{}\",\"mode\":\"{}\",\"movetime\":{}}}",
+                "{{\"game\":{},\"first\":\"{}\",\"second\":\"{}\",\"first_player\":{},\"scores\":[{},{}],\"first_points\":{},\"forfeit\":{},\"moves\":{},\"start\":\"{}\",\"mode\":\"{}\",\"movetime\":{},\"history\":\"{}\"}}",
                 r.index + 1,
                 json_escape(names[0]),
                 json_escape(names[1]),
@@ -515,7 +554,8 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
                 r.moves,
                 json_escape(&r.start_rows),
                 mode,
-                args.movetime
+                args.movetime,
+                r.history.join(" ")
             )?;
         }
     }

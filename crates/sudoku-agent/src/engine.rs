@@ -138,7 +138,7 @@ impl Session {
     }
 
     fn hello(&self) {
-        self.out.line(&format!("id name sudoku-agent"));
+        self.out.line("id name sudoku-agent");
         self.out
             .line(&format!("id version {}", env!("CARGO_PKG_VERSION")));
         self.out.line(PROTOCOL_LINE);

