@@ -104,6 +104,10 @@ def command_for(job: Dict[str, object], binary: str, jsonl: str) -> List[str]:
     return cmd
 
 
+RUNNING: "set[subprocess.Popen]" = set()
+RUNNING_LOCK = threading.Lock()
+
+
 def run_job(job: Dict[str, object], binary: str, tmp_dir: pathlib.Path, timeout: Optional[float]) -> Dict[str, object]:
     """Runs one job in its own engine process; returns its result line."""
     digest = hashlib.sha1(job_key(job).encode()).hexdigest()[:16]
@@ -113,12 +117,22 @@ def run_job(job: Dict[str, object], binary: str, tmp_dir: pathlib.Path, timeout:
     cmd = command_for(job, binary, str(jsonl))
     start = time.monotonic()
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-        code, stdout, stderr = proc.returncode, proc.stdout, proc.stderr
-    except subprocess.TimeoutExpired as err:
-        code, stdout, stderr = None, err.stdout or "", f"timed out after {timeout} s"
-        if isinstance(stdout, bytes):
-            stdout = stdout.decode("utf-8", "replace")
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    except OSError as err:
+        proc, code, stdout, stderr = None, None, "", str(err)
+    if proc is not None:
+        with RUNNING_LOCK:
+            RUNNING.add(proc)
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+            code = proc.returncode
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            stdout, _ = proc.communicate()
+            code, stderr = None, f"timed out after {timeout} s"
+        finally:
+            with RUNNING_LOCK:
+                RUNNING.discard(proc)
     elapsed = time.monotonic() - start
     games: List[Dict[str, object]] = []
     if jsonl.exists():
@@ -394,8 +408,12 @@ def run(jobs: List[Dict[str, object]], binary: str, out: pathlib.Path, workers: 
                     label = "FAILED " + label
                 progress.step(label)
         except KeyboardInterrupt:
-            for f in futures:
-                f.cancel()
+            # Jobs not started are dropped and running engines killed; their results were not
+            # written, so the next run does them again.
+            pool.shutdown(wait=False, cancel_futures=True)
+            with RUNNING_LOCK:
+                for proc in RUNNING:
+                    proc.kill()
             print(f"\ninterrupted: finished jobs are in {out}; run the same command again to resume", file=sys.stderr)
             raise
     return results

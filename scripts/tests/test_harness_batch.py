@@ -1,8 +1,10 @@
 """scripts/batch_eval.py: a tiny parallel run, JSON lines, summary, plots, resume."""
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 
 from conftest import FAKE, SCRIPTS, bin_dir, real_engine
 
@@ -41,6 +43,28 @@ def test_sudoku_batch_runs_resumes_and_plots(tmp_path):
     assert "resuming: 6 of 8 jobs" in proc.stderr and "2/2 jobs" in proc.stderr
     lines = [json.loads(l) for l in out.read_text().splitlines()]
     assert len(lines) == 8 and len({l["key"] for l in lines}) == 8
+
+
+def test_interrupted_run_resumes(tmp_path):
+    """Ctrl-C in the middle: finished jobs stay in the file, the rerun does only the rest."""
+    real_engine("sudoku-agent", SudokuEngine).quit()
+    out = tmp_path / "interrupted.jsonl"
+    args = [sys.executable, str(BATCH), "sudoku", "--opponents", "greedy", "--boards", "2x3", "--movetimes", "25",
+            "--seeds", "1-8", "--games", "2", "--jobs", "2", "--engine", str(bin_dir() / "sudoku-agent"),
+            "--out", str(out)]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and (not out.exists() or len(out.read_text().splitlines()) < 2):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and "interrupted" in err
+    done = len(out.read_text().splitlines())
+    assert 2 <= done < 8, "the run should have been cut short"
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert f"resuming: {done} of 8 jobs" in proc.stderr
+    assert len({json.loads(l)["key"] for l in out.read_text().splitlines()}) == 8
 
 
 def test_blockudoku_batch_summary_and_survival_plot(tmp_path):
