@@ -51,7 +51,7 @@ class PlayState:
     """The engine's answer to `play`: the position after the placements."""
 
     board: str
-    pieces: List[str]
+    pieces: List[Optional[str]]  # the hand by slot; None for a slot already played (`-`)
     score: int
     streak: int
     cleared: int
@@ -156,7 +156,11 @@ class BlockudokuEngine(LineEngine):
 
     @staticmethod
     def parse_state(line: str) -> PlayState:
-        """`position board <b> pieces <p>... score <n> streak <n> cleared <k>` -> PlayState."""
+        """`position board <b> pieces <p>... score <n> streak <n> cleared <k>` -> PlayState.
+
+        A played slot is `-` (so slot numbers stay those of the `position`); `none` is an
+        empty hand.
+        """
         tokens = line.split()
         if tokens[:1] != ["position"]:
             raise ProtocolViolation(f"expected a position line, got {line!r}")
@@ -167,7 +171,10 @@ class BlockudokuEngine(LineEngine):
             if tok == "empty":
                 board, key = EMPTY_BOARD, None
             elif tok == "board" and i + 1 < len(tokens):
-                board, key = normalise_board(tokens[i + 1]), None
+                try:
+                    board, key = normalise_board(tokens[i + 1]), None
+                except ValueError as err:
+                    raise ProtocolViolation(f"{err} in {line!r}") from None
                 i += 1
             elif tok == "pieces":
                 key = "pieces"
@@ -179,8 +186,8 @@ class BlockudokuEngine(LineEngine):
                 key = None
                 i += 1
             elif key == "pieces":
-                if tok != "none" and tok != "-":
-                    pieces.append(tok)
+                if tok != "none":
+                    pieces.append(None if tok == "-" else tok)
             else:
                 raise ProtocolViolation(f"unexpected {tok!r} in {line!r}")
             i += 1

@@ -66,6 +66,15 @@ def test_position_lines():
     assert line == "position 2x2 ..../..../..../.... mode rows turn 2 scores 1 0 taboo 0,0=1 allowed1 0,0 allowed2 3,3"
 
 
+def test_blockudoku_play_replies():
+    state = BlockudokuEngine.parse_state(
+        "position board #......../" + "/".join(["." * 9] * 8) + " pieces - 2 ##/#. score 1 streak 0 cleared 0")
+    assert state.pieces == [None, "2", "##/#."] and state.board.count("#") == 1 and state.score == 1
+    assert BlockudokuEngine.parse_state("position empty pieces none score 0 streak 0 cleared 0").pieces == []
+    with pytest.raises(ProtocolViolation):
+        BlockudokuEngine.parse_state("position board #.# pieces 1")
+
+
 def test_play_replies_and_show():
     reply = PlayReply.parse("played 1,2=3 placed 3 scores 3 0 turn 2 result 1")
     assert (reply.outcome, reply.move, reply.points, reply.scores, reply.turn, reply.result) == (
@@ -195,7 +204,7 @@ def test_real_blockudoku():
         result = engine.go(movetime=50)
         assert not result.lost and len(result.placements) == 3
         state = engine.play(result.placements)
-        assert state.pieces == [] and state.board.count("#") == 1 + 2 + 2
+        assert all(p is None for p in state.pieces) and state.board.count("#") == 1 + 2 + 2
         engine.position(board="#" * 80 + ".", pieces=[28])
         assert engine.go(movetime=20).lost
         with pytest.raises(EngineError):
