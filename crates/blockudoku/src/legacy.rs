@@ -1,0 +1,130 @@
+//! The original agent's I/O, served when the first token on stdin is a number.
+//!
+//! Input is a token stream: three piece ids (1-47) then 81 cells 0/1, row by row, in any
+//! whitespace layout. Output is `p r c p r c p r c` (slot 0-2; `r c` in the original 5x5
+//! anchor-frame coordinates, see [`frame_coords`]) then `Engine done.`, or only
+//! `Cannot avoid loss.`.
+
+use std::sync::atomic::AtomicBool;
+
+use puzzle_rules::blockudoku::{Board, Piece};
+
+use crate::search::Agent;
+
+/// Tokens of the request being read.
+#[derive(Default)]
+pub struct Legacy {
+    pieces: Vec<&'static Piece>,
+    cells: Vec<bool>,
+}
+
+/// The original agent's `(r, c)` for a piece whose bounding box's top-left goes on
+/// (`row`, `col`): its frame cell `(dr, dc)` lands on board `(r + dr - 4, c + dc - 4)`.
+pub fn frame_coords(piece: &Piece, row: usize, col: usize) -> (i64, i64) {
+    let (r0, c0) = piece.frame_origin().unwrap_or((0, 0));
+    (row as i64 - r0 as i64 + 4, col as i64 - c0 as i64 + 4)
+}
+
+impl Legacy {
+    /// Consumes one input line; returns the reply lines of every request it completed.
+    pub fn feed(&mut self, line: &str, agent: Agent, threads: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        for tok in line.split_whitespace() {
+            if self.pieces.len() < 3 {
+                match tok.parse::<usize>().ok().map(Piece::catalogue) {
+                    Some(Ok(p)) => self.pieces.push(p),
+                    _ => {
+                        out.push(format!(
+                            "error legacy piece id must be 1-47, got {}",
+                            crate::protocol::shown(tok)
+                        ));
+                        *self = Legacy::default();
+                    }
+                }
+                continue;
+            }
+            match tok {
+                "0" => self.cells.push(false),
+                "1" => self.cells.push(true),
+                _ => {
+                    out.push(format!(
+                        "error legacy cell must be 0 or 1, got {}",
+                        crate::protocol::shown(tok)
+                    ));
+                    *self = Legacy::default();
+                    continue;
+                }
+            }
+            if self.cells.len() == 81 {
+                out.extend(self.answer(agent, threads));
+                *self = Legacy::default();
+            }
+        }
+        out
+    }
+
+    fn answer(&self, agent: Agent, threads: usize) -> Vec<String> {
+        let bits = self
+            .cells
+            .iter()
+            .enumerate()
+            .fold(0u128, |b, (i, &f)| if f { b | 1u128 << i } else { b });
+        let hand: Vec<(usize, &Piece)> = self.pieces.iter().copied().enumerate().collect();
+        let never = AtomicBool::new(false);
+        let ctl = crate::search::Control::new(&never, u64::MAX);
+        let out = crate::search::search(
+            Board::from_bits(bits),
+            &hand,
+            agent,
+            &crate::search::WEIGHTS,
+            threads,
+            &ctl,
+        );
+        match out.best {
+            None => vec!["Cannot avoid loss.".into()],
+            Some((line, _)) => {
+                let nums: Vec<String> = line
+                    .iter()
+                    .map(|s| {
+                        let a = s.anchor as usize;
+                        let (r, c) = frame_coords(self.pieces[s.slot], a / 9, a % 9);
+                        format!("{} {r} {c}", s.slot)
+                    })
+                    .collect();
+                vec![nums.join(" "), "Engine done.".into()]
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_coordinates_follow_the_original_convention() {
+        // Piece 1 (single cell at frame 2,2): board (0,0) needs r+2-4 = 0 -> r = 2.
+        let p = Piece::catalogue(1).unwrap();
+        assert_eq!(frame_coords(p, 0, 0), (2, 2));
+        // Piece 34 (##### at frame row 2, cols 0-4): top-left (3,4) -> r = 3-2+4, c = 4-0+4.
+        let p = Piece::catalogue(34).unwrap();
+        assert_eq!(frame_coords(p, 3, 4), (5, 8));
+    }
+
+    #[test]
+    fn requests_span_lines_and_errors_reset() {
+        let mut l = Legacy::default();
+        assert!(l.feed("1\n2\n", Agent::Default, 1).is_empty());
+        let mut text = String::from("3 ");
+        text.push_str(&"0 ".repeat(81));
+        let out = l.feed(&text, Agent::Default, 1);
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[1], "Engine done.");
+        assert_eq!(out[0].split_whitespace().count(), 9);
+        let out = l.feed("48", Agent::Default, 1);
+        assert_eq!(
+            out,
+            vec!["error legacy piece id must be 1-47, got 48".to_string()]
+        );
+    }
+}

@@ -1,0 +1,632 @@
+//! The `blockudoku 1` line protocol: lines in -> [`Command`], engine facts -> reply lines.
+//!
+//! Parsing is total: every byte sequence gives a command or an error message, never a panic
+//! (a property test feeds it arbitrary bytes and grammar-built token soup). The option table
+//! [`OPTIONS`] drives `setoption` validation, the `hello` reply and the protocol document.
+
+use puzzle_rules::blockudoku::{Board, GameState, Piece, Scoring, SCORINGS};
+
+use crate::search::{Step, AGENTS};
+
+/// Protocol name and version announced by `hello`.
+pub const PROTOCOL: &str = "protocol blockudoku 1";
+
+/// Longest accepted `movetime`, in ms (one day): more is surely a mistake.
+pub const MAX_MOVETIME: u64 = 86_400_000;
+
+/// One protocol option.
+pub struct OptionSpec {
+    /// Option name as used by `setoption name`.
+    pub name: &'static str,
+    /// `spin` (integer range) or `combo` (one of a list).
+    pub kind: OptionKind,
+}
+
+/// An option's type and allowed values.
+pub enum OptionKind {
+    /// An integer in `min..=max`.
+    Spin {
+        /// Default value.
+        default: i64,
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+    },
+    /// One of `vars`.
+    Combo {
+        /// Default value.
+        default: &'static str,
+        /// Allowed values.
+        vars: fn() -> Vec<&'static str>,
+    },
+}
+
+/// Every option the engine understands.
+pub const OPTIONS: [OptionSpec; 3] = [
+    OptionSpec {
+        name: "Threads",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 64,
+        },
+    },
+    OptionSpec {
+        name: "Scoring",
+        kind: OptionKind::Combo {
+            default: "blockudoku",
+            vars: || SCORINGS.iter().map(|s| s.name()).collect(),
+        },
+    },
+    OptionSpec {
+        name: "Agent",
+        kind: OptionKind::Combo {
+            default: "default",
+            vars: || AGENTS.iter().map(|a| a.name()).collect(),
+        },
+    },
+];
+
+/// The `option ...` line of `spec`.
+pub fn option_line(spec: &OptionSpec) -> String {
+    match &spec.kind {
+        OptionKind::Spin { default, min, max } => {
+            format!(
+                "option name {} type spin default {default} min {min} max {max}",
+                spec.name
+            )
+        }
+        OptionKind::Combo { default, vars } => {
+            let vars: Vec<String> = vars().iter().map(|v| format!("var {v}")).collect();
+            format!(
+                "option name {} type combo default {default} {}",
+                spec.name,
+                vars.join(" ")
+            )
+        }
+    }
+}
+
+/// A validated option setting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Setting {
+    /// Search threads.
+    Threads(usize),
+    /// Scoring rule.
+    Scoring(Scoring),
+    /// Agent.
+    Agent(crate::search::Agent),
+}
+
+/// Limits of one `go`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GoLimits {
+    /// Stop after this many ms.
+    pub movetime: Option<u64>,
+    /// Stop after this many nodes.
+    pub nodes: Option<u64>,
+    /// Keep the answer until `stop`.
+    pub infinite: bool,
+}
+
+/// One placement as written: hand slot (1-based) and top-left cell (0-based row, col).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlacementText {
+    /// Hand slot, 1-based.
+    pub slot: usize,
+    /// Row, 0-based.
+    pub row: usize,
+    /// Column, 0-based.
+    pub col: usize,
+}
+
+/// A hand: up to three slots, `None` where the slot was played (`-`).
+pub type Hand = Vec<Option<Piece>>;
+
+/// One input line, understood.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Blank line: ignored.
+    Empty,
+    /// `hello`.
+    Hello,
+    /// `isready`.
+    IsReady,
+    /// `setoption name <N> value <V>`.
+    SetOption(Setting),
+    /// `newgame`.
+    NewGame,
+    /// `position ...`.
+    Position {
+        /// Board, score and streak.
+        state: GameState,
+        /// The hand.
+        hand: Hand,
+    },
+    /// `go ...`.
+    Go(GoLimits),
+    /// `stop`.
+    Stop,
+    /// `play <placement>...`.
+    Play(Vec<PlacementText>),
+    /// `show`.
+    Show,
+    /// `eval`.
+    Eval,
+    /// `quit`.
+    Quit,
+    /// One-shot line `<board> <p> [<p> [<p>]]`.
+    OneShot {
+        /// The board.
+        board: Board,
+        /// The pieces.
+        hand: Hand,
+    },
+}
+
+fn number(what: &str, tok: Option<&str>) -> Result<u64, String> {
+    let tok = tok.ok_or_else(|| format!("{what} needs a value"))?;
+    if tok.starts_with('-') {
+        return Err(format!("{what} must not be negative: {}", shown(tok)));
+    }
+    tok.parse::<u64>()
+        .map_err(|_| format!("{what} is not a number: {}", shown(tok)))
+}
+
+/// `tok` made safe to echo: control characters escaped, at most 40 characters.
+pub fn shown(tok: &str) -> String {
+    let mut out: String = tok
+        .chars()
+        .take(40)
+        .flat_map(|c| c.escape_debug())
+        .collect();
+    if tok.chars().count() > 40 {
+        out.push_str("...");
+    }
+    out
+}
+
+fn parse_pieces<'a>(
+    toks: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>,
+) -> Result<Hand, String> {
+    let mut hand = Vec::new();
+    while let Some(&t) = toks.peek() {
+        if t == "score" || t == "streak" {
+            break;
+        }
+        toks.next();
+        if hand.len() == 3 {
+            return Err("a hand has at most 3 pieces".into());
+        }
+        if t == "-" {
+            hand.push(None);
+        } else {
+            hand.push(Some(Piece::parse(t).map_err(|e| e.to_string())?));
+        }
+    }
+    if hand.iter().all(|p| p.is_none()) {
+        return Err("position needs 1 to 3 pieces".into());
+    }
+    Ok(hand)
+}
+
+fn parse_position<'a>(toks: impl Iterator<Item = &'a str>) -> Result<Command, String> {
+    let mut toks = toks.peekable();
+    let mut state = GameState::default();
+    match toks.next() {
+        Some("empty") => {}
+        Some("board") => {
+            let b = toks.next().ok_or("board needs a value")?;
+            state.board = Board::parse(b).map_err(|e| e.to_string())?;
+        }
+        Some("pieces") => return finish_position(state, parse_pieces(&mut toks)?, toks),
+        Some(other) => return Err(format!("position: unexpected {}", shown(other))),
+        None => return Err("position needs pieces".into()),
+    }
+    match toks.next() {
+        Some("pieces") => {}
+        Some(other) => return Err(format!("position: expected pieces, got {}", shown(other))),
+        None => return Err("position needs pieces".into()),
+    }
+    let hand = parse_pieces(&mut toks)?;
+    finish_position(state, hand, toks)
+}
+
+fn finish_position<'a>(
+    mut state: GameState,
+    hand: Hand,
+    mut toks: impl Iterator<Item = &'a str>,
+) -> Result<Command, String> {
+    let (mut score_seen, mut streak_seen) = (false, false);
+    while let Some(t) = toks.next() {
+        match t {
+            "score" if !score_seen => {
+                state.score = number("score", toks.next())?;
+                score_seen = true;
+            }
+            "streak" if !streak_seen => {
+                let v = number("streak", toks.next())?;
+                state.streak = u32::try_from(v).map_err(|_| "streak is too large".to_string())?;
+                streak_seen = true;
+            }
+            other => return Err(format!("position: unexpected {}", shown(other))),
+        }
+    }
+    Ok(Command::Position { state, hand })
+}
+
+fn parse_go<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<Command, String> {
+    let mut limits = GoLimits::default();
+    while let Some(t) = toks.next() {
+        match t {
+            "movetime" if limits.movetime.is_none() => {
+                let ms = number("movetime", toks.next())?;
+                if ms > MAX_MOVETIME {
+                    return Err(format!("movetime must be at most {MAX_MOVETIME}"));
+                }
+                limits.movetime = Some(ms);
+            }
+            "nodes" if limits.nodes.is_none() => {
+                let n = number("nodes", toks.next())?;
+                if n == 0 {
+                    return Err("nodes must be at least 1".into());
+                }
+                limits.nodes = Some(n);
+            }
+            "infinite" if !limits.infinite => limits.infinite = true,
+            other => return Err(format!("go: unexpected {}", shown(other))),
+        }
+    }
+    Ok(Command::Go(limits))
+}
+
+/// Parses `<slot>@r<row>c<col>`.
+pub fn parse_placement(tok: &str) -> Result<PlacementText, String> {
+    let bad = || format!("bad placement {} (want <slot>@r<row>c<col>)", shown(tok));
+    let (slot, cell) = tok.split_once('@').ok_or_else(bad)?;
+    let cell = cell.strip_prefix('r').ok_or_else(bad)?;
+    let (row, col) = cell.split_once('c').ok_or_else(bad)?;
+    let digit = |s: &str| -> Result<usize, String> {
+        if s.len() == 1 && s.as_bytes()[0].is_ascii_digit() {
+            Ok((s.as_bytes()[0] - b'0') as usize)
+        } else {
+            Err(bad())
+        }
+    };
+    let (slot, row, col) = (digit(slot)?, digit(row)?, digit(col)?);
+    if !(1..=3).contains(&slot) {
+        return Err(format!("slot must be 1-3 in {}", shown(tok)));
+    }
+    if !(1..=9).contains(&row) || !(1..=9).contains(&col) {
+        return Err(format!("cell off the board in {}", shown(tok)));
+    }
+    Ok(PlacementText {
+        slot,
+        row: row - 1,
+        col: col - 1,
+    })
+}
+
+fn parse_setoption<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<Command, String> {
+    if toks.next() != Some("name") {
+        return Err("setoption needs: name <N> value <V>".into());
+    }
+    let name = toks.next().ok_or("setoption needs: name <N> value <V>")?;
+    let spec = OPTIONS
+        .iter()
+        .find(|o| o.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| format!("unknown option {}", shown(name)))?;
+    if toks.next() != Some("value") {
+        return Err(format!("setoption {} needs a value", spec.name));
+    }
+    let value = toks
+        .next()
+        .ok_or_else(|| format!("setoption {} needs a value", spec.name))?;
+    if let Some(extra) = toks.next() {
+        return Err(format!("setoption: unexpected {}", shown(extra)));
+    }
+    let setting = match spec.name {
+        "Threads" => {
+            let OptionKind::Spin { min, max, .. } = spec.kind else {
+                unreachable!("Threads is a spin option")
+            };
+            match value.parse::<i64>() {
+                Ok(v) if (min..=max).contains(&v) => Setting::Threads(v as usize),
+                _ => {
+                    return Err(format!(
+                        "option Threads value must be {min}-{max}, got {}",
+                        shown(value)
+                    ))
+                }
+            }
+        }
+        "Scoring" => Setting::Scoring(
+            value
+                .parse()
+                .map_err(|e: puzzle_rules::blockudoku::UnknownScoring| e.to_string())?,
+        ),
+        _ => Setting::Agent(
+            crate::search::Agent::from_name(value)
+                .ok_or_else(|| format!("unknown agent {} (default, seed)", shown(value)))?,
+        ),
+    };
+    Ok(Command::SetOption(setting))
+}
+
+/// Parses one input line (without its line end; a trailing `\r` is whitespace).
+pub fn parse_line(line: &str) -> Result<Command, String> {
+    let mut toks = line.split_whitespace();
+    let Some(first) = toks.next() else {
+        return Ok(Command::Empty);
+    };
+    let no_args = |cmd: Command, mut toks: std::str::SplitWhitespace| match toks.next() {
+        None => Ok(cmd),
+        Some(extra) => Err(format!("{}: unexpected {}", first, shown(extra))),
+    };
+    match first {
+        "hello" => no_args(Command::Hello, toks),
+        "isready" => no_args(Command::IsReady, toks),
+        "newgame" => no_args(Command::NewGame, toks),
+        "stop" => no_args(Command::Stop, toks),
+        "show" => no_args(Command::Show, toks),
+        "eval" => no_args(Command::Eval, toks),
+        "quit" => no_args(Command::Quit, toks),
+        "setoption" => parse_setoption(toks),
+        "position" => parse_position(toks),
+        "go" => parse_go(toks),
+        "play" => {
+            let placements = toks.map(parse_placement).collect::<Result<Vec<_>, _>>()?;
+            if placements.is_empty() {
+                return Err("play needs 1 to 3 placements".into());
+            }
+            if placements.len() > 3 {
+                return Err("play takes at most 3 placements".into());
+            }
+            Ok(Command::Play(placements))
+        }
+        _ if looks_like_board(first) => {
+            let board = Board::parse(first).map_err(|e| e.to_string())?;
+            let mut hand = Vec::new();
+            for t in toks {
+                if hand.len() == 3 {
+                    return Err("a hand has at most 3 pieces".into());
+                }
+                hand.push(Some(Piece::parse(t).map_err(|e| e.to_string())?));
+            }
+            if hand.is_empty() {
+                return Err("one-shot line needs 1 to 3 pieces after the board".into());
+            }
+            Ok(Command::OneShot { board, hand })
+        }
+        _ => Err(format!("unknown command {}", shown(first))),
+    }
+}
+
+// A token made only of board characters and long enough to be meant as a board; shorter
+// ones (`hello` typos, digits) stay unknown commands.
+fn looks_like_board(tok: &str) -> bool {
+    tok.len() >= 9
+        && tok
+            .chars()
+            .all(|c| matches!(c, '.' | '#' | '0' | '1' | '/'))
+}
+
+/// `r<row>c<col>` of cell index `row * 9 + col`.
+pub fn cell_name(cell: usize) -> String {
+    format!("r{}c{}", cell / 9 + 1, cell % 9 + 1)
+}
+
+/// The `bestmove` line for a search result.
+pub fn bestmove_line(best: Option<&[Step]>) -> String {
+    match best {
+        None => "bestmove none".into(),
+        Some(line) => {
+            let moves: Vec<String> = line
+                .iter()
+                .map(|s| format!("{}@{}", s.slot + 1, cell_name(s.anchor as usize)))
+                .collect();
+            format!("bestmove {}", moves.join(" "))
+        }
+    }
+}
+
+/// The hand as protocol tokens (`-` for played slots).
+pub fn hand_tokens(hand: &Hand) -> String {
+    hand.iter()
+        .map(|p| p.as_ref().map_or("-".to_string(), |p| p.to_string()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The reply to `play`.
+pub fn position_line(state: &GameState, hand: &Hand, cleared: u32) -> String {
+    format!(
+        "position board {} pieces {} score {} streak {} cleared {cleared}",
+        state.board,
+        hand_tokens(hand),
+        state.score,
+        state.streak
+    )
+}
+
+/// The `show` drawing: a header, nine numbered rows, then the hand and the score.
+pub fn show_lines(state: &GameState, hand: &Hand) -> Vec<String> {
+    let mut out = vec!["   1 2 3 4 5 6 7 8 9".to_string()];
+    for r in 0..9 {
+        let cells: Vec<&str> = (0..9)
+            .map(|c| {
+                if state.board.is_filled(r, c) {
+                    "#"
+                } else {
+                    "."
+                }
+            })
+            .collect();
+        out.push(format!("r{} {}", r + 1, cells.join(" ")));
+    }
+    out.push(format!(
+        "pieces {} score {} streak {}",
+        if hand.is_empty() {
+            "none".into()
+        } else {
+            hand_tokens(hand)
+        },
+        state.score,
+        state.streak
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn parses_the_grammar() {
+        assert_eq!(parse_line("  \r").unwrap(), Command::Empty);
+        assert_eq!(parse_line("isready\r").unwrap(), Command::IsReady);
+        assert!(
+            matches!(parse_line("position empty pieces 1 2 3 score 5 streak 1").unwrap(),
+            Command::Position { state, hand } if state.score == 5 && state.streak == 1 && hand.len() == 3)
+        );
+        assert!(matches!(parse_line("position pieces ##/#. - 3").unwrap(),
+            Command::Position { hand, .. } if hand[1].is_none()));
+        assert_eq!(
+            parse_line("go movetime 50 nodes 7").unwrap(),
+            Command::Go(GoLimits {
+                movetime: Some(50),
+                nodes: Some(7),
+                infinite: false
+            })
+        );
+        assert_eq!(
+            parse_line("play 1@r1c1 3@r9c9").unwrap(),
+            Command::Play(vec![
+                PlacementText {
+                    slot: 1,
+                    row: 0,
+                    col: 0
+                },
+                PlacementText {
+                    slot: 3,
+                    row: 8,
+                    col: 8
+                }
+            ])
+        );
+        assert!(matches!(
+            parse_line(&format!("{} 1 2 3", ".".repeat(81))).unwrap(),
+            Command::OneShot { .. }
+        ));
+        assert_eq!(
+            parse_line("setoption name threads value 2").unwrap(),
+            Command::SetOption(Setting::Threads(2))
+        );
+    }
+
+    #[test]
+    fn rejects_bad_input_with_messages() {
+        for (line, msg) in [
+            ("position", "position needs pieces"),
+            ("position garbage", "position: unexpected garbage"),
+            ("go movetime -5", "movetime must not be negative: -5"),
+            (
+                "go movetime 99999999999999999999999",
+                "movetime is not a number: 99999999999999999999999",
+            ),
+            (
+                "setoption name NoSuchOption value 1",
+                "unknown option NoSuchOption",
+            ),
+            (
+                "setoption name Threads value 0",
+                "option Threads value must be 1-64, got 0",
+            ),
+            (
+                "position empty pieces 48",
+                "unknown piece id 48 (ids are 1-47)",
+            ),
+            ("play 1@r0c1", "cell off the board in 1@r0c1"),
+            ("play", "play needs 1 to 3 placements"),
+            ("frobnicate", "unknown command frobnicate"),
+        ] {
+            assert_eq!(parse_line(line).unwrap_err(), msg, "{line}");
+        }
+    }
+
+    fn fuzz_cases() -> u32 {
+        std::env::var("BLOCKUDOKU_FUZZ_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(2000)
+    }
+
+    fn token() -> impl Strategy<Value = String> {
+        prop_oneof![
+            prop::sample::select(vec![
+                "hello",
+                "isready",
+                "setoption",
+                "name",
+                "value",
+                "Threads",
+                "Scoring",
+                "Agent",
+                "newgame",
+                "position",
+                "board",
+                "empty",
+                "pieces",
+                "score",
+                "streak",
+                "go",
+                "movetime",
+                "nodes",
+                "infinite",
+                "stop",
+                "play",
+                "show",
+                "eval",
+                "quit",
+                "-",
+                "1",
+                "47",
+                "48",
+                "0",
+                "-5",
+                "1@r1c1",
+                "3@r9c9",
+                "4@r1c1",
+                "1@r10c1",
+                "##/#.",
+                "######",
+                "../..",
+                "18446744073709551616",
+            ])
+            .prop_map(String::from),
+            "[.#01/]{0,100}",
+            "[0-9@rc]{1,8}",
+            any::<String>(),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: fuzz_cases(), ..ProptestConfig::default() })]
+
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+            let line = String::from_utf8_lossy(&bytes);
+            let _ = parse_line(&line);
+        }
+
+        #[test]
+        fn grammar_soup_parses_or_errors_on_one_line(toks in prop::collection::vec(token(), 0..12)) {
+            match parse_line(&toks.join(" ")) {
+                Ok(_) => {}
+                Err(msg) => prop_assert!(!msg.contains('\n') && !msg.is_empty()),
+            }
+        }
+    }
+}

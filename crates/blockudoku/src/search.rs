@@ -1,0 +1,522 @@
+//! Whole-hand search: pure computation over the rules crate, told when to stop.
+//!
+//! A "move" here is the whole hand: every piece placed, in some order, clearing between
+//! placements. The search never looks at a clock; the caller sets `stop` (a timer, a `stop`
+//! command) and gives a node budget. Neither is honoured before one complete placement of the
+//! hand has been found, so every search that can place the hand returns a legal answer.
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use puzzle_rules::blockudoku::{catalogue, Board, Piece, FULL};
+
+/// Which agent chooses the moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agent {
+    /// The strongest agent: whole-hand search with merged orders and a shape evaluation.
+    Default,
+    /// The original agent: depth-first, leaf value = mobility, stop at the first leaf > 1500.
+    Seed,
+}
+
+/// Every agent, in documentation order.
+pub const AGENTS: [Agent; 2] = [Agent::Default, Agent::Seed];
+
+impl Agent {
+    /// The option value naming the agent.
+    pub fn name(self) -> &'static str {
+        match self {
+            Agent::Default => "default",
+            Agent::Seed => "seed",
+        }
+    }
+
+    /// The agent called `name`, if any.
+    pub fn from_name(name: &str) -> Option<Agent> {
+        AGENTS.iter().copied().find(|a| a.name() == name)
+    }
+}
+
+/// One placement of the chosen line: hand slot (0-based), anchor cell `row * 9 + col`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// Hand slot, 0-based.
+    pub slot: usize,
+    /// Cell of the bounding box's top-left, `row * 9 + col`.
+    pub anchor: u8,
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The best line (all pieces, in play order) and its value, or `None` when the hand is dead.
+    pub best: Option<(Vec<Step>, i64)>,
+    /// Placements tried.
+    pub nodes: u64,
+}
+
+/// The evaluation weights (penalties; higher evaluation is better).
+#[derive(Clone, Copy, Debug)]
+pub struct Weights {
+    /// Per filled cell.
+    pub cells: i64,
+    /// Per 3x3 box holding at least one filled cell.
+    pub boxes: i64,
+    /// Per empty cell with all four neighbours filled (or the wall).
+    pub isolated: i64,
+    /// Per empty cell squashed between two filled cells (or wall) in a row or a column.
+    pub squashed: i64,
+    /// Per filled/empty transition between neighbouring cells in a row or a column.
+    pub transitions: i64,
+    /// Per 5-cell catalogue piece that fits nowhere.
+    pub nofit5: i64,
+    /// Per empty cell that no straight 3-cell line can cover.
+    pub uncovered3: i64,
+}
+
+/// Weights tuned by self-play (see the README for the runs).
+pub const WEIGHTS: Weights = Weights {
+    cells: 2,
+    boxes: 5,
+    isolated: 14,
+    squashed: 4,
+    transitions: 2,
+    nofit5: 8,
+    uncovered3: 6,
+};
+
+const fn col_mask(c: usize) -> u128 {
+    let mut m = 0u128;
+    let mut r = 0;
+    while r < 9 {
+        m |= 1u128 << (r * 9 + c);
+        r += 1;
+    }
+    m
+}
+const COL0: u128 = col_mask(0);
+const COL8: u128 = col_mask(8);
+const ROW0: u128 = 0x1ff;
+const ROW8: u128 = 0x1ff << 72;
+const H3_ANCHORS: u128 = FULL & !col_mask(7) & !COL8;
+const V3_ANCHORS: u128 = FULL & !(ROW8 | ROW8 >> 9);
+
+/// The evaluation's terms for one board (counts, before weighting).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Terms {
+    /// Filled cells.
+    pub cells: u32,
+    /// Boxes holding a filled cell.
+    pub boxes: u32,
+    /// Empty cells with all four neighbours blocked.
+    pub isolated: u32,
+    /// Empty cells blocked on both sides in a row or in a column (counted per direction).
+    pub squashed: u32,
+    /// Filled/empty transitions in rows and columns, walls excluded.
+    pub transitions: u32,
+    /// 5-cell catalogue pieces with no legal placement.
+    pub nofit5: u32,
+    /// Empty cells no horizontal or vertical 3-cell line can cover.
+    pub uncovered3: u32,
+}
+
+impl Terms {
+    /// Measures `board`.
+    #[inline]
+    pub fn of(board: Board) -> Terms {
+        let b = board.bits();
+        let e = !b & FULL;
+        let left = ((b << 1) & !COL0) | COL0;
+        let right = ((b >> 1) & !COL8) | COL8;
+        let up = ((b << 9) & FULL) | ROW0;
+        let down = (b >> 9) | ROW8;
+        let h_block = e & left & right;
+        let v_block = e & up & down;
+        let isolated = h_block & v_block;
+        let transitions =
+            ((b ^ (b >> 1)) & !COL8).count_ones() + ((b ^ (b >> 9)) & (FULL >> 9)).count_ones();
+        let mut boxes = 0;
+        for m in &puzzle_rules::blockudoku::REGIONS[18..] {
+            boxes += (b & m != 0) as u32;
+        }
+        let h3 = e & (e >> 1) & (e >> 2) & H3_ANCHORS;
+        let v3 = e & (e >> 9) & (e >> 18) & V3_ANCHORS;
+        let covered = h3 | h3 << 1 | h3 << 2 | v3 | v3 << 9 | v3 << 18;
+        let uncovered3 = (e & !covered).count_ones();
+        let nofit5 = catalogue()[32..]
+            .iter()
+            .filter(|p| p.fit_anchors(board) == 0)
+            .count() as u32;
+        Terms {
+            cells: b.count_ones(),
+            boxes,
+            isolated: isolated.count_ones(),
+            squashed: h_block.count_ones() + v_block.count_ones(),
+            transitions,
+            nofit5,
+            uncovered3,
+        }
+    }
+
+    /// The weighted sum: higher is better.
+    pub fn value(&self, w: &Weights) -> i64 {
+        -(w.cells * self.cells as i64
+            + w.boxes * self.boxes as i64
+            + w.isolated * self.isolated as i64
+            + w.squashed * self.squashed as i64
+            + w.transitions * self.transitions as i64
+            + w.nofit5 * self.nofit5 as i64
+            + w.uncovered3 * self.uncovered3 as i64)
+    }
+}
+
+/// The default agent's evaluation of a board.
+#[inline]
+pub fn evaluate(board: Board, w: &Weights) -> i64 {
+    Terms::of(board).value(w)
+}
+
+/// The seed agent's leaf value: legal placements of all 47 catalogue pieces.
+pub fn mobility(board: Board) -> i64 {
+    catalogue()
+        .iter()
+        .map(|p| p.fit_anchors(board).count_ones() as i64)
+        .sum()
+}
+
+/// When to stop: a flag set from outside and a node budget, shared by all workers.
+pub struct Control<'a> {
+    /// Set by the caller to end the search (honoured once a line exists).
+    pub stop: &'a AtomicBool,
+    /// Node budget over all workers (`u64::MAX` for none).
+    pub node_limit: u64,
+    nodes: AtomicU64,
+    found: AtomicBool,
+}
+
+impl<'a> Control<'a> {
+    /// A control reading `stop` with a node budget.
+    pub fn new(stop: &'a AtomicBool, node_limit: u64) -> Control<'a> {
+        Control {
+            stop,
+            node_limit,
+            nodes: AtomicU64::new(0),
+            found: AtomicBool::new(false),
+        }
+    }
+}
+
+// How many nodes a worker counts before it publishes them and looks at the stop flag.
+const POLL: u64 = 256;
+
+#[derive(Default)]
+struct FxHasher(u64);
+impl Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(*b as u64);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u128(&mut self, v: u128) {
+        self.write_u64(v as u64);
+        self.write_u64((v >> 64) as u64);
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(v as u64);
+    }
+}
+type Seen = HashSet<(u128, u8), BuildHasherDefault<FxHasher>>;
+
+struct Worker<'c, 'a> {
+    ctl: &'c Control<'a>,
+    hand: &'c [(usize, &'c Piece)],
+    agent: Agent,
+    weights: Weights,
+    local: u64,
+    halted: bool,
+    seen: Seen,
+    path: Vec<Step>,
+    best: Option<(Vec<Step>, i64)>,
+}
+
+impl Worker<'_, '_> {
+    fn tick(&mut self) {
+        self.local += 1;
+        if self.local.is_multiple_of(POLL) {
+            let total = self.ctl.nodes.fetch_add(POLL, Ordering::Relaxed) + POLL;
+            let found = self.best.is_some() || self.ctl.found.load(Ordering::Relaxed);
+            if found && (total >= self.ctl.node_limit || self.ctl.stop.load(Ordering::Relaxed)) {
+                self.halted = true;
+            }
+        }
+    }
+
+    fn leaf(&mut self, board: Board) {
+        let value = match self.agent {
+            Agent::Default => evaluate(board, &self.weights),
+            Agent::Seed => mobility(board),
+        };
+        if self.best.as_ref().is_none_or(|b| value > b.1) {
+            self.best = Some((self.path.clone(), value));
+            self.ctl.found.store(true, Ordering::Relaxed);
+        }
+        // The original agent takes the first leaf with more than 1500 placements.
+        if self.agent == Agent::Seed && value > 1500 {
+            self.halted = true;
+        }
+    }
+
+    fn dfs(&mut self, board: Board, used: u8) {
+        if used as usize == (1 << self.hand.len()) - 1 {
+            self.leaf(board);
+            return;
+        }
+        for i in 0..self.hand.len() {
+            if used >> i & 1 == 1 {
+                continue;
+            }
+            let piece = self.hand[i].1;
+            // A duplicate piece earlier in the hand and still unused covers this subtree.
+            if (0..i).any(|j| used >> j & 1 == 0 && self.hand[j].1.cells() == piece.cells()) {
+                continue;
+            }
+            self.expand(board, used, i, piece.fit_anchors(board));
+            if self.halted {
+                return;
+            }
+        }
+    }
+
+    fn expand(&mut self, board: Board, used: u8, i: usize, mut fits: u128) {
+        let piece = self.hand[i].1;
+        let next_used = used | 1 << i;
+        while fits != 0 {
+            let anchor = fits.trailing_zeros() as usize;
+            fits &= fits - 1;
+            let Some(mask) = piece.mask_at(anchor / 9, anchor % 9) else {
+                continue;
+            };
+            let (next, _) = board.place_mask(mask);
+            self.tick();
+            // Orders that reach the same board with the same pieces left have the same future.
+            if self.agent == Agent::Default && !self.seen.insert((next.bits(), next_used)) {
+                continue;
+            }
+            self.path.push(Step {
+                slot: self.hand[i].0,
+                anchor: anchor as u8,
+            });
+            self.dfs(next, next_used);
+            self.path.pop();
+            if self.halted {
+                return;
+            }
+        }
+    }
+}
+
+/// Searches `hand` (hand slot, piece) on `board` with one worker per root placement group
+/// when `threads > 1`. Deterministic for `threads == 1` at a node limit.
+pub fn search(
+    board: Board,
+    hand: &[(usize, &Piece)],
+    agent: Agent,
+    weights: &Weights,
+    threads: usize,
+    ctl: &Control,
+) -> Outcome {
+    let new_worker = || Worker {
+        ctl,
+        hand,
+        agent,
+        weights: *weights,
+        local: 0,
+        halted: false,
+        seen: Seen::default(),
+        path: Vec::with_capacity(3),
+        best: None,
+    };
+    let finish = |w: &Worker| w.local % POLL;
+    if threads <= 1 || agent == Agent::Seed || hand.is_empty() {
+        let mut w = new_worker();
+        w.dfs(board, 0);
+        let nodes = ctl.nodes.fetch_add(finish(&w), Ordering::Relaxed) + finish(&w);
+        return Outcome {
+            best: w.best,
+            nodes,
+        };
+    }
+    // Parallel: split the root by (first piece, half of its placements) so threads share work.
+    use rayon::prelude::*;
+    let mut roots: Vec<(usize, u128)> = Vec::new();
+    for i in 0..hand.len() {
+        if (0..i).any(|j| hand[j].1.cells() == hand[i].1.cells()) {
+            continue;
+        }
+        let mut fits = hand[i].1.fit_anchors(board);
+        let chunk = (fits.count_ones() as usize).div_ceil(threads * 2).max(1);
+        while fits != 0 {
+            let mut part = 0u128;
+            for _ in 0..chunk {
+                if fits == 0 {
+                    break;
+                }
+                let low = fits & fits.wrapping_neg();
+                part |= low;
+                fits &= fits - 1;
+            }
+            roots.push((i, part));
+        }
+    }
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
+    let run = || {
+        roots
+            .par_iter()
+            .map(|&(i, part)| {
+                let mut w = new_worker();
+                w.expand(board, 0, i, part);
+                ctl.nodes.fetch_add(finish(&w), Ordering::Relaxed);
+                w.best
+            })
+            .collect::<Vec<_>>()
+    };
+    let results = match pool {
+        Ok(pool) => pool.install(run),
+        Err(_) => run(),
+    };
+    let mut best: Option<(Vec<Step>, i64)> = None;
+    for b in results.into_iter().flatten() {
+        if best.as_ref().is_none_or(|x| b.1 > x.1) {
+            best = Some(b);
+        }
+    }
+    Outcome {
+        best,
+        nodes: ctl.nodes.load(Ordering::Relaxed),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use puzzle_rules::blockudoku::{can_place_all, GameState, Scoring};
+
+    fn hand(ids: &[usize]) -> Vec<(usize, &'static Piece)> {
+        ids.iter()
+            .enumerate()
+            .map(|(i, &id)| (i, Piece::catalogue(id).unwrap()))
+            .collect()
+    }
+
+    fn run(board: Board, ids: &[usize], agent: Agent, threads: usize) -> Outcome {
+        let stop = AtomicBool::new(false);
+        let ctl = Control::new(&stop, u64::MAX);
+        search(board, &hand(ids), agent, &WEIGHTS, threads, &ctl)
+    }
+
+    #[test]
+    fn answers_are_legal_and_dead_hands_say_none() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        for _ in 0..60 {
+            let mut bits = 0u128;
+            for i in 0..81 {
+                if rng.gen_bool(0.55) {
+                    bits |= 1u128 << i;
+                }
+            }
+            let board = Board::from_bits(bits);
+            let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=47)).collect();
+            let pieces: Vec<&Piece> = ids.iter().map(|&i| Piece::catalogue(i).unwrap()).collect();
+            for agent in AGENTS {
+                let out = run(board, &ids, agent, 1);
+                assert_eq!(out.best.is_some(), can_place_all(board, &pieces));
+                if let Some((line, _)) = out.best {
+                    let mut s = GameState {
+                        board,
+                        ..Default::default()
+                    };
+                    let mut slots: Vec<usize> = line.iter().map(|s| s.slot).collect();
+                    for st in &line {
+                        let a = st.anchor as usize;
+                        s.place(pieces[st.slot], a / 9, a % 9, Scoring::Blockudoku)
+                            .unwrap();
+                    }
+                    slots.sort();
+                    assert_eq!(slots, vec![0, 1, 2]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn parallel_search_finds_the_same_value() {
+        let board = Board::parse("###....../#######../.#......./........./....#..../........./..#....../........./.###.....").unwrap();
+        let one = run(board, &[28, 14, 9], Agent::Default, 1);
+        let two = run(board, &[28, 14, 9], Agent::Default, 2);
+        assert_eq!(one.best.unwrap().1, two.best.unwrap().1);
+    }
+
+    #[test]
+    fn node_limit_is_deterministic_and_stop_still_answers() {
+        let stop = AtomicBool::new(true);
+        let h = hand(&[33, 34, 35]);
+        let a = search(
+            Board::EMPTY,
+            &h,
+            Agent::Default,
+            &WEIGHTS,
+            1,
+            &Control::new(&stop, 1000),
+        );
+        let b = search(
+            Board::EMPTY,
+            &h,
+            Agent::Default,
+            &WEIGHTS,
+            1,
+            &Control::new(&stop, 1000),
+        );
+        assert!(a.best.is_some());
+        assert_eq!(a.best.unwrap().0, b.best.unwrap().0);
+        assert!(a.nodes < 2000);
+    }
+
+    #[test]
+    fn evaluation_terms_on_known_boards() {
+        let t = Terms::of(Board::EMPTY);
+        assert_eq!(
+            (
+                t.cells,
+                t.boxes,
+                t.isolated,
+                t.transitions,
+                t.nofit5,
+                t.uncovered3
+            ),
+            (0, 0, 0, 0, 0, 0)
+        );
+        // A single hole at r1c1 surrounded by walls and filled cells.
+        let b = Board::from_bits(
+            puzzle_rules::blockudoku::cell_bit(0, 1) | puzzle_rules::blockudoku::cell_bit(1, 0),
+        );
+        let t = Terms::of(b);
+        assert_eq!(t.isolated, 1);
+        assert_eq!(t.uncovered3, 1);
+        assert_eq!(t.boxes, 1);
+        assert_eq!(
+            mobility(Board::EMPTY),
+            catalogue()
+                .iter()
+                .map(|p| p.placements().len() as i64)
+                .sum::<i64>()
+        );
+    }
+}

@@ -1,0 +1,371 @@
+//! `selfplay` (seeded games, death rate per round) and `bench` (node-count signature).
+
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+
+use puzzle_rules::blockudoku::{catalogue, Board, GameState, Piece, Scoring};
+
+use crate::search::{self, Agent, Control, WEIGHTS};
+
+/// Arguments of `blockudoku selfplay`.
+#[derive(clap::Args)]
+pub struct SelfplayArgs {
+    /// Number of games.
+    #[arg(long)]
+    games: u64,
+    /// Seed of the dealer (game i uses a seed derived from this and i).
+    #[arg(long)]
+    seed: u64,
+    /// Stop a game after this many rounds (counted as capped, not as a death).
+    #[arg(long, default_value_t = 100_000)]
+    max_rounds: u64,
+    /// Worker threads (games run in parallel, one search thread each).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Agent: default or seed.
+    #[arg(long, default_value = "default")]
+    agent: String,
+    /// Scoring rule: blockudoku, classic or squared.
+    #[arg(long, default_value = "blockudoku")]
+    scoring: String,
+    /// Piece set file: one piece per line, its last token an id or a shape (the catalogue file
+    /// format works); default is the built-in 47 pieces.
+    #[arg(long)]
+    pieces: Option<std::path::PathBuf>,
+    /// Also write one JSON object per game to this file.
+    #[arg(long)]
+    jsonl: Option<std::path::PathBuf>,
+}
+
+struct GameResult {
+    index: u64,
+    seed: u64,
+    rounds: u64,
+    score: u64,
+    died: bool,
+}
+
+fn game_seed(seed: u64, index: u64) -> u64 {
+    // splitmix64 of (seed, index): neighbouring games get unrelated dealers.
+    let mut z = seed
+        ^ index
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .wrapping_add(0x632b_e59b_d9b4_e019);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn play_game(
+    index: u64,
+    seed: u64,
+    set: &[Piece],
+    agent: Agent,
+    scoring: Scoring,
+    max_rounds: u64,
+    progress: &AtomicU64,
+) -> GameResult {
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut state = GameState::default();
+    let never = AtomicBool::new(false);
+    let mut rounds = 0;
+    let mut died = false;
+    while rounds < max_rounds {
+        let hand: Vec<(usize, &Piece)> = (0..3)
+            .map(|i| (i, &set[rng.gen_range(0..set.len())]))
+            .collect();
+        let ctl = Control::new(&never, u64::MAX);
+        let out = search::search(state.board, &hand, agent, &WEIGHTS, 1, &ctl);
+        let Some((line, _)) = out.best else {
+            died = true;
+            break;
+        };
+        for step in line {
+            let piece = hand[step.slot].1;
+            let a = step.anchor as usize;
+            state
+                .place(piece, a / 9, a % 9, scoring)
+                .expect("search returns legal placements");
+        }
+        rounds += 1;
+        if rounds.is_multiple_of(256) {
+            progress.fetch_add(256, Ordering::Relaxed);
+        }
+    }
+    progress.fetch_add(rounds % 256, Ordering::Relaxed);
+    GameResult {
+        index,
+        seed,
+        rounds,
+        score: state.score,
+        died,
+    }
+}
+
+fn load_pieces(path: &std::path::Path) -> Result<Vec<Piece>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read piece file {}", path.display()))?;
+    let mut set = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let last = line.split_whitespace().last().unwrap_or(line);
+        let piece =
+            Piece::parse(last).map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), n + 1))?;
+        set.push(piece);
+    }
+    if set.is_empty() {
+        bail!("piece file {} holds no pieces", path.display());
+    }
+    Ok(set)
+}
+
+/// Wilson score interval (95%) for `k` events in `n` trials.
+pub fn wilson(k: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let (k, n, z) = (k as f64, n as f64, 1.96f64);
+    let p = k / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    ((centre - half).max(0.0), centre + half)
+}
+
+/// Runs `blockudoku selfplay`.
+pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
+    let agent = Agent::from_name(&args.agent)
+        .with_context(|| format!("unknown agent {:?} (default, seed)", args.agent))?;
+    let scoring: Scoring = args.scoring.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+    if args.threads == 0 || args.games == 0 || args.max_rounds == 0 {
+        bail!("--games, --threads and --max-rounds must be at least 1");
+    }
+    let set = match &args.pieces {
+        Some(p) => load_pieces(p)?,
+        None => catalogue().to_vec(),
+    };
+    let mut jsonl = match &args.jsonl {
+        Some(p) => Some(std::io::BufWriter::new(
+            std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
+        )),
+        None => None,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()?;
+    let progress = AtomicU64::new(0);
+    let done_games = AtomicU64::new(0);
+    let start = Instant::now();
+    let tty = std::io::stderr().is_terminal();
+    let finished = AtomicBool::new(false);
+    let mut results = std::thread::scope(|s| {
+        if tty {
+            s.spawn(|| {
+                while !finished.load(Ordering::Relaxed) {
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                    let r = progress.load(Ordering::Relaxed);
+                    let rate = r as f64 / start.elapsed().as_secs_f64().max(1e-9);
+                    eprint!(
+                        "\r{} / {} games, {r} rounds, {rate:.0} rounds/s   ",
+                        done_games.load(Ordering::Relaxed),
+                        args.games
+                    );
+                }
+                eprint!("\r{:70}\r", "");
+            });
+        }
+        let results: Vec<GameResult> = pool.install(|| {
+            (0..args.games)
+                .into_par_iter()
+                .map(|i| {
+                    let r = play_game(
+                        i,
+                        game_seed(args.seed, i),
+                        &set,
+                        agent,
+                        scoring,
+                        args.max_rounds,
+                        &progress,
+                    );
+                    done_games.fetch_add(1, Ordering::Relaxed);
+                    r
+                })
+                .collect()
+        });
+        finished.store(true, Ordering::Relaxed);
+        results
+    });
+    let secs = start.elapsed().as_secs_f64();
+    results.sort_by_key(|r| r.index);
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    let (mut deaths, mut rounds, mut points) = (0u64, 0u64, 0u64);
+    for r in &results {
+        let result = if r.died { "died" } else { "capped" };
+        writeln!(
+            out,
+            "game {} seed {} rounds {} score {} result {result}",
+            r.index, r.seed, r.rounds, r.score
+        )?;
+        if let Some(f) = jsonl.as_mut() {
+            writeln!(
+                f,
+                "{{\"game\":{},\"seed\":{},\"agent\":\"{}\",\"scoring\":\"{}\",\"rounds\":{},\"score\":{},\"died\":{}}}",
+                r.index,
+                r.seed,
+                agent.name(),
+                scoring.name(),
+                r.rounds,
+                r.score,
+                r.died
+            )?;
+        }
+        deaths += r.died as u64;
+        rounds += r.rounds;
+        points += r.score;
+    }
+    if let Some(mut f) = jsonl {
+        f.flush()?;
+    }
+    let (lo, hi) = wilson(deaths, rounds);
+    writeln!(
+        out,
+        "agent {} scoring {} games {} deaths {deaths} rounds {rounds} max-rounds {}",
+        agent.name(),
+        scoring.name(),
+        args.games,
+        args.max_rounds
+    )?;
+    writeln!(
+        out,
+        "deaths per 1000 rounds {:.4} (95% CI {:.4} - {:.4})",
+        1000.0 * deaths as f64 / rounds.max(1) as f64,
+        1000.0 * lo,
+        1000.0 * hi
+    )?;
+    writeln!(
+        out,
+        "mean rounds per game {:.1}",
+        rounds as f64 / args.games as f64
+    )?;
+    writeln!(
+        out,
+        "points per round {:.2}",
+        points as f64 / rounds.max(1) as f64
+    )?;
+    writeln!(
+        out,
+        "rounds per second {:.0} ({:.0} per thread, {} threads, {secs:.1} s)",
+        rounds as f64 / secs,
+        rounds as f64 / secs / args.threads as f64,
+        args.threads
+    )?;
+    Ok(())
+}
+
+/// Arguments of `blockudoku bench`.
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Node limit per position.
+    #[arg(long, default_value_t = 50_000)]
+    nodes: u64,
+}
+
+/// The bench positions: seeded random boards (about 30% full) with hands that can be placed.
+pub fn bench_positions() -> Vec<(Board, [usize; 3])> {
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(20_241_122);
+    let mut out = Vec::new();
+    while out.len() < 24 {
+        let mut bits = 0u128;
+        for i in 0..81 {
+            if rng.gen_bool(0.3) {
+                bits |= 1u128 << i;
+            }
+        }
+        let board = Board::from_bits(bits);
+        let ids = [
+            rng.gen_range(1..=47),
+            rng.gen_range(1..=47),
+            rng.gen_range(1..=47),
+        ];
+        let pieces: Vec<&Piece> = ids.iter().map(|&i| &catalogue()[i - 1]).collect();
+        if puzzle_rules::blockudoku::can_place_all(board, &pieces) {
+            out.push((board, ids));
+        }
+    }
+    out
+}
+
+/// Runs `blockudoku bench`.
+pub fn run_bench(args: &BenchArgs) -> Result<()> {
+    if args.nodes == 0 {
+        bail!("--nodes must be at least 1");
+    }
+    let positions = bench_positions();
+    let never = AtomicBool::new(false);
+    let start = Instant::now();
+    let mut total = 0;
+    for (board, ids) in &positions {
+        let hand: Vec<(usize, &Piece)> = ids
+            .iter()
+            .enumerate()
+            .map(|(i, &id)| (i, &catalogue()[id - 1]))
+            .collect();
+        let ctl = Control::new(&never, args.nodes);
+        total += search::search(*board, &hand, Agent::Default, &WEIGHTS, 1, &ctl).nodes;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "positions {} nodes {total} time {:.0} ms nps {:.0}",
+        positions.len(),
+        secs * 1000.0,
+        total as f64 / secs.max(1e-9)
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_brackets_the_rate() {
+        let (lo, hi) = wilson(10, 1000);
+        assert!(lo < 0.01 && 0.01 < hi);
+        let (lo, hi) = wilson(0, 1000);
+        assert_eq!(lo, 0.0);
+        assert!(hi > 0.0 && hi < 0.005);
+    }
+
+    #[test]
+    fn games_are_reproducible() {
+        let p = AtomicU64::new(0);
+        let a = play_game(
+            0,
+            game_seed(1, 0),
+            catalogue(),
+            Agent::Seed,
+            Scoring::Blockudoku,
+            30,
+            &p,
+        );
+        let b = play_game(
+            0,
+            game_seed(1, 0),
+            catalogue(),
+            Agent::Seed,
+            Scoring::Blockudoku,
+            30,
+            &p,
+        );
+        assert_eq!((a.rounds, a.score, a.died), (b.rounds, b.score, b.died));
+    }
+}
