@@ -8,7 +8,7 @@ import time
 
 from conftest import FAKE, SCRIPTS, bin_dir, real_engine
 
-from engines import SudokuEngine
+from engines import BlockudokuEngine, SudokuEngine
 
 BATCH = SCRIPTS / "batch_eval.py"
 
@@ -80,6 +80,19 @@ def test_blockudoku_batch_summary_and_survival_plot(tmp_path):
     assert f" {deaths} " in row and f" {rounds} " in row
     assert f"{1000 * deaths / rounds:.4f}" in row
     assert (tmp_path / "blockudoku-survival.png").stat().st_size > 1000
+
+
+def test_blockudoku_batch_with_real_engine(tmp_path):
+    real_engine("blockudoku", BlockudokuEngine).quit()
+    out = tmp_path / "real.jsonl"
+    proc = run_batch("blockudoku", "--agents", "default", "--seeds", "1-2", "--games", "2", "--max-rounds", "10",
+                     "--jobs", "2", "--engine", str(bin_dir() / "blockudoku"), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(l) for l in out.read_text().splitlines()]
+    assert len(lines) == 2 and all(len(l["records"]) == 2 for l in lines)
+    rounds = sum(r["rounds"] for l in lines for r in l["records"])
+    assert 0 < rounds <= 4 * 10
+    assert f" {rounds} " in next(l for l in proc.stdout.splitlines() if l.startswith("default"))
 
 
 def test_failed_jobs_are_reported_and_rerun(tmp_path):
