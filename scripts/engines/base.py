@@ -186,6 +186,8 @@ class LineEngine:
     default_margin = 2.0
     # A `go` with no limit at all (and not `infinite`) should still end; after this we give up.
     unlimited_search_timeout = 60.0
+    # After a search timed out: how long `stop` may take to bring the `bestmove`.
+    stop_grace = 1.0
 
     def __init__(
         self,
@@ -404,8 +406,14 @@ class LineEngine:
             # An invalid `go` is answered with an `error` line and no bestmove at all.
             lines = self.read_until(lambda l: l.split()[:1] == ["bestmove"] or bool(errors), timeout, line, watch)
         except EngineTimeout:
-            # Try to get the engine back to a usable state before reporting the hang.
+            # Get the engine back in step before reporting the hang: a `bestmove` arriving
+            # later would otherwise be read as the answer to the next command. An engine that
+            # does not answer `stop` either is killed.
             self._stop_quietly()
+            try:
+                self.read_until(lambda l: l.split()[:1] == ["bestmove"], self.stop_grace, "stop")
+            except (EngineTimeout, EngineDied):
+                self.kill()
             raise
         finally:
             self._searching = False

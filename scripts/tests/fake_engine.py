@@ -2,6 +2,7 @@
 """Small stand-in engines for the driver and front-end tests (not the real rules).
 
     fake_engine.py blockudoku [--die-on-go N] [--error-on-position] [--silent] [--exit-code C]
+                              [--hang-on-go] [--deaf-on-go]
     fake_engine.py sudoku
     fake_engine.py selfplay --games N --seed S --jsonl FILE ...   (records for batch_eval)
 
@@ -114,6 +115,14 @@ def blockudoku(args):
                 sys.stderr.write("fake engine: dying on purpose\n")
                 sys.stderr.flush()
                 sys.exit(exit_code)
+            if "--hang-on-go" in args or "--deaf-on-go" in args:
+                # Ignores the limit: answers only after `stop` (or never, when deaf).
+                for line2 in sys.stdin:
+                    if line2.strip() == "stop" and "--hang-on-go" in args:
+                        break
+                    if line2.strip() == "isready":
+                        out.write("readyok\n")
+                        out.flush()
             if len(t) > 1 and t[1] not in ("movetime", "nodes", "infinite"):
                 out.write("error bad go\n")
                 out.flush()

@@ -156,6 +156,29 @@ def test_silent_engine_times_out_at_startup():
     assert time.monotonic() - start < 3
 
 
+def test_search_over_its_limit_times_out_and_resyncs():
+    with BlockudokuEngine(fake_command("blockudoku", "--hang-on-go"), margin=0.3) as engine:
+        engine.position(pieces=[1])
+        start = time.monotonic()
+        with pytest.raises(EngineTimeout):
+            engine.go(movetime=50)
+        assert time.monotonic() - start < 2
+        # The late bestmove was consumed: the next exchange is in step.
+        assert engine.isready() < 1
+        engine.position(board="#" + "." * 80, pieces=[28])
+        result = engine.go(infinite=True, stop_after=0.1)
+        assert result.placements == [Placement(1, 1, 2)]  # this position's answer, not the stale one
+
+
+def test_engine_deaf_to_stop_is_killed():
+    engine = BlockudokuEngine(fake_command("blockudoku", "--deaf-on-go"), margin=0.2)
+    engine.stop_grace = 0.3
+    engine.position(pieces=[1])
+    with pytest.raises(EngineTimeout):
+        engine.go(movetime=20)
+    assert not engine.alive
+
+
 def test_wrong_protocol_is_refused():
     with pytest.raises(ProtocolViolation):
         SudokuEngine(fake_command("blockudoku"))
