@@ -79,6 +79,7 @@ impl Legacy {
             &crate::search::WEIGHTS,
             threads,
             &ctl,
+            crate::search::DEFAULT_BEAM,
         );
         match out.best {
             None => vec!["Cannot avoid loss.".into()],

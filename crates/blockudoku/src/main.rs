@@ -107,6 +107,7 @@ fn search_now(
     threads: usize,
     stop: &AtomicBool,
     nodes: u64,
+    widen: bool,
 ) -> Outcome {
     let slots: Vec<(usize, &Piece)> = hand
         .iter()
@@ -114,7 +115,7 @@ fn search_now(
         .filter_map(|(i, p)| p.as_ref().map(|p| (i, p)))
         .collect();
     let ctl = Control::new(stop, nodes);
-    search::search(board, &slots, agent, &WEIGHTS, threads, &ctl)
+    search::search_widening(board, &slots, agent, &WEIGHTS, threads, &ctl, widen)
 }
 
 impl Session {
@@ -167,6 +168,8 @@ impl Session {
             self.threads,
         );
         let search_stop = Arc::clone(&stop);
+        // A bare `go` answers at once from the default beam; given time or nodes, widen.
+        let widen = limits.movetime.is_some() || limits.nodes.is_some() || limits.infinite;
         let handle = thread::spawn(move || {
             let start = Instant::now();
             let out = search_now(
@@ -176,6 +179,7 @@ impl Session {
                 threads,
                 &search_stop,
                 limits.nodes.unwrap_or(u64::MAX),
+                widen,
             );
             let elapsed = start.elapsed();
             // `go infinite` keeps its answer until `stop` (or quit / end of input).
@@ -297,7 +301,15 @@ impl Session {
             }
             Command::OneShot { board, hand } => {
                 let never = AtomicBool::new(false);
-                let out = search_now(board, &hand, self.agent, self.threads, &never, u64::MAX);
+                let out = search_now(
+                    board,
+                    &hand,
+                    self.agent,
+                    self.threads,
+                    &never,
+                    u64::MAX,
+                    false,
+                );
                 say(&[protocol::bestmove_line(out.best.as_ref().map(|b| &b.0[..]))]);
             }
         }

@@ -244,6 +244,7 @@ struct Worker<'c, 'a> {
     seen: Seen,
     path: Vec<Step>,
     best: Option<(Vec<Step>, i64)>,
+    beam: Beam,
 }
 
 impl Worker<'_, '_> {
@@ -294,7 +295,37 @@ impl Worker<'_, '_> {
         }
     }
 
+    /// The `width` anchors of `fits` whose boards evaluate best (ties to the lower cell).
+    fn top_anchors(&mut self, board: Board, i: usize, fits: u128, width: usize) -> u128 {
+        let piece = self.hand[i].1;
+        let mut scored: Vec<(i64, u8)> = Vec::with_capacity(fits.count_ones() as usize);
+        let mut rest = fits;
+        while rest != 0 {
+            let anchor = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if let Some(mask) = piece.mask_at(anchor / 9, anchor % 9) {
+                self.tick();
+                scored.push((
+                    evaluate(board.place_mask(mask).0, &self.weights),
+                    anchor as u8,
+                ));
+            }
+        }
+        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored
+            .iter()
+            .take(width)
+            .fold(0u128, |m, &(_, a)| m | 1u128 << a)
+    }
+
     fn expand(&mut self, board: Board, used: u8, i: usize, mut fits: u128) {
+        let depth = used.count_ones() as usize;
+        if self.agent == Agent::Default && depth + 1 < self.hand.len() {
+            let width = self.beam[depth.min(1)];
+            if width < fits.count_ones() as usize {
+                fits = self.top_anchors(board, i, fits, width);
+            }
+        }
         let piece = self.hand[i].1;
         let next_used = used | 1 << i;
         while fits != 0 {
@@ -322,8 +353,53 @@ impl Worker<'_, '_> {
     }
 }
 
-/// Searches `hand` (hand slot, piece) on `board` with one worker per root placement group
-/// when `threads > 1`. Deterministic for `threads == 1` at a node limit.
+/// Beam widths of the default agent: how many placements of each piece are searched further
+/// after the first and after the second placement (the last piece is always tried everywhere).
+pub type Beam = [usize; 2];
+
+/// The default agent's beam for a `go` without limits (tuned by self-play for speed).
+pub const DEFAULT_BEAM: Beam = [10, 6];
+
+/// No pruning: every placement of every piece in every order.
+pub const FULL_BEAM: Beam = [usize::MAX, usize::MAX];
+
+/// Searches with the default beam, then (when `widen`) with doubled beams until the full
+/// search completes or the control stops it; keeps the best line found by any pass.
+pub fn search_widening(
+    board: Board,
+    hand: &[(usize, &Piece)],
+    agent: Agent,
+    weights: &Weights,
+    threads: usize,
+    ctl: &Control,
+    widen: bool,
+) -> Outcome {
+    let mut beam = DEFAULT_BEAM;
+    let mut best: Option<(Vec<Step>, i64)> = None;
+    loop {
+        let out = search(board, hand, agent, weights, threads, ctl, beam);
+        if let Some(b) = out.best {
+            if best.as_ref().is_none_or(|x| b.1 > x.1) {
+                best = Some(b);
+            }
+        }
+        let stopped = ctl.stop.load(Ordering::Relaxed) || out.nodes >= ctl.node_limit;
+        if !widen || stopped || beam == FULL_BEAM || agent == Agent::Seed || best.is_none() {
+            return Outcome {
+                best,
+                nodes: out.nodes,
+            };
+        }
+        beam = if beam[0] >= 64 {
+            FULL_BEAM
+        } else {
+            [beam[0] * 2, beam[1] * 2]
+        };
+    }
+}
+
+/// Searches `hand` (hand slot, piece) on `board` with beam `beam`, splitting the root over
+/// `threads` workers when `threads > 1`. Deterministic for `threads == 1` at a node limit.
 pub fn search(
     board: Board,
     hand: &[(usize, &Piece)],
@@ -331,8 +407,10 @@ pub fn search(
     weights: &Weights,
     threads: usize,
     ctl: &Control,
+    beam: Beam,
 ) -> Outcome {
     let new_worker = || Worker {
+        beam,
         ctl,
         hand,
         agent,
@@ -361,6 +439,9 @@ pub fn search(
             continue;
         }
         let mut fits = hand[i].1.fit_anchors(board);
+        if agent == Agent::Default && hand.len() > 1 && beam[0] < fits.count_ones() as usize {
+            fits = new_worker().top_anchors(board, i, fits, beam[0]);
+        }
         let chunk = (fits.count_ones() as usize).div_ceil(threads * 2).max(1);
         while fits != 0 {
             let mut part = 0u128;
@@ -381,6 +462,8 @@ pub fn search(
             .par_iter()
             .map(|&(i, part)| {
                 let mut w = new_worker();
+                // The root was already cut to the beam above.
+                w.beam[0] = usize::MAX;
                 w.expand(board, 0, i, part);
                 ctl.nodes.fetch_add(finish(&w), Ordering::Relaxed);
                 w.best
@@ -418,7 +501,7 @@ mod tests {
     fn run(board: Board, ids: &[usize], agent: Agent, threads: usize) -> Outcome {
         let stop = AtomicBool::new(false);
         let ctl = Control::new(&stop, u64::MAX);
-        search(board, &hand(ids), agent, &WEIGHTS, threads, &ctl)
+        search(board, &hand(ids), agent, &WEIGHTS, threads, &ctl, FULL_BEAM)
     }
 
     #[test]

@@ -40,6 +40,9 @@ pub struct SelfplayArgs {
     /// Also write one JSON object per game to this file.
     #[arg(long)]
     jsonl: Option<std::path::PathBuf>,
+    /// Default agent's beam widths after the first and second placement (0 = no pruning).
+    #[arg(long, num_args = 2, value_names = ["W1", "W2"])]
+    beam: Option<Vec<usize>>,
 }
 
 struct GameResult {
@@ -62,6 +65,7 @@ fn game_seed(seed: u64, index: u64) -> u64 {
 }
 
 fn play_game(
+    beam: search::Beam,
     index: u64,
     seed: u64,
     set: &[Piece],
@@ -80,7 +84,7 @@ fn play_game(
             .map(|i| (i, &set[rng.gen_range(0..set.len())]))
             .collect();
         let ctl = Control::new(&never, u64::MAX);
-        let out = search::search(state.board, &hand, agent, &WEIGHTS, 1, &ctl);
+        let out = search::search(state.board, &hand, agent, &WEIGHTS, 1, &ctl, beam);
         let Some((line, _)) = out.best else {
             died = true;
             break;
@@ -158,6 +162,13 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
         )),
         None => None,
     };
+    let beam = match args.beam.as_deref() {
+        None => search::DEFAULT_BEAM,
+        Some(w) => {
+            let w = |i: usize| if w[i] == 0 { usize::MAX } else { w[i] };
+            [w(0), w(1)]
+        }
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()?;
@@ -187,6 +198,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
                 .into_par_iter()
                 .map(|i| {
                     let r = play_game(
+                        beam,
                         i,
                         game_seed(args.seed, i),
                         &set,
@@ -320,7 +332,16 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
             .map(|(i, &id)| (i, &catalogue()[id - 1]))
             .collect();
         let ctl = Control::new(&never, args.nodes);
-        total += search::search(*board, &hand, Agent::Default, &WEIGHTS, 1, &ctl).nodes;
+        total += search::search(
+            *board,
+            &hand,
+            Agent::Default,
+            &WEIGHTS,
+            1,
+            &ctl,
+            search::FULL_BEAM,
+        )
+        .nodes;
     }
     let secs = start.elapsed().as_secs_f64();
     println!(
@@ -349,6 +370,7 @@ mod tests {
     fn games_are_reproducible() {
         let p = AtomicU64::new(0);
         let a = play_game(
+            search::DEFAULT_BEAM,
             0,
             game_seed(1, 0),
             catalogue(),
@@ -358,6 +380,7 @@ mod tests {
             &p,
         );
         let b = play_game(
+            search::DEFAULT_BEAM,
             0,
             game_seed(1, 0),
             catalogue(),
