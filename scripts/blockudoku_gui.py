@@ -125,6 +125,12 @@ class BlockudokuApp:
         self.undo_button = tk.Button(buttons, text="Undo", command=self.undo)
         self.undo_button.pack(side="left")
         tk.Button(buttons, text="New game", command=self.new_game).pack(side="left", padx=4)
+        agent = engine.options.get("Agent")
+        self.agent_var = tk.StringVar(value=agent.default if agent and agent.default else "")
+        if agent and agent.choices:
+            box = ttk.Combobox(buttons, textvariable=self.agent_var, values=agent.choices, width=8, state="readonly")
+            box.pack(side="right")
+            box.bind("<<ComboboxSelected>>", lambda _e: self.set_option("Agent", self.agent_var.get()))
 
         settings = tk.Frame(root)
         settings.pack(fill="x", padx=8, pady=(4, 0))
@@ -179,9 +185,13 @@ class BlockudokuApp:
         return ms if ms > 0 else None
 
     def set_scoring(self, value: str) -> None:
+        self.scoring_var.set(value)
+        self.set_option("Scoring", value)
+
+    def set_option(self, name: str, value: str) -> None:
         try:
-            self.engine.setoption("Scoring", value)
-            self.status(f"scoring: {value}")
+            self.engine.setoption(name, value)
+            self.status(f"{name}: {value}")
         except EngineProblem as err:
             self.status(str(err))
 

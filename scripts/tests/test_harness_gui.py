@@ -118,6 +118,12 @@ def test_blockudoku_front_end(kind, tk_root, artifacts):
             app.set_scoring(scoring.choices[-1])
             assert "problem" not in app.status_var.get()
 
+        agent = engine.options.get("Agent")
+        if agent and agent.choices:
+            app.set_option("Agent", agent.choices[0])
+            assert "problem" not in app.status_var.get() and agent.choices[0] in app.status_var.get()
+            app.set_option("Agent", agent.default)
+
         # The engine plays on its own, animating placement by placement.
         app.engine_button.invoke()
         assert app.engine_button.cget("text") == "Stop Engine"
