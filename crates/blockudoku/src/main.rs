@@ -285,16 +285,16 @@ impl Session {
             },
             Command::Show => say(&protocol::show_lines(&self.state, &self.hand)),
             Command::Eval => {
-                let t = search::Terms::of(self.state.board);
+                let t = search::Terms::of(self.state.board, WEIGHTS.nofit_from);
                 say(&[format!(
-                    "eval {} cells {} boxes {} isolated {} squashed {} transitions {} nofit5 {} uncovered3 {} mobility {}",
+                    "eval {} cells {} boxes {} isolated {} squashed {} transitions {} nofit {} uncovered3 {} mobility {}",
                     t.value(&WEIGHTS),
                     t.cells,
                     t.boxes,
                     t.isolated,
                     t.squashed,
                     t.transitions,
-                    t.nofit5,
+                    t.nofit,
                     t.uncovered3,
                     search::mobility(self.state.board)
                 )]);

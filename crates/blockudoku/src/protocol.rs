@@ -176,11 +176,14 @@ fn number(what: &str, tok: Option<&str>) -> Result<u64, String> {
 
 /// `tok` made safe to echo: control characters escaped, at most 40 characters.
 pub fn shown(tok: &str) -> String {
-    let mut out: String = tok
-        .chars()
-        .take(40)
-        .flat_map(|c| c.escape_debug())
-        .collect();
+    let mut out = String::new();
+    for c in tok.chars().take(40) {
+        if c.is_ascii_graphic() {
+            out.push(c);
+        } else {
+            out.extend(c.escape_default());
+        }
+    }
     if tok.chars().count() > 40 {
         out.push_str("...");
     }

@@ -69,8 +69,10 @@ pub struct Weights {
     pub squashed: i64,
     /// Per filled/empty transition between neighbouring cells in a row or a column.
     pub transitions: i64,
-    /// Per 5-cell catalogue piece that fits nowhere.
-    pub nofit5: i64,
+    /// Per catalogue piece (ids above `nofit_from`) that fits nowhere.
+    pub nofit: i64,
+    /// Catalogue pieces with index `nofit_from..47` (id `nofit_from + 1` up) count in `nofit`.
+    pub nofit_from: usize,
     /// Per empty cell that no straight 3-cell line can cover.
     pub uncovered3: i64,
 }
@@ -82,7 +84,8 @@ pub const WEIGHTS: Weights = Weights {
     isolated: 14,
     squashed: 4,
     transitions: 2,
-    nofit5: 8,
+    nofit: 8,
+    nofit_from: 32,
     uncovered3: 6,
 };
 
@@ -115,8 +118,8 @@ pub struct Terms {
     pub squashed: u32,
     /// Filled/empty transitions in rows and columns, walls excluded.
     pub transitions: u32,
-    /// 5-cell catalogue pieces with no legal placement.
-    pub nofit5: u32,
+    /// Catalogue pieces (from the weights' `nofit_from`) with no legal placement.
+    pub nofit: u32,
     /// Empty cells no horizontal or vertical 3-cell line can cover.
     pub uncovered3: u32,
 }
@@ -124,7 +127,7 @@ pub struct Terms {
 impl Terms {
     /// Measures `board`.
     #[inline]
-    pub fn of(board: Board) -> Terms {
+    pub fn of(board: Board, nofit_from: usize) -> Terms {
         let b = board.bits();
         let e = !b & FULL;
         let left = ((b << 1) & !COL0) | COL0;
@@ -144,7 +147,7 @@ impl Terms {
         let v3 = e & (e >> 9) & (e >> 18) & V3_ANCHORS;
         let covered = h3 | h3 << 1 | h3 << 2 | v3 | v3 << 9 | v3 << 18;
         let uncovered3 = (e & !covered).count_ones();
-        let nofit5 = catalogue()[32..]
+        let nofit = catalogue()[nofit_from.min(47)..]
             .iter()
             .filter(|p| p.fit_anchors(board) == 0)
             .count() as u32;
@@ -154,7 +157,7 @@ impl Terms {
             isolated: isolated.count_ones(),
             squashed: h_block.count_ones() + v_block.count_ones(),
             transitions,
-            nofit5,
+            nofit,
             uncovered3,
         }
     }
@@ -166,7 +169,7 @@ impl Terms {
             + w.isolated * self.isolated as i64
             + w.squashed * self.squashed as i64
             + w.transitions * self.transitions as i64
-            + w.nofit5 * self.nofit5 as i64
+            + w.nofit * self.nofit as i64
             + w.uncovered3 * self.uncovered3 as i64)
     }
 }
@@ -174,7 +177,7 @@ impl Terms {
 /// The default agent's evaluation of a board.
 #[inline]
 pub fn evaluate(board: Board, w: &Weights) -> i64 {
-    Terms::of(board).value(w)
+    Terms::of(board, w.nofit_from).value(w)
 }
 
 /// The seed agent's leaf value: legal placements of all 47 catalogue pieces.
@@ -206,6 +209,9 @@ impl<'a> Control<'a> {
         }
     }
 }
+
+// Largest merge table per worker (entries); see `expand`.
+const SEEN_CAP: usize = 1 << 17;
 
 // How many nodes a worker counts before it publishes them and looks at the stop flag.
 const POLL: u64 = 256;
@@ -337,7 +343,12 @@ impl Worker<'_, '_> {
             let (next, _) = board.place_mask(mask);
             self.tick();
             // Orders that reach the same board with the same pieces left have the same future.
-            if self.agent == Agent::Default && !self.seen.insert((next.bits(), next_used)) {
+            // The table stops growing at SEEN_CAP: one rehash of a huge table would take
+            // longer than the stop latency allows (the search stays correct, just slower).
+            if self.agent == Agent::Default
+                && (self.seen.len() < SEEN_CAP || self.seen.contains(&(next.bits(), next_used)))
+                && !self.seen.insert((next.bits(), next_used))
+            {
                 continue;
             }
             self.path.push(Step {
@@ -574,14 +585,14 @@ mod tests {
 
     #[test]
     fn evaluation_terms_on_known_boards() {
-        let t = Terms::of(Board::EMPTY);
+        let t = Terms::of(Board::EMPTY, 32);
         assert_eq!(
             (
                 t.cells,
                 t.boxes,
                 t.isolated,
                 t.transitions,
-                t.nofit5,
+                t.nofit,
                 t.uncovered3
             ),
             (0, 0, 0, 0, 0, 0)
@@ -590,7 +601,7 @@ mod tests {
         let b = Board::from_bits(
             puzzle_rules::blockudoku::cell_bit(0, 1) | puzzle_rules::blockudoku::cell_bit(1, 0),
         );
-        let t = Terms::of(b);
+        let t = Terms::of(b, 32);
         assert_eq!(t.isolated, 1);
         assert_eq!(t.uncovered3, 1);
         assert_eq!(t.boxes, 1);

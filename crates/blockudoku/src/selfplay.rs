@@ -43,6 +43,10 @@ pub struct SelfplayArgs {
     /// Default agent's beam widths after the first and second placement (0 = no pruning).
     #[arg(long, num_args = 2, value_names = ["W1", "W2"])]
     beam: Option<Vec<usize>>,
+    /// Evaluation weights for tuning: cells,boxes,isolated,squashed,transitions,nofit,
+    /// uncovered3,nofit_from (8 integers).
+    #[arg(long, value_delimiter = ',', num_args = 8)]
+    weights: Option<Vec<i64>>,
 }
 
 struct GameResult {
@@ -66,6 +70,7 @@ fn game_seed(seed: u64, index: u64) -> u64 {
 
 fn play_game(
     beam: search::Beam,
+    weights: &search::Weights,
     index: u64,
     seed: u64,
     set: &[Piece],
@@ -84,7 +89,7 @@ fn play_game(
             .map(|i| (i, &set[rng.gen_range(0..set.len())]))
             .collect();
         let ctl = Control::new(&never, u64::MAX);
-        let out = search::search(state.board, &hand, agent, &WEIGHTS, 1, &ctl, beam);
+        let out = search::search(state.board, &hand, agent, weights, 1, &ctl, beam);
         let Some((line, _)) = out.best else {
             died = true;
             break;
@@ -162,6 +167,19 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
         )),
         None => None,
     };
+    let weights = match args.weights.as_deref() {
+        None => WEIGHTS,
+        Some(w) => search::Weights {
+            cells: w[0],
+            boxes: w[1],
+            isolated: w[2],
+            squashed: w[3],
+            transitions: w[4],
+            nofit: w[5],
+            uncovered3: w[6],
+            nofit_from: w[7].clamp(0, 47) as usize,
+        },
+    };
     let beam = match args.beam.as_deref() {
         None => search::DEFAULT_BEAM,
         Some(w) => {
@@ -199,6 +217,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
                 .map(|i| {
                     let r = play_game(
                         beam,
+                        &weights,
                         i,
                         game_seed(args.seed, i),
                         &set,
@@ -371,6 +390,7 @@ mod tests {
         let p = AtomicU64::new(0);
         let a = play_game(
             search::DEFAULT_BEAM,
+            &WEIGHTS,
             0,
             game_seed(1, 0),
             catalogue(),
@@ -381,6 +401,7 @@ mod tests {
         );
         let b = play_game(
             search::DEFAULT_BEAM,
+            &WEIGHTS,
             0,
             game_seed(1, 0),
             catalogue(),

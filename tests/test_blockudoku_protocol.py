@@ -1,0 +1,251 @@
+"""Replays protocol/blockudoku.md against the real `blockudoku` binary.
+
+Every fenced `blockudoku-transcript` and `blockudoku-legacy` block is replayed line by line,
+every row of the hostile-input table is sent and its exact reply checked, and a few
+command-line and lifecycle rules are checked directly.
+"""
+import ast
+import pathlib
+import queue
+import re
+import subprocess
+import threading
+import time
+
+import pytest
+
+DOC = pathlib.Path(__file__).resolve().parent.parent / "protocol" / "blockudoku.md"
+TIMEOUT = 10.0
+
+
+class Engine:
+    """The engine process with a reader thread, so reads can time out."""
+
+    def __init__(self, binary, args=()):
+        self.proc = subprocess.Popen(
+            [str(binary), *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        self.lines: "queue.Queue" = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self):
+        for raw in self.proc.stdout:
+            self.lines.put(raw.decode("utf-8", "replace").rstrip("\n"))
+        self.lines.put(None)
+
+    def send_bytes(self, data: bytes):
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def send(self, line: str):
+        self.send_bytes(line.encode() + b"\n")
+
+    def read(self, timeout=TIMEOUT):
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            pytest.fail("engine did not answer in time")
+        if line is None:
+            pytest.fail(f"engine exited (code {self.proc.wait()})")
+        return line
+
+    def finish(self):
+        """Closes stdin; returns (exit code, lines printed after that)."""
+        self.proc.stdin.close()
+        code = self.proc.wait(timeout=TIMEOUT)
+        rest = []
+        while True:
+            line = self.lines.get(timeout=TIMEOUT)
+            if line is None:
+                return code, rest
+            rest.append(line)
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def blocks(kind):
+    text = DOC.read_text()
+    found = re.findall(rf"```{kind}\n(.*?)```", text, flags=re.S)
+    assert found, f"no {kind} block in {DOC}"
+    return found
+
+
+def replay(binary, block):
+    engine = Engine(binary)
+    try:
+        for line in block.splitlines():
+            if not line.strip() or line.startswith("#"):
+                continue
+            if line.startswith("> "):
+                engine.send(line[2:])
+            elif line.startswith("<~ "):
+                got = engine.read()
+                assert re.fullmatch(line[3:], got), f"expected /{line[3:]}/, got {got!r}"
+            elif line.startswith("< "):
+                got = engine.read()
+                assert got == line[2:], f"expected {line[2:]!r}, got {got!r}"
+            else:
+                pytest.fail(f"bad transcript line {line!r}")
+        code, rest = engine.finish()
+        assert code == 0
+        assert rest == [], f"unexpected output after the transcript: {rest}"
+    finally:
+        engine.kill()
+
+
+@pytest.mark.parametrize("index", range(len(blocks("blockudoku-transcript"))))
+def test_transcript(blockudoku_bin, index):
+    replay(blockudoku_bin, blocks("blockudoku-transcript")[index])
+
+
+@pytest.mark.parametrize("index", range(len(blocks("blockudoku-legacy"))))
+def test_legacy_transcript(blockudoku_bin, index):
+    replay(blockudoku_bin, blocks("blockudoku-legacy")[index])
+
+
+def hostile_rows():
+    text = DOC.read_text().split("## Error handling", 1)[1]
+    rows = []
+    for line in text.splitlines():
+        m = re.fullmatch(r"\| (.+?) \| `(b\".*\")(?: \* (\d+))?` \| (.+) \|", line)
+        if m:
+            data = ast.literal_eval(m.group(2)) * int(m.group(3) or 1)
+            reply = m.group(4)
+            rows.append((m.group(1), data, None if reply == "(no reply)" else reply.strip("`")))
+    assert len(rows) >= 30
+    return rows
+
+
+@pytest.mark.parametrize("case,data,reply", hostile_rows(), ids=[r[0] for r in hostile_rows()])
+def test_hostile_input(blockudoku_bin, case, data, reply):
+    engine = Engine(blockudoku_bin)
+    try:
+        engine.send("position empty pieces 28 8 1")
+        engine.send_bytes(data + b"\n")
+        engine.send("isready")
+        expected = ([reply] if reply is not None else []) + ["readyok"]
+        got = [engine.read() for _ in expected]
+        assert got == expected
+        # The position survived: the 2x2 square (slot 1) still fits at r1c1 of an empty board.
+        engine.send("play 1@r1c1")
+        assert engine.read().startswith("position board ##......./##......./")
+        code, rest = engine.finish()
+        assert code == 0 and rest == []
+    finally:
+        engine.kill()
+
+
+def test_go_with_empty_hand_is_an_error(blockudoku_bin):
+    engine = Engine(blockudoku_bin)
+    try:
+        engine.send("newgame")
+        engine.send("go")
+        assert engine.read() == "error no pieces in hand: send position first"
+        engine.send("position empty pieces 1")
+        engine.send("play 1@r5c5")
+        engine.read()
+        engine.send("go nodes 10")
+        assert engine.read() == "error no pieces in hand: send position first"
+        assert engine.finish() == (0, [])
+    finally:
+        engine.kill()
+
+
+def test_stop_during_infinite_and_isready(blockudoku_bin):
+    engine = Engine(blockudoku_bin)
+    try:
+        engine.send("position empty pieces 33 34 35")
+        engine.send("go infinite")
+        time.sleep(0.1)
+        engine.send("isready")
+        assert engine.read() == "readyok"
+        engine.send("stop")
+        assert engine.read().startswith("info nodes ")
+        assert re.fullmatch(r"bestmove [1-3]@r\dc\d [1-3]@r\dc\d [1-3]@r\dc\d", engine.read())
+        engine.send("stop")
+        engine.send("isready")
+        assert engine.read() == "readyok"
+        assert engine.finish() == (0, [])
+    finally:
+        engine.kill()
+
+
+def test_movetime_is_honoured(blockudoku_bin):
+    engine = Engine(blockudoku_bin)
+    try:
+        for pos in ("position empty pieces 33 34 35", "position empty pieces 1 2 3"):
+            engine.send(pos)
+            start = time.monotonic()
+            engine.send("go movetime 100")
+            engine.read()
+            assert engine.read().startswith("bestmove ")
+            elapsed = (time.monotonic() - start) * 1000
+            assert elapsed < 100 + 10, f"{elapsed:.1f} ms for movetime 100"
+    finally:
+        engine.kill()
+
+
+def test_one_shot_piping_answers_line_for_line(blockudoku_bin):
+    empty = "." * 81
+    lines = [f"{empty} 1 2 3", f"{empty} 33 34 35", f"{'#' * 80}. 28 28 28", f"{empty.replace('.', '0')} ##/#."]
+    proc = subprocess.run([str(blockudoku_bin)], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=30)
+    out = proc.stdout.splitlines()
+    assert proc.returncode == 0
+    assert len(out) == 4 and all(l.startswith("bestmove ") for l in out), out
+    assert out[2] == "bestmove none"
+    assert re.fullmatch(r"bestmove 1@r\dc\d", out[3])
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["selfplay"],
+        ["selfplay", "--games", "x", "--seed", "1"],
+        ["selfplay", "--games", "1", "--seed", "1", "--agent", "nope"],
+        ["selfplay", "--games", "1", "--seed", "1", "--pieces", "/nonexistent/pieces.txt"],
+        ["frobnicate"],
+        ["bench", "--nodes", "-1"],
+    ],
+)
+def test_cli_errors_exit_nonzero_with_one_line(blockudoku_bin, args):
+    proc = subprocess.run([str(blockudoku_bin), *args], capture_output=True, text=True, timeout=30)
+    assert proc.returncode != 0
+    assert proc.stdout == ""
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert "panicked" not in proc.stderr
+
+
+def test_selfplay_summary_and_jsonl(blockudoku_bin, tmp_path):
+    jsonl = tmp_path / "games.jsonl"
+    args = ["selfplay", "--games", "3", "--seed", "5", "--max-rounds", "40", "--threads", "2", "--jsonl", str(jsonl)]
+    first = subprocess.run([str(blockudoku_bin), *args], capture_output=True, text=True, timeout=60)
+    second = subprocess.run([str(blockudoku_bin), *args[:-2]], capture_output=True, text=True, timeout=60)
+    assert first.returncode == 0, first.stderr
+    games = [l for l in first.stdout.splitlines() if l.startswith("game ")]
+    assert len(games) == 3
+    # Reproducible from the seed, whatever the thread scheduling.
+    assert games == [l for l in second.stdout.splitlines() if l.startswith("game ")]
+    assert re.search(r"deaths per 1000 rounds [\d.]+ \(95% CI [\d.]+ - [\d.]+\)", first.stdout)
+    assert "rounds per second" in first.stdout and "points per round" in first.stdout
+    assert len(jsonl.read_text().splitlines()) == 3
+
+
+def test_selfplay_with_piece_file(blockudoku_bin, shared_dir, tmp_path):
+    woodoku = tmp_path / "woodoku.txt"
+    woodoku.write_text("# catalogue plus the 4-cell diagonals\n" + "\n".join(str(i) for i in range(1, 48)) + "\n#.../.#../..#./...#\n...#/..#./.#../#...\n")
+    for pieces in (shared_dir / "data" / "blockudoku-pieces.txt", woodoku):
+        proc = subprocess.run(
+            [str(blockudoku_bin), "selfplay", "--games", "1", "--seed", "2", "--max-rounds", "20", "--pieces", str(pieces)],
+            capture_output=True, text=True, timeout=60,
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert "games 1" in proc.stdout
+
+
+def test_bench_prints_a_stable_node_total(blockudoku_bin):
+    outs = [subprocess.run([str(blockudoku_bin), "bench", "--nodes", "2000"], capture_output=True, text=True, timeout=60) for _ in range(2)]
+    totals = [re.search(r"nodes (\d+) time \d+ ms nps \d+", o.stdout).group(1) for o in outs]
+    assert totals[0] == totals[1]
