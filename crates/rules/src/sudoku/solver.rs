@@ -51,6 +51,9 @@ fn run(board: &Board, limit: usize, want_first: bool) -> (usize, Option<Board>) 
     (count, first)
 }
 
+/// Smallest side length for which the general path runs locked candidates.
+const LOCKED_FROM: usize = 12;
+
 /// Marks a cell whose value is fixed; the low bits then hold that single value.
 const FIXED: u32 = 1 << 31;
 
@@ -60,6 +63,9 @@ struct Layout {
     m: usize,
     n: usize,
     all: u32,
+    /// Whether to run locked candidates: it pays from 12x12 up, costs more than it saves
+    /// on small boards.
+    locked: bool,
 }
 
 impl Layout {
@@ -197,10 +203,112 @@ impl State {
         Ok(placed)
     }
 
+    /// Removes `values` from the unfixed cell `cell`. `Ok(true)` when something went.
+    fn strike(&mut self, cell: usize, values: u32) -> Result<bool, Dead> {
+        let c = self.cand[cell];
+        if c & FIXED != 0 || c & values == 0 {
+            return Ok(false);
+        }
+        let c = c & !values;
+        if c == 0 {
+            return Err(Dead);
+        }
+        self.cand[cell] = c;
+        if c & (c - 1) == 0 {
+            self.queue.push(cell as u16);
+        }
+        Ok(true)
+    }
+
+    /// Locked candidates, both ways: a value confined to one row (column) of a block leaves
+    /// the rest of that row (column); a value confined to one block within a row (column)
+    /// leaves the rest of that block. Singles alone leave large boards (16x16 and up) to
+    /// far more guessing. `Ok(true)` when something was removed.
+    fn locked_candidates(&mut self, lay: &Layout) -> Result<bool, Dead> {
+        let (size, m, n) = (lay.size, lay.m, lay.n);
+        let open = |c: u32| if c & FIXED != 0 { 0 } else { c };
+        let mut changed = false;
+        let mut seg = [0u32; 25];
+        // Block -> line (pointing).
+        for b in 0..size {
+            let (top, left) = (b / m * m, b % m * n);
+            for (i, seg) in seg.iter_mut().enumerate().take(m) {
+                *seg = (0..n).fold(0, |acc, j| {
+                    acc | open(self.cand[(top + i) * size + left + j])
+                });
+            }
+            for i in 0..m {
+                let others = (0..m).filter(|&k| k != i).fold(0, |acc, k| acc | seg[k]);
+                let only = seg[i] & !others;
+                if only != 0 {
+                    for c in (0..size).filter(|c| c / n * n != left) {
+                        changed |= self.strike((top + i) * size + c, only)?;
+                    }
+                }
+            }
+            for (j, seg) in seg.iter_mut().enumerate().take(n) {
+                *seg = (0..m).fold(0, |acc, i| {
+                    acc | open(self.cand[(top + i) * size + left + j])
+                });
+            }
+            for j in 0..n {
+                let others = (0..n).filter(|&k| k != j).fold(0, |acc, k| acc | seg[k]);
+                let only = seg[j] & !others;
+                if only != 0 {
+                    for r in (0..size).filter(|r| r / m * m != top) {
+                        changed |= self.strike(r * size + left + j, only)?;
+                    }
+                }
+            }
+        }
+        // Line -> block (claiming). A row crosses m blocks of n cells; a column n blocks of m.
+        for r in 0..size {
+            for (k, seg) in seg.iter_mut().enumerate().take(m) {
+                *seg = (0..n).fold(0, |acc, j| acc | open(self.cand[r * size + k * n + j]));
+            }
+            for k in 0..m {
+                let others = (0..m).filter(|&o| o != k).fold(0, |acc, o| acc | seg[o]);
+                let only = seg[k] & !others;
+                if only != 0 {
+                    let top = r / m * m;
+                    for rr in (top..top + m).filter(|&rr| rr != r) {
+                        for j in 0..n {
+                            changed |= self.strike(rr * size + k * n + j, only)?;
+                        }
+                    }
+                }
+            }
+        }
+        for c in 0..size {
+            for (k, seg) in seg.iter_mut().enumerate().take(n) {
+                *seg = (0..m).fold(0, |acc, i| acc | open(self.cand[(k * m + i) * size + c]));
+            }
+            for k in 0..n {
+                let others = (0..n).filter(|&o| o != k).fold(0, |acc, o| acc | seg[o]);
+                let only = seg[k] & !others;
+                if only != 0 {
+                    let left = c / n * n;
+                    for i in 0..m {
+                        for cc in (left..left + n).filter(|&cc| cc != c) {
+                            changed |= self.strike((k * m + i) * size + cc, only)?;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(changed)
+    }
+
     fn propagate(&mut self, lay: &Layout) -> Result<(), Dead> {
         loop {
             self.drain_queue(lay)?;
-            if self.open == 0 || !self.hidden_singles(lay)? {
+            if self.open == 0 {
+                return Ok(());
+            }
+            if self.hidden_singles(lay)? {
+                continue;
+            }
+            if !(lay.locked && self.locked_candidates(lay)?) {
                 return Ok(());
             }
         }
@@ -263,6 +371,7 @@ fn general(shape: Shape, cells: &[u8], limit: usize, want_first: bool) -> (usize
         m: shape.m(),
         n: shape.n(),
         all: shape.all_values(),
+        locked: size >= LOCKED_FROM,
     };
     let mut state = State {
         cand: vec![lay.all; size * size],

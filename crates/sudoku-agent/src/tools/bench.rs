@@ -1,0 +1,123 @@
+//! `bench-solver`: the solver's speed on fixed puzzle sets, as "find a solution and prove it
+//! unique" (count to 2), single thread.
+//!
+//! Puzzles are parsed before timing. Each set is run 3 times: the mean comes from the
+//! fastest pass (per-puzzle clock reads included), the median from each puzzle's fastest of
+//! its 3 timings (clock overhead, ~20 ns, is below what matters here). The solution-count
+//! histogram doubles as a signature: a
+//! solver change that moves it is a bug.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{anyhow, bail, Result};
+use puzzle_rules::sudoku::generate::{generate, Difficulty};
+use puzzle_rules::sudoku::solver::count_solutions;
+use puzzle_rules::sudoku::{Board, Shape};
+
+use super::input::read_puzzles;
+
+/// Runs per set; the fastest counts.
+const ROUNDS: usize = 3;
+
+const COLLECTIONS: [&str; 4] = [
+    "17-clue.txt",
+    "magictour-top1465.txt",
+    "forum-hardest-1106.txt",
+    "serg-benchmark.txt",
+];
+
+/// Where the shared puzzle collections are: `../shared/data/sudoku` from the working
+/// directory, else next to the checkout this binary was built from.
+fn data_dir() -> Result<PathBuf> {
+    let candidates = [
+        PathBuf::from("../shared/data/sudoku"),
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/sudoku"),
+    ];
+    candidates
+        .into_iter()
+        .find(|p| p.join(COLLECTIONS[0]).is_file())
+        .ok_or_else(|| anyhow!("cannot find ../shared/data/sudoku: pass --file"))
+}
+
+pub fn run(files: Vec<PathBuf>, generated: Vec<String>) -> Result<()> {
+    let mut sets: Vec<(String, Vec<Board>)> = Vec::new();
+    let files = if files.is_empty() && generated.is_empty() {
+        let dir = data_dir()?;
+        COLLECTIONS.iter().map(|f| dir.join(f)).collect()
+    } else {
+        files
+    };
+    for path in files {
+        let boards = read_puzzles(&path)?
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                p.board()
+                    .map_err(|e| anyhow!("{} puzzle {}: {e}", path.display(), i + 1))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        sets.push((name, boards));
+    }
+    for spec in generated {
+        let (shape, k) = spec
+            .split_once(':')
+            .ok_or_else(|| anyhow!("--generated '{spec}': expected MxN:K, e.g. 4x4:100"))?;
+        let shape = Shape::parse(shape).map_err(|e| anyhow!("--generated '{spec}': {e}"))?;
+        let k: u64 = k
+            .parse()
+            .map_err(|_| anyhow!("--generated '{spec}': '{k}' is not a count"))?;
+        if k == 0 || k > 100_000 {
+            bail!("--generated '{spec}': count must be 1..=100000");
+        }
+        let target = Difficulty::Hard.clue_target(shape);
+        let boards = (1..=k).map(|seed| generate(shape, target, seed)).collect();
+        sets.push((format!("generated {shape} hard x{k}"), boards));
+    }
+    println!(
+        "{:<28} {:>8} {:>10} {:>10} {:>12}  solutions 0/1/2+",
+        "set", "puzzles", "us/puzzle", "median us", "puzzles/s"
+    );
+    for (name, boards) in sets {
+        if boards.is_empty() {
+            println!("{name:<28} {:>8}", 0);
+            continue;
+        }
+        // The machine may be shared: each figure is the best of ROUNDS passes over the set
+        // (a puzzle's best time too, taken across passes, never from back-to-back repeats
+        // that would train the branch predictor on one puzzle).
+        let mut histogram = [0usize; 3];
+        let mut total = f64::INFINITY;
+        let mut times = vec![f64::INFINITY; boards.len()];
+        for round in 0..ROUNDS {
+            let start = Instant::now();
+            for (board, best) in boards.iter().zip(times.iter_mut()) {
+                let t = Instant::now();
+                let count = count_solutions(std::hint::black_box(board), 2);
+                *best = best.min(t.elapsed().as_secs_f64());
+                if round == 0 {
+                    histogram[count] += 1;
+                }
+            }
+            total = total.min(start.elapsed().as_secs_f64());
+        }
+        times.sort_by(f64::total_cmp);
+        let median = times[times.len() / 2];
+        let n = boards.len() as f64;
+        println!(
+            "{name:<28} {:>8} {:>10.2} {:>10.2} {:>12.0}  {}/{}/{}",
+            boards.len(),
+            total / n * 1e6,
+            median * 1e6,
+            n / total,
+            histogram[0],
+            histogram[1],
+            histogram[2]
+        );
+    }
+    Ok(())
+}
