@@ -1,0 +1,203 @@
+"""End-to-end tests of the sudoku tools of `sudoku-agent`: solve, count, check, generate,
+bench-solver, including bad input (non-zero exit, one line on stderr, never a panic)."""
+import subprocess
+
+import pytest
+
+HARD = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+
+
+def run(binary, *args, input=None, timeout=60):
+    return subprocess.run(
+        [str(binary), *args], input=input, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def ok(binary, *args):
+    r = run(binary, *args)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.splitlines()
+
+
+def counts_lines(shared_dir):
+    lines = (shared_dir / "data/sudoku/solution-counts.txt").read_text().splitlines()
+    return [l.split(":") for l in lines if l.strip() and not l.startswith("#")]
+
+
+def has_duplicate_givens(puzzle):
+    def dup(cells):
+        vals = [c for c in cells if c not in ".0"]
+        return len(vals) != len(set(vals))
+
+    rows = [puzzle[9 * r:9 * r + 9] for r in range(9)]
+    cols = [puzzle[c::9] for c in range(9)]
+    boxes = [
+        "".join(puzzle[(3 * (b // 3) + i) * 9 + 3 * (b % 3) + j] for i in range(3) for j in range(3))
+        for b in range(9)
+    ]
+    return any(dup(u) for u in rows + cols + boxes)
+
+
+def test_solve_and_count_match_the_solution_counts_file(sudoku_bin, shared_dir):
+    for parts in counts_lines(shared_dir):
+        puzzle, count = parts[0], int(parts[1])
+        if has_duplicate_givens(puzzle):
+            r = run(sudoku_bin, "solve", puzzle)
+            assert r.returncode != 0 and "twice" in r.stderr
+            continue
+        assert ok(sudoku_bin, "count", "--limit", "1000", puzzle) == [str(count)]
+        [line] = ok(sudoku_bin, "solve", puzzle)
+        if count == 0:
+            assert line == "no solution"
+        elif count == 1:
+            assert line == parts[2]
+        else:
+            grid, note = line.split(" ", 1)
+            assert note == "multiple solutions"
+            assert ok(sudoku_bin, "check", grid) == ["ok"]
+            assert all(p in ".0" or p == g for p, g in zip(puzzle, grid))
+
+
+def test_solve_file_answers_line_for_line(sudoku_bin, shared_dir, tmp_path):
+    lines = (shared_dir / "data/sudoku/magictour-top1465.txt").read_text().splitlines()
+    puzzles = [l for l in lines if l and not l.startswith("#")][:50]
+    f = tmp_path / "p.txt"
+    f.write_text("# comment\n\n" + "\n".join(puzzles) + "\n")
+    out = ok(sudoku_bin, "solve", "--file", str(f))
+    assert len(out) == 50
+    for puzzle, sol in zip(puzzles, out):
+        assert len(sol) == 81 and ok(sudoku_bin, "check", sol) == ["ok"]
+        assert all(p == "." or p == s for p, s in zip(puzzle, sol))
+    assert ok(sudoku_bin, "count", "--file", str(f)) == ["1"] * 50
+
+
+def test_other_shapes_and_board_files(sudoku_bin, tmp_path):
+    assert ok(sudoku_bin, "count", "--limit", "1000", "2x2", "..../..../..../....") == ["288"]
+    [sol] = ok(sudoku_bin, "solve", "2x3 1+2-..../....../....../....../....../......")
+    shape, rows = sol.split(" ")[:2]
+    assert shape == "2x3" and rows.startswith("12")
+    assert ok(sudoku_bin, "check", "2x3", rows) == ["ok"]
+    # 16x16 with letter values, shape inferred from 16 rows.
+    [puzzle] = ok(sudoku_bin, "generate", "--shape", "4x4", "--clues", "160", "--seed", "3")
+    assert ok(sudoku_bin, "count", puzzle) == ["1"]
+    [sol16] = ok(sudoku_bin, "solve", puzzle.split(" ")[1])
+    assert ok(sudoku_bin, "check", sol16) == ["ok"]
+    # The course framework's board files, both formats.
+    old = tmp_path / "old.txt"
+    old.write_text("2 2\n1 2 . .\n. . . .\n. . . 4\n. . . .\n")
+    assert ok(sudoku_bin, "count", "--limit", "100", "--file", str(old)) != ["0"]
+    new = tmp_path / "new.txt"
+    new.write_text("rows = 2\ncolumns = 2\nboard =\n  1+ 2- 3 4\n  3 4 1 2\n  2 1 4 3\n  4 3 2 .\n")
+    assert ok(sudoku_bin, "solve", "--file", str(new)) == ["2x2 1234/3412/2143/4321"]
+
+
+def test_check_names_the_first_broken_region(sudoku_bin):
+    good = "2x2 1234/3412/2143/4321"
+    assert ok(sudoku_bin, "check", good) == ["ok"]
+    for grid, message in [
+        ("2x2 1234/3412/2143/4312", "invalid: column 2 has 1 twice"),
+        ("2x2 1134/3412/2143/4321", "invalid: row 0 has 1 twice"),
+        ("2x2 1234/2341/3412/4123", "invalid: block 0 has 2 twice"),
+        ("2x2 1234/34.2/2143/4321", "invalid: row 1 is not filled (cell 1,2 is empty)"),
+    ]:
+        r = run(sudoku_bin, "check", grid)
+        assert r.returncode == 1 and r.stdout.splitlines() == [message]
+
+
+@pytest.mark.parametrize("shape,args", [
+    ("2x3", ["--clues", "14"]),
+    ("3x3", ["--clues", "30"]),
+    ("3x3", ["--difficulty", "hard"]),
+    ("3x4", ["--difficulty", "medium"]),
+])
+def test_generate_is_unique_and_reproducible(sudoku_bin, tmp_path, shape, args):
+    cmd = ["generate", "--shape", shape, "--seed", "11", "--count", "3", *args]
+    first = ok(sudoku_bin, *cmd)
+    assert first == ok(sudoku_bin, *cmd)
+    assert len(first) == 3 and len(set(first)) == 3
+    assert first != ok(sudoku_bin, *cmd[:4], "21", *cmd[5:])
+    f = tmp_path / "gen.txt"
+    f.write_text("\n".join(first) + "\n")
+    assert ok(sudoku_bin, "count", "--file", str(f)) == ["1"] * 3
+    if args[0] == "--clues":
+        for p in first:
+            cells = p.split(" ")[-1].replace("/", "")
+            assert sum(c not in "." for c in cells) == int(args[1])
+
+
+def test_bench_solver_prints_a_table(sudoku_bin, shared_dir, tmp_path):
+    f = tmp_path / "few.txt"
+    f.write_text("\n".join([HARD] * 5) + "\n")
+    out = ok(sudoku_bin, "bench-solver", "--file", str(f), "--generated", "2x2:3")
+    assert out[0].split()[:5] == ["set", "puzzles", "us/puzzle", "median", "us"]
+    row = out[1].split()
+    assert row[0] == "few.txt" and row[1] == "5" and row[-1] == "0/5/0"
+    assert float(row[2]) > 0
+    assert out[2].split()[-1] == "0/3/0"
+
+
+BAD = [
+    ["solve"],
+    ["solve", "abc"],
+    ["solve", "1" * 81],
+    ["solve", HARD[:-1] + "x"],
+    ["solve", "2x3", "1234"],
+    ["solve", "9x9", "..."],
+    ["solve", "0x3", "..."],
+    ["solve", "2x2", "5.../..../..../...."],
+    ["solve", "a", "b", "c"],
+    ["solve", "--file", "/nonexistent/file"],
+    ["solve", "--file", "/"],
+    ["solve", HARD, "--file", "x"],
+    ["count", "--limit", "0", HARD],
+    ["count", "--limit", "-3", HARD],
+    ["count", "--limit", "many", HARD],
+    ["check", "123"],
+    ["check"],
+    ["generate", "--shape", "7x7"],
+    ["generate", "--shape", "3"],
+    ["generate", "--shape", "3x3", "--clues", "82"],
+    ["generate", "--difficulty", "insane"],
+    ["generate", "--clues", "30", "--difficulty", "easy"],
+    ["generate", "--seed", "-1"],
+    ["generate", "--count", "x"],
+    ["bench-solver", "--file", "/nonexistent"],
+    ["bench-solver", "--generated", "4x4"],
+    ["bench-solver", "--generated", "4x4:0"],
+    ["bench-solver", "--generated", "9x9:3"],
+    ["solve", "--bogus-flag"],
+]
+
+
+@pytest.mark.parametrize("args", BAD, ids=[" ".join(a)[:40] for a in BAD])
+def test_bad_input_is_one_line_and_non_zero(sudoku_bin, args):
+    r = run(sudoku_bin, *args)
+    assert r.returncode != 0
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1, r.stderr
+    assert lines[0].startswith("error")
+    assert "panicked" not in r.stderr and "backtrace" not in r.stderr
+    assert r.stdout == ""
+
+
+def test_bad_file_contents(sudoku_bin, tmp_path):
+    cases = {
+        "binary.txt": bytes(range(256)) * 4,
+        "empty.txt": b"",
+        "badline.txt": (HARD + "\n" + HARD[:40] + "\n").encode(),
+        "crlf.txt": (HARD + "\r\n" + HARD + "\r\n").encode(),
+        "bad2022.txt": b"3 3\n1 2 3\n",
+        "bad2024.txt": b"rows = 2\ncolumns = x\nboard = . . . .\n",
+        "huge.txt": b"." * 1_000_000 + b"\n",
+    }
+    for name, data in cases.items():
+        f = tmp_path / name
+        f.write_bytes(data)
+        r = run(sudoku_bin, "solve", "--file", str(f))
+        if name == "crlf.txt":
+            assert r.returncode == 0 and len(r.stdout.splitlines()) == 2
+            continue
+        assert r.returncode != 0, name
+        assert len(r.stderr.splitlines()) == 1 and "panicked" not in r.stderr, (name, r.stderr)
+    r = run(sudoku_bin, "solve", "--file", str(tmp_path / "badline.txt"))
+    assert "line 2" in r.stderr
