@@ -8,7 +8,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Union
 from .base import EngineError, LineEngine, ProtocolViolation, parse_info
 
 EMPTY_BOARD = "." * 81
-PieceSpec = Union[int, str]  # catalogue id or shape string
+PieceSpec = Union[int, str, None]  # catalogue id, shape string, or None for a played slot
 
 
 @dataclass(frozen=True)
@@ -97,9 +97,10 @@ class BlockudokuEngine(LineEngine):
 
     @staticmethod
     def position_line(board=None, pieces: Iterable[PieceSpec] = (), score=None, streak=None) -> str:
-        pieces = [str(p) for p in pieces]
-        if not 1 <= len(pieces) <= 3:
-            raise ValueError(f"a hand has 1 to 3 pieces, got {len(pieces)}")
+        # None (or "-") is a slot already played, as in `play` replies.
+        pieces = ["-" if p is None else str(p) for p in pieces]
+        if not 1 <= len(pieces) <= 3 or all(p == "-" for p in pieces):
+            raise ValueError(f"a hand has 1 to 3 slots with at least one piece, got {pieces}")
         parts = ["position"]
         if board is None or normalise_board(board) == EMPTY_BOARD:
             parts.append("empty")

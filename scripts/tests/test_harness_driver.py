@@ -59,6 +59,9 @@ def test_position_lines():
     line = BlockudokuEngine.position_line("#" + "." * 80, [1, "##/#."], score=5, streak=1)
     assert line == "position board #......../" + "/".join(["." * 9] * 8) + " pieces 1 ##/#. score 5 streak 1"
     assert BlockudokuEngine.position_line(None, [3]) == "position empty pieces 3"
+    assert BlockudokuEngine.position_line(None, [None, 3, "-"]) == "position empty pieces - 3 -"
+    with pytest.raises(ValueError):
+        BlockudokuEngine.position_line(None, [None, None])
     with pytest.raises(ValueError):
         BlockudokuEngine.position_line(None, [1, 2, 3, 4])
     line = SudokuEngine.position_line(2, 2, "..../..../..../....", mode="rows", turn=2, scores=(1, 0),
@@ -228,6 +231,14 @@ def test_real_blockudoku():
         assert not result.lost and len(result.placements) == 3
         state = engine.play(result.placements)
         assert all(p is None for p in state.pieces) and state.board.count("#") == 1 + 2 + 2
+        # A play reply, fed back as a position, continues the game with the same slot numbers.
+        engine.position(pieces=[1, 2, 3], score=3)
+        half = engine.play(["2@r8c1"])
+        assert half.pieces == ["1", None, "3"]
+        engine.position(half.board, half.pieces, half.score, half.streak)
+        rest = engine.go()
+        assert sorted(p.slot for p in rest.placements) == [1, 3]
+        assert engine.play(rest.placements).score > half.score
         engine.position(board="#" * 80 + ".", pieces=[28])
         assert engine.go(movetime=20).lost
         with pytest.raises(EngineError):
