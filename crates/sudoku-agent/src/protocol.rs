@@ -643,4 +643,135 @@ mod tests {
         assert!(parse_board_file("2 2\n1 . .", Extras::default()).is_err());
         assert!(parse_board_file("rows = 2\n", Extras::default()).is_err());
     }
+
+    /// Random byte lines and random token sequences from the grammar: parsing never panics,
+    /// and every position it accepts can be searched-free played on (moves applied with the
+    /// referee) without a panic. Runs for `SUDOKU_FUZZ_SECS` seconds (default 2); the README
+    /// gives the 10-minute command.
+    #[test]
+    fn fuzz_parser() {
+        use rand::{Rng, SeedableRng};
+        let secs: u64 = std::env::var("SUDOKU_FUZZ_SECS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(2);
+        let seed: u64 = std::env::var("SUDOKU_FUZZ_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(1);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let words = [
+            "position",
+            "go",
+            "play",
+            "setoption",
+            "name",
+            "value",
+            "Threads",
+            "movetime",
+            "nodes",
+            "depth",
+            "infinite",
+            "mode",
+            "classic",
+            "rows",
+            "border",
+            "random",
+            "turn",
+            "1",
+            "2",
+            "scores",
+            "taboo",
+            "allowed1",
+            "allowed2",
+            "2x2",
+            "3x3",
+            "2x3",
+            "0x9",
+            "26x1",
+            "1,1=1",
+            "0,0=4",
+            "3,3=2",
+            "0,0",
+            "9,9",
+            "-1",
+            "18446744073709551616",
+            "none",
+            "show",
+            "..../..../..../....",
+            "1+2-../..../..../....",
+            "12../34../..../....",
+            "1.../.",
+            "/",
+            "=",
+            ",",
+            "+",
+            "-",
+            "Z",
+            "....+/..../..../....",
+            "\u{0}",
+            "é",
+        ];
+        let start = std::time::Instant::now();
+        let mut lines = 0u64;
+        let mut positions = 0u64;
+        while start.elapsed().as_secs() < secs {
+            let line: String = if rng.gen_bool(0.3) {
+                let bytes: Vec<u8> = (0..rng.gen_range(0..60)).map(|_| rng.gen()).collect();
+                String::from_utf8_lossy(&bytes).into_owned()
+            } else {
+                let n = rng.gen_range(1..10);
+                let mut toks: Vec<String> = (0..n)
+                    .map(|_| words[rng.gen_range(0..words.len())].to_string())
+                    .collect();
+                if rng.gen_bool(0.5) {
+                    toks[0] = "position".into();
+                }
+                if rng.gen_bool(0.3) {
+                    // A random board text of a random shape.
+                    let (m, k) = (rng.gen_range(1..4), rng.gen_range(1..4));
+                    let size: usize = m * k;
+                    let rows: Vec<String> = (0..size)
+                        .map(|_| {
+                            (0..size)
+                                .map(|_| {
+                                    // Mostly empty cells, so many boards are valid.
+                                    let ch = if rng.gen_bool(0.8) {
+                                        '.'
+                                    } else {
+                                        b".123456789A+-"[rng.gen_range(0..13)] as char
+                                    };
+                                    ch.to_string()
+                                })
+                                .collect()
+                        })
+                        .collect();
+                    if rng.gen_bool(0.5) {
+                        toks.truncate(1);
+                    }
+                    toks.insert(1, format!("{m}x{k}"));
+                    toks.insert(2, rows.join("/"));
+                }
+                toks.join(" ")
+            };
+            lines += 1;
+            if let Ok(Command::Position(game)) = parse_line(&line) {
+                positions += 1;
+                let mut game = *game;
+                for _ in 0..4 {
+                    let size = game.board().size();
+                    let mv = Move::new(
+                        rng.gen_range(0..size + 1),
+                        rng.gen_range(0..size + 1),
+                        rng.gen_range(0..size as u8 + 2),
+                    );
+                    let _ = game.play(mv);
+                    let _ = game.is_over();
+                    let _ = position_line(&game);
+                }
+            }
+        }
+        eprintln!("fuzz_parser: {lines} lines, {positions} positions accepted, {secs} s, no panic");
+        assert!(lines > 0);
+    }
 }

@@ -1,0 +1,64 @@
+"""End-to-end tests of `sudoku-agent`'s one-shot subcommands: arena (built-in and external
+`cmd:` agents, board files, JSON lines) and bench."""
+import json
+import pathlib
+import re
+import subprocess
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def run(binary, *args, timeout=60):
+    proc = subprocess.run([str(binary), *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def summary(out):
+    m = re.search(r"wins (\d+) draws (\d+) losses (\d+) score ([\d.]+)% \+- ([\d.]+)%", out)
+    assert m, out
+    return [int(m.group(i)) for i in (1, 2, 3)], float(m.group(4))
+
+
+def test_arena_builtin_with_jsonl(sudoku_bin, tmp_path):
+    jsonl = tmp_path / "games.jsonl"
+    out = run(sudoku_bin, "arena", "--first", "default", "--second", "random", "--board", "2x2",
+              "--games", "4", "--movetime", "10", "--jsonl", str(jsonl))
+    (w, d, l), score = summary(out)
+    assert w + d + l == 4
+    assert "forfeits default: 0 (illegal 0, taboo-listed 0, no move 0)" in out
+    games = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    assert [g["game"] for g in games] == [1, 2, 3, 4]
+    # Sides swap every game.
+    assert [g["first_player"] for g in games] == [1, 2, 1, 2]
+    assert all(g["forfeit"] is None or g["forfeit"]["by"] == "second" for g in games)
+
+
+def test_arena_external_agents_meet(sudoku_bin):
+    """Two copies of the binary play through the protocol; the referee accepts every move."""
+    cmd = f"cmd:{sudoku_bin}"
+    out = run(sudoku_bin, "arena", "--first", cmd, "--second", "greedy", "--board", "2x3",
+              "--games", "2", "--movetime", "20", "--threads", "1")
+    (w, d, l), _ = summary(out)
+    assert w + d + l == 2
+    assert re.search(r"forfeits cmd:\S+: 0 ", out), out
+
+
+def test_arena_board_files_and_modes(sudoku_bin):
+    out = run(sudoku_bin, "arena", "--first", "default", "--second", "greedy", "--board",
+              "tests/data/sudoku-3x3-2024-rows.txt", "--games", "2", "--movetime", "10")
+    assert "rows mode" in out
+    out = run(sudoku_bin, "arena", "--first", "seed", "--second", "default@5", "--board",
+              "tests/data/sudoku-2x2-2022.txt", "--mode", "random", "--games", "2", "--movetime", "10")
+    assert "random mode" in out
+    out = run(sudoku_bin, "arena", "--first", "default", "--second", "greedy", "--board", "2x3",
+              "--givens", "5-10", "--mode", "border", "--games", "2", "--movetime", "10")
+    assert "+5-10 givens border mode" in out
+
+
+def test_bench_is_deterministic(sudoku_bin):
+    a = run(sudoku_bin, "bench", "--nodes", "20000")
+    b = run(sudoku_bin, "bench", "--nodes", "20000")
+    total = lambda out: re.search(r"bench: (\d+) nodes", out).group(1)
+    assert total(a) == total(b)
+    assert len(re.findall(r"^position \d+: bestmove \d+,\d+=\d+", a, re.M)) == 6
