@@ -57,7 +57,9 @@ const LOCKED_FROM: usize = 12;
 /// Marks a cell whose value is fixed; the low bits then hold that single value.
 const FIXED: u32 = 1 << 31;
 
-/// Geometry of one shape, shared by all branches of a search.
+/// Geometry of one shape, built once per call and shared by all branches of the search.
+/// Units are numbered rows `0..N`, columns `N..2N`, blocks `2N..3N` (at most 75, so a set of
+/// units fits a `u128`).
 struct Layout {
     size: usize,
     m: usize,
@@ -66,12 +68,68 @@ struct Layout {
     /// Whether to run locked candidates: it pays from 12x12 up, costs more than it saves
     /// on small boards.
     locked: bool,
+    /// Cells of each unit, `size` per unit.
+    units: Vec<u16>,
+    /// The three units of each cell, as a set.
+    cell_units: Vec<u128>,
+    /// Peers of each cell (same row, column or block, the cell excluded), `npeers` per cell.
+    peers: Vec<u16>,
+    npeers: usize,
 }
 
 impl Layout {
-    fn block_start(&self, cell: usize) -> (usize, usize) {
-        let (row, col) = (cell / self.size, cell % self.size);
-        (row / self.m * self.m, col / self.n * self.n)
+    fn new(shape: Shape) -> Layout {
+        let (size, m, n) = (shape.size(), shape.m(), shape.n());
+        let block = |r: usize, c: usize| r / m * m + c / n;
+        let mut units = Vec::with_capacity(3 * size * size);
+        for r in 0..size {
+            units.extend((0..size).map(|c| (r * size + c) as u16));
+        }
+        for c in 0..size {
+            units.extend((0..size).map(|r| (r * size + c) as u16));
+        }
+        for b in 0..size {
+            let (top, left) = (b / m * m, b % m * n);
+            units.extend((0..size).map(|k| ((top + k / n) * size + left + k % n) as u16));
+        }
+        let npeers = 2 * (size - 1) + (m - 1) * (n - 1);
+        let mut peers = Vec::with_capacity(size * size * npeers);
+        let mut cell_units = Vec::with_capacity(size * size);
+        for cell in 0..size * size {
+            let (r, c) = (cell / size, cell % size);
+            cell_units
+                .push((1u128 << r) | (1u128 << (size + c)) | (1u128 << (2 * size + block(r, c))));
+            let (top, left) = (r / m * m, c / n * n);
+            peers.extend((0..size).filter(|&k| k != c).map(|k| (r * size + k) as u16));
+            peers.extend((0..size).filter(|&k| k != r).map(|k| (k * size + c) as u16));
+            for rr in (top..top + m).filter(|&rr| rr != r) {
+                peers.extend(
+                    (left..left + n)
+                        .filter(|&cc| cc != c)
+                        .map(|cc| (rr * size + cc) as u16),
+                );
+            }
+        }
+        debug_assert_eq!(peers.len(), size * size * npeers);
+        Layout {
+            size,
+            m,
+            n,
+            all: shape.all_values(),
+            locked: size >= LOCKED_FROM,
+            units,
+            cell_units,
+            peers,
+            npeers,
+        }
+    }
+
+    fn unit(&self, u: usize) -> &[u16] {
+        &self.units[u * self.size..(u + 1) * self.size]
+    }
+
+    fn all_units(&self) -> u128 {
+        (1u128 << (3 * self.size)) - 1
     }
 }
 
@@ -84,56 +142,51 @@ struct Tally {
 
 struct Dead;
 
-/// Candidate masks of all cells (`FIXED | bit` once a value is placed) plus the
-/// naked-single queue.
+/// Candidate masks of all cells (`FIXED | bit` once a value is placed), the naked-single
+/// queue, and the units changed since hidden singles (`dirty_hidden`) and locked
+/// candidates (`dirty_locked`) last looked at them: re-scanning only those is what keeps a
+/// search node cheap on 16x16 and 25x25 boards.
 #[derive(Clone)]
 struct State {
     cand: Vec<u32>,
     open: usize,
     queue: Vec<u16>,
+    dirty_hidden: u128,
+    dirty_locked: u128,
 }
 
 impl State {
+    #[inline]
+    fn touch(&mut self, lay: &Layout, cell: usize) {
+        let units = lay.cell_units[cell];
+        self.dirty_hidden |= units;
+        self.dirty_locked |= units;
+    }
+
     /// Fixes `bit` in `cell` and removes it from every peer; peers left with one candidate
     /// are queued.
     fn assign(&mut self, lay: &Layout, cell: usize, bit: u32) -> Result<(), Dead> {
         self.cand[cell] = FIXED | bit;
         self.open -= 1;
-        let size = lay.size;
-        let (row, col) = (cell / size, cell % size);
-        let (br, bc) = lay.block_start(cell);
-        let hit = |cand: &mut [u32], queue: &mut Vec<u16>, peer: usize| -> Result<(), Dead> {
-            let c = cand[peer];
+        self.touch(lay, cell);
+        let peers = &lay.peers[cell * lay.npeers..(cell + 1) * lay.npeers];
+        for &peer in peers {
+            let peer = peer as usize;
+            let c = self.cand[peer];
             if c & bit == 0 {
-                return Ok(());
+                continue;
             }
             if c & FIXED != 0 {
-                return if peer == cell { Ok(()) } else { Err(Dead) };
+                return Err(Dead);
             }
             let c = c & !bit;
             if c == 0 {
                 return Err(Dead);
             }
-            cand[peer] = c;
+            self.cand[peer] = c;
+            self.touch(lay, peer);
             if c & (c - 1) == 0 {
-                queue.push(peer as u16);
-            }
-            Ok(())
-        };
-        for c in 0..size {
-            hit(&mut self.cand, &mut self.queue, row * size + c)?;
-        }
-        for r in 0..size {
-            hit(&mut self.cand, &mut self.queue, r * size + col)?;
-        }
-        for r in br..br + lay.m {
-            if r == row {
-                continue;
-            }
-            for c in bc..bc + lay.n {
-                if c != col {
-                    hit(&mut self.cand, &mut self.queue, r * size + c)?;
-                }
+                self.queue.push(peer as u16);
             }
         }
         Ok(())
@@ -150,61 +203,55 @@ impl State {
         Ok(())
     }
 
-    /// One pass of hidden singles over every row, column and block; also detects a value
-    /// with no place left in a unit. `Ok(true)` when something was placed.
+    /// Hidden singles over the units changed since the last pass; also detects a value with
+    /// no place left in a unit. `Ok(true)` when something was placed.
     fn hidden_singles(&mut self, lay: &Layout) -> Result<bool, Dead> {
-        let size = lay.size;
         let mut placed = false;
-        for kind in 0..3 {
-            for unit in 0..size {
-                let cell_at = |k: usize| -> usize {
-                    match kind {
-                        0 => unit * size + k,
-                        1 => k * size + unit,
-                        _ => {
-                            let (br, bc) = (unit / lay.m * lay.m, unit % lay.m * lay.n);
-                            (br + k / lay.n) * size + bc + k % lay.n
-                        }
-                    }
-                };
-                let (mut once, mut twice, mut fixed) = (0u32, 0u32, 0u32);
-                for k in 0..size {
-                    let c = self.cand[cell_at(k)];
-                    if c & FIXED != 0 {
-                        fixed |= c;
-                    } else {
-                        twice |= once & c;
-                        once |= c;
-                    }
+        let mut todo = std::mem::take(&mut self.dirty_hidden);
+        while todo != 0 {
+            let u = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let (mut once, mut twice, mut fixed) = (0u32, 0u32, 0u32);
+            for &cell in lay.unit(u) {
+                let c = self.cand[cell as usize];
+                if c & FIXED != 0 {
+                    fixed |= c;
+                } else {
+                    twice |= once & c;
+                    once |= c;
                 }
-                let fixed = fixed & !FIXED;
-                if (once | fixed) != lay.all {
+            }
+            let fixed = fixed & !FIXED;
+            if (once | fixed) != lay.all {
+                return Err(Dead);
+            }
+            let mut hidden = once & !twice & !fixed;
+            while hidden != 0 {
+                let bit = hidden & hidden.wrapping_neg();
+                hidden &= hidden - 1;
+                // Placements earlier in this pass may already have fixed the value here
+                // (fine) or taken its only cell (a contradiction).
+                let Some(&cell) = lay
+                    .unit(u)
+                    .iter()
+                    .find(|&&c| self.cand[c as usize] & bit != 0)
+                else {
                     return Err(Dead);
+                };
+                let cell = cell as usize;
+                if self.cand[cell] & FIXED != 0 {
+                    continue;
                 }
-                let mut hidden = once & !twice & !fixed;
-                while hidden != 0 {
-                    let bit = hidden & hidden.wrapping_neg();
-                    hidden &= hidden - 1;
-                    // Placements earlier in this pass may already have fixed the value here
-                    // (fine) or taken its only cell (a contradiction).
-                    let Some(cell) = (0..size).map(cell_at).find(|&c| self.cand[c] & bit != 0)
-                    else {
-                        return Err(Dead);
-                    };
-                    if self.cand[cell] & FIXED != 0 {
-                        continue;
-                    }
-                    self.assign(lay, cell, bit)?;
-                    self.drain_queue(lay)?;
-                    placed = true;
-                }
+                self.assign(lay, cell, bit)?;
+                self.drain_queue(lay)?;
+                placed = true;
             }
         }
         Ok(placed)
     }
 
     /// Removes `values` from the unfixed cell `cell`. `Ok(true)` when something went.
-    fn strike(&mut self, cell: usize, values: u32) -> Result<bool, Dead> {
+    fn strike(&mut self, lay: &Layout, cell: usize, values: u32) -> Result<bool, Dead> {
         let c = self.cand[cell];
         if c & FIXED != 0 || c & values == 0 {
             return Ok(false);
@@ -214,83 +261,90 @@ impl State {
             return Err(Dead);
         }
         self.cand[cell] = c;
+        self.touch(lay, cell);
         if c & (c - 1) == 0 {
             self.queue.push(cell as u16);
         }
         Ok(true)
     }
 
-    /// Locked candidates, both ways: a value confined to one row (column) of a block leaves
-    /// the rest of that row (column); a value confined to one block within a row (column)
-    /// leaves the rest of that block. Singles alone leave large boards (16x16 and up) to
-    /// far more guessing. `Ok(true)` when something was removed.
+    /// Open candidates of the cells `first, first + step, ...` (`count` cells).
+    fn segment(&self, first: usize, step: usize, count: usize) -> u32 {
+        (0..count).fold(0, |acc, k| {
+            let c = self.cand[first + k * step];
+            acc | if c & FIXED != 0 { 0 } else { c }
+        })
+    }
+
+    /// Locked candidates over the units changed since the last pass: a value confined to
+    /// one row (column) of a block leaves the rest of that row (column); a value confined to
+    /// one block within a row (column) leaves the rest of that block. Singles alone leave
+    /// large boards to far more guessing. `Ok(true)` when something was removed.
     fn locked_candidates(&mut self, lay: &Layout) -> Result<bool, Dead> {
         let (size, m, n) = (lay.size, lay.m, lay.n);
-        let open = |c: u32| if c & FIXED != 0 { 0 } else { c };
         let mut changed = false;
         let mut seg = [0u32; 25];
-        // Block -> line (pointing).
-        for b in 0..size {
-            let (top, left) = (b / m * m, b % m * n);
-            for (i, seg) in seg.iter_mut().enumerate().take(m) {
-                *seg = (0..n).fold(0, |acc, j| {
-                    acc | open(self.cand[(top + i) * size + left + j])
-                });
-            }
-            for i in 0..m {
-                let others = (0..m).filter(|&k| k != i).fold(0, |acc, k| acc | seg[k]);
-                let only = seg[i] & !others;
-                if only != 0 {
-                    for c in (0..size).filter(|c| c / n * n != left) {
-                        changed |= self.strike((top + i) * size + c, only)?;
-                    }
+        let mut todo = std::mem::take(&mut self.dirty_locked);
+        while todo != 0 {
+            let u = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            if u < size {
+                // Row u crosses m blocks of n cells: claiming.
+                let r = u;
+                for (k, s) in seg.iter_mut().enumerate().take(m) {
+                    *s = self.segment(r * size + k * n, 1, n);
                 }
-            }
-            for (j, seg) in seg.iter_mut().enumerate().take(n) {
-                *seg = (0..m).fold(0, |acc, i| {
-                    acc | open(self.cand[(top + i) * size + left + j])
-                });
-            }
-            for j in 0..n {
-                let others = (0..n).filter(|&k| k != j).fold(0, |acc, k| acc | seg[k]);
-                let only = seg[j] & !others;
-                if only != 0 {
-                    for r in (0..size).filter(|r| r / m * m != top) {
-                        changed |= self.strike(r * size + left + j, only)?;
-                    }
-                }
-            }
-        }
-        // Line -> block (claiming). A row crosses m blocks of n cells; a column n blocks of m.
-        for r in 0..size {
-            for (k, seg) in seg.iter_mut().enumerate().take(m) {
-                *seg = (0..n).fold(0, |acc, j| acc | open(self.cand[r * size + k * n + j]));
-            }
-            for k in 0..m {
-                let others = (0..m).filter(|&o| o != k).fold(0, |acc, o| acc | seg[o]);
-                let only = seg[k] & !others;
-                if only != 0 {
-                    let top = r / m * m;
-                    for rr in (top..top + m).filter(|&rr| rr != r) {
-                        for j in 0..n {
-                            changed |= self.strike(rr * size + k * n + j, only)?;
+                for k in 0..m {
+                    let only = seg[k] & !(0..m).filter(|&o| o != k).fold(0, |a, o| a | seg[o]);
+                    if only != 0 {
+                        let top = r / m * m;
+                        for rr in (top..top + m).filter(|&rr| rr != r) {
+                            for j in 0..n {
+                                changed |= self.strike(lay, rr * size + k * n + j, only)?;
+                            }
                         }
                     }
                 }
-            }
-        }
-        for c in 0..size {
-            for (k, seg) in seg.iter_mut().enumerate().take(n) {
-                *seg = (0..m).fold(0, |acc, i| acc | open(self.cand[(k * m + i) * size + c]));
-            }
-            for k in 0..n {
-                let others = (0..n).filter(|&o| o != k).fold(0, |acc, o| acc | seg[o]);
-                let only = seg[k] & !others;
-                if only != 0 {
-                    let left = c / n * n;
-                    for i in 0..m {
-                        for cc in (left..left + n).filter(|&cc| cc != c) {
-                            changed |= self.strike((k * m + i) * size + cc, only)?;
+            } else if u < 2 * size {
+                // Column crosses n blocks of m cells: claiming.
+                let c = u - size;
+                for (k, s) in seg.iter_mut().enumerate().take(n) {
+                    *s = self.segment(k * m * size + c, size, m);
+                }
+                for k in 0..n {
+                    let only = seg[k] & !(0..n).filter(|&o| o != k).fold(0, |a, o| a | seg[o]);
+                    if only != 0 {
+                        let left = c / n * n;
+                        for i in 0..m {
+                            for cc in (left..left + n).filter(|&cc| cc != c) {
+                                changed |= self.strike(lay, (k * m + i) * size + cc, only)?;
+                            }
+                        }
+                    }
+                }
+            } else {
+                // Block: pointing along its rows, then along its columns.
+                let b = u - 2 * size;
+                let (top, left) = (b / m * m, b % m * n);
+                for (i, s) in seg.iter_mut().enumerate().take(m) {
+                    *s = self.segment((top + i) * size + left, 1, n);
+                }
+                for i in 0..m {
+                    let only = seg[i] & !(0..m).filter(|&k| k != i).fold(0, |a, k| a | seg[k]);
+                    if only != 0 {
+                        for c in (0..size).filter(|c| c / n * n != left) {
+                            changed |= self.strike(lay, (top + i) * size + c, only)?;
+                        }
+                    }
+                }
+                for (j, s) in seg.iter_mut().enumerate().take(n) {
+                    *s = self.segment(top * size + left + j, size, m);
+                }
+                for j in 0..n {
+                    let only = seg[j] & !(0..n).filter(|&k| k != j).fold(0, |a, k| a | seg[k]);
+                    if only != 0 {
+                        for r in (0..size).filter(|r| r / m * m != top) {
+                            changed |= self.strike(lay, r * size + left + j, only)?;
                         }
                     }
                 }
@@ -305,10 +359,10 @@ impl State {
             if self.open == 0 {
                 return Ok(());
             }
-            if self.hidden_singles(lay)? {
+            if self.dirty_hidden != 0 && self.hidden_singles(lay)? {
                 continue;
             }
-            if !(lay.locked && self.locked_candidates(lay)?) {
+            if !(lay.locked && self.dirty_locked != 0 && self.locked_candidates(lay)?) {
                 return Ok(());
             }
         }
@@ -366,17 +420,13 @@ impl State {
 /// The general path: any shape, cells row-major with 0 for empty and no duplicate givens.
 fn general(shape: Shape, cells: &[u8], limit: usize, want_first: bool) -> (usize, Option<Vec<u8>>) {
     let size = shape.size();
-    let lay = Layout {
-        size,
-        m: shape.m(),
-        n: shape.n(),
-        all: shape.all_values(),
-        locked: size >= LOCKED_FROM,
-    };
+    let lay = Layout::new(shape);
     let mut state = State {
         cand: vec![lay.all; size * size],
         open: size * size,
         queue: Vec::with_capacity(size * size),
+        dirty_hidden: lay.all_units(),
+        dirty_locked: lay.all_units(),
     };
     let mut tally = Tally {
         limit,
