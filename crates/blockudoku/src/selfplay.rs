@@ -44,8 +44,8 @@ pub struct SelfplayArgs {
     #[arg(long, num_args = 2, value_names = ["W1", "W2"])]
     beam: Option<Vec<usize>>,
     /// Evaluation weights for tuning: cells,boxes,isolated,squashed,transitions,nofit,
-    /// uncovered3,nofit_from (8 integers).
-    #[arg(long, value_delimiter = ',', num_args = 8)]
+    /// uncovered3,nofit_from,lines,crowded (10 integers).
+    #[arg(long, value_delimiter = ',')]
     weights: Option<Vec<i64>>,
 }
 
@@ -68,17 +68,25 @@ fn game_seed(seed: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-fn play_game(
+/// What every game of a run shares.
+struct Setup<'a> {
     beam: search::Beam,
-    weights: &search::Weights,
-    index: u64,
-    seed: u64,
-    set: &[Piece],
+    weights: search::Weights,
+    set: &'a [Piece],
     agent: Agent,
     scoring: Scoring,
     max_rounds: u64,
-    progress: &AtomicU64,
-) -> GameResult {
+}
+
+fn play_game(setup: &Setup, index: u64, seed: u64, progress: &AtomicU64) -> GameResult {
+    let Setup {
+        beam,
+        ref weights,
+        set,
+        agent,
+        scoring,
+        max_rounds,
+    } = *setup;
     let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
     let mut state = GameState::default();
     let never = AtomicBool::new(false);
@@ -169,6 +177,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
     };
     let weights = match args.weights.as_deref() {
         None => WEIGHTS,
+        Some(w) if w.len() != 10 => bail!("--weights needs 10 comma-separated integers"),
         Some(w) => search::Weights {
             cells: w[0],
             boxes: w[1],
@@ -178,6 +187,8 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
             nofit: w[5],
             uncovered3: w[6],
             nofit_from: w[7].clamp(0, 47) as usize,
+            lines: w[8],
+            crowded: w[9],
         },
     };
     let beam = match args.beam.as_deref() {
@@ -190,6 +201,14 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()?;
+    let setup = Setup {
+        beam,
+        weights,
+        set: &set,
+        agent,
+        scoring,
+        max_rounds: args.max_rounds,
+    };
     let progress = AtomicU64::new(0);
     let done_games = AtomicU64::new(0);
     let start = Instant::now();
@@ -215,17 +234,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
             (0..args.games)
                 .into_par_iter()
                 .map(|i| {
-                    let r = play_game(
-                        beam,
-                        &weights,
-                        i,
-                        game_seed(args.seed, i),
-                        &set,
-                        agent,
-                        scoring,
-                        args.max_rounds,
-                        &progress,
-                    );
+                    let r = play_game(&setup, i, game_seed(args.seed, i), &progress);
                     done_games.fetch_add(1, Ordering::Relaxed);
                     r
                 })
@@ -388,28 +397,16 @@ mod tests {
     #[test]
     fn games_are_reproducible() {
         let p = AtomicU64::new(0);
-        let a = play_game(
-            search::DEFAULT_BEAM,
-            &WEIGHTS,
-            0,
-            game_seed(1, 0),
-            catalogue(),
-            Agent::Seed,
-            Scoring::Blockudoku,
-            30,
-            &p,
-        );
-        let b = play_game(
-            search::DEFAULT_BEAM,
-            &WEIGHTS,
-            0,
-            game_seed(1, 0),
-            catalogue(),
-            Agent::Seed,
-            Scoring::Blockudoku,
-            30,
-            &p,
-        );
+        let setup = Setup {
+            beam: search::DEFAULT_BEAM,
+            weights: WEIGHTS,
+            set: catalogue(),
+            agent: Agent::Seed,
+            scoring: Scoring::Blockudoku,
+            max_rounds: 30,
+        };
+        let a = play_game(&setup, 0, game_seed(1, 0), &p);
+        let b = play_game(&setup, 0, game_seed(1, 0), &p);
         assert_eq!((a.rounds, a.score, a.died), (b.rounds, b.score, b.died));
     }
 }
