@@ -4,7 +4,7 @@
 //! Every agent is a pure function of the game, the limits and a seed, so the protocol loop,
 //! the arena and the bench all call the same code.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -65,6 +65,8 @@ pub struct Agent {
     /// Seed of the random choices.
     pub seed: u64,
     table: Arc<Table>,
+    /// Nodes of the last `default` search (for `bench`).
+    last_nodes: AtomicU64,
 }
 
 impl Agent {
@@ -75,7 +77,13 @@ impl Agent {
             threads: threads.max(1),
             seed,
             table: Arc::new(Table::new(20)),
+            last_nodes: AtomicU64::new(0),
         }
+    }
+
+    /// Nodes searched by the last `default` search.
+    pub fn last_nodes(&self) -> u64 {
+        self.last_nodes.load(Ordering::Relaxed)
     }
 
     /// Forgets what was learnt (new game).
@@ -115,7 +123,9 @@ impl Agent {
                 // Fresh table per move: answers depend only on the position and the limits
                 // (the protocol promises that at a node limit).
                 self.table.new_search();
-                search::search(game, limits, stop, self.threads, &self.table, report).best
+                let out = search::search(game, limits, stop, self.threads, &self.table, report);
+                self.last_nodes.store(out.nodes, Ordering::Relaxed);
+                out.best
             }
         }
     }

@@ -1,12 +1,12 @@
 //! `bench`: the `default` agent on fixed positions at a fixed node limit, one thread. The
 //! node total is a signature of search behaviour; nodes per second measure speed.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::agents::{Agent, AgentKind};
 use crate::protocol::{parse_line, Command};
-use crate::search::{Event, Limits};
+use crate::search::Limits;
 
 /// The bench positions (protocol `position` lines).
 pub const POSITIONS: [&str; 6] = [
@@ -33,14 +33,9 @@ pub fn run(nodes: u64) -> anyhow::Result<()> {
             nodes: Some(nodes),
             depth: None,
         };
-        let last = AtomicU64::new(0);
         let t = Instant::now();
-        let best = agent.choose(&game, limits, &stop, &mut |e| {
-            if let Event::Info { nodes, .. } = e {
-                last.store(nodes, Ordering::Relaxed);
-            }
-        });
-        let n = last.load(Ordering::Relaxed);
+        let best = agent.choose(&game, limits, &stop, &mut |_| {});
+        let n = agent.last_nodes();
         total += n;
         println!(
             "position {}: bestmove {} nodes {} time {} ms",

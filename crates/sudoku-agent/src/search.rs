@@ -802,6 +802,8 @@ fn sets_up(board: &Board, row: usize, col: usize) -> bool {
 pub struct Outcome {
     /// The move to play, `None` when the side to move has no move at all.
     pub best: Option<Move>,
+    /// Nodes searched over all threads (aborted iterations included).
+    pub nodes: u64,
 }
 
 /// Runs the `default` agent on `game` with `threads` threads sharing `table`.
@@ -821,7 +823,10 @@ pub fn search(
         done: AtomicBool::new(false),
     };
     if !game.can_move(game.turn()) {
-        return Outcome { best: None };
+        return Outcome {
+            best: None,
+            nodes: 0,
+        };
     }
     let first_solution = solver::solve(game.board());
     let Some(first_solution) = first_solution else {
@@ -831,7 +836,7 @@ pub fn search(
         if let Some(m) = best {
             report(Event::Propose(m));
         }
-        return Outcome { best };
+        return Outcome { best, nodes: 0 };
     };
     let quick = quick_move(game, first_solution.cells());
     if let Some(m) = quick {
@@ -848,11 +853,17 @@ pub fn search(
     };
     let root = match analyse_root(game, &stop_analysis) {
         Some(r) => r,
-        None => return Outcome { best: quick },
+        None => {
+            return Outcome {
+                best: quick,
+                nodes: 0,
+            }
+        }
     };
     let geo = Geometry::new(game);
     let node = Node::new(game, &geo, &root);
     let mut best_move = quick;
+    let mut main_nodes = 0;
     let diff = {
         let s = game.scores();
         let me = game.turn().index();
@@ -923,6 +934,10 @@ pub fn search(
             depth += 1;
         }
         stopper.done.store(true, Ordering::Relaxed);
+        main_nodes = w.nodes;
     });
-    Outcome { best: best_move }
+    Outcome {
+        best: best_move,
+        nodes: stopper.nodes.load(Ordering::Relaxed) + main_nodes % 256,
+    }
 }
