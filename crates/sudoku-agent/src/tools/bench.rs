@@ -42,7 +42,7 @@ fn data_dir() -> Result<PathBuf> {
 
 pub fn run(files: Vec<PathBuf>, generated: Vec<String>) -> Result<()> {
     let mut sets: Vec<(String, Vec<Board>)> = Vec::new();
-    let files = if files.is_empty() && generated.is_empty() {
+    let files = if files.is_empty() {
         let dir = data_dir()?;
         COLLECTIONS.iter().map(|f| dir.join(f)).collect()
     } else {
@@ -64,19 +64,24 @@ pub fn run(files: Vec<PathBuf>, generated: Vec<String>) -> Result<()> {
         sets.push((name, boards));
     }
     for spec in generated {
-        let (shape, k) = spec
-            .split_once(':')
-            .ok_or_else(|| anyhow!("--generated '{spec}': expected MxN:K, e.g. 4x4:100"))?;
-        let shape = Shape::parse(shape).map_err(|e| anyhow!("--generated '{spec}': {e}"))?;
-        let k: u64 = k
+        let parts: Vec<&str> = spec.split(':').collect();
+        if parts.len() < 2 || parts.len() > 3 {
+            bail!("--generated '{spec}': expected MxN:K[:easy|medium|hard], e.g. 4x4:100");
+        }
+        let shape = Shape::parse(parts[0]).map_err(|e| anyhow!("--generated '{spec}': {e}"))?;
+        let k: u64 = parts[1]
             .parse()
-            .map_err(|_| anyhow!("--generated '{spec}': '{k}' is not a count"))?;
+            .map_err(|_| anyhow!("--generated '{spec}': '{}' is not a count", parts[1]))?;
         if k == 0 || k > 100_000 {
             bail!("--generated '{spec}': count must be 1..=100000");
         }
-        let target = Difficulty::Hard.clue_target(shape);
+        let level = parts.get(2).copied().unwrap_or("hard");
+        let difficulty = Difficulty::parse(level).ok_or_else(|| {
+            anyhow!("--generated '{spec}': '{level}' is not easy, medium or hard")
+        })?;
+        let target = difficulty.clue_target(shape);
         let boards = (1..=k).map(|seed| generate(shape, target, seed)).collect();
-        sets.push((format!("generated {shape} hard x{k}"), boards));
+        sets.push((format!("generated {shape} {level} x{k}"), boards));
     }
     println!(
         "{:<28} {:>8} {:>10} {:>10} {:>12}  solutions 0/1/2+",

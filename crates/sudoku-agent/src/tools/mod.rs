@@ -74,10 +74,12 @@ pub enum ToolCommand {
     /// Time "find a solution and prove it unique" (count to 2) on puzzle files; prints
     /// puzzles, microseconds per puzzle (mean and median) and puzzles per second.
     BenchSolver {
-        /// Puzzle files (default: the four collections in ../shared/data/sudoku).
+        /// Puzzle files (default: the four collections in ../shared/data/sudoku; they are
+        /// also run, first, when only --generated is given).
         #[arg(long)]
         file: Vec<PathBuf>,
-        /// Also time a generated set, `MxN:K` (K hard puzzles, seeds 1..=K), e.g. `4x4:100`.
+        /// Also time a generated set, `MxN:K[:easy|medium|hard]` (K puzzles from seeds
+        /// 1..=K, hard by default), e.g. `4x4:100`.
         #[arg(long)]
         generated: Vec<String>,
     },
