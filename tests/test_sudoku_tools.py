@@ -129,7 +129,8 @@ def test_bench_solver_prints_a_table(sudoku_bin, shared_dir, tmp_path):
     f = tmp_path / "few.txt"
     f.write_text("\n".join([HARD] * 5) + "\n")
     out = ok(sudoku_bin, "bench-solver", "--file", str(f), "--generated", "2x2:3")
-    assert out[0].split()[:5] == ["set", "puzzles", "us/puzzle", "median", "us"]
+    assert out[0].split()[:3] == ["set", "puzzles", "us/puzzle"]
+    assert "median us" in out[0] and "puzzles/s" in out[0]
     row = out[1].split()
     assert row[0] == "few.txt" and row[1] == "5" and row[-1] == "0/5/0"
     assert float(row[2]) > 0

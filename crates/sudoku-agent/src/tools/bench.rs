@@ -1,10 +1,12 @@
 //! `bench-solver`: the solver's speed on fixed puzzle sets, as "find a solution and prove it
 //! unique" (count to 2), single thread.
 //!
-//! Puzzles are parsed before timing. Each set is run 3 times: the mean comes from the
-//! fastest pass (per-puzzle clock reads included), the median from each puzzle's fastest of
-//! its 3 timings (clock overhead, ~20 ns, is below what matters here). The solution-count
-//! histogram doubles as a signature: a
+//! Puzzles are parsed before timing. `us/puzzle` and `puzzles/s` come from the fastest of 3
+//! passes over the set (one clock read per pass); `us (best)` and `median us` from each
+//! puzzle's fastest of 3 timings taken in 3 further passes (never back to back, which would
+//! train the branch predictor on one puzzle). On a shared machine the per-puzzle minimum
+//! filters out time stolen by other processes, so those two columns are the steadier ones.
+//! The solution-count histogram doubles as a signature: a
 //! solver change that moves it is a bug.
 
 use std::path::PathBuf;
@@ -84,39 +86,48 @@ pub fn run(files: Vec<PathBuf>, generated: Vec<String>) -> Result<()> {
         sets.push((format!("generated {shape} {level} x{k}"), boards));
     }
     println!(
-        "{:<28} {:>8} {:>10} {:>10} {:>12}  solutions 0/1/2+",
-        "set", "puzzles", "us/puzzle", "median us", "puzzles/s"
+        "{:<28} {:>8} {:>10} {:>10} {:>10} {:>12}  solutions 0/1/2+",
+        "set", "puzzles", "us/puzzle", "us (best)", "median us", "puzzles/s"
     );
     for (name, boards) in sets {
         if boards.is_empty() {
             println!("{name:<28} {:>8}", 0);
             continue;
         }
-        // The machine may be shared: each figure is the best of ROUNDS passes over the set
-        // (a puzzle's best time too, taken across passes, never from back-to-back repeats
-        // that would train the branch predictor on one puzzle).
+        // The machine may be shared: each figure is the best of ROUNDS passes over the set.
+        // Mean passes read the clock once per pass (a clock read costs about a microsecond
+        // on some virtual machines); median passes time each puzzle, keeping its best time
+        // across passes, never from back-to-back repeats that would train the branch
+        // predictor on one puzzle.
         let mut histogram = [0usize; 3];
         let mut total = f64::INFINITY;
-        let mut times = vec![f64::INFINITY; boards.len()];
         for round in 0..ROUNDS {
             let start = Instant::now();
-            for (board, best) in boards.iter().zip(times.iter_mut()) {
-                let t = Instant::now();
+            for board in &boards {
                 let count = count_solutions(std::hint::black_box(board), 2);
-                *best = best.min(t.elapsed().as_secs_f64());
                 if round == 0 {
                     histogram[count] += 1;
                 }
             }
             total = total.min(start.elapsed().as_secs_f64());
         }
+        let mut times = vec![f64::INFINITY; boards.len()];
+        for _ in 0..ROUNDS {
+            for (board, best) in boards.iter().zip(times.iter_mut()) {
+                let t = Instant::now();
+                std::hint::black_box(count_solutions(std::hint::black_box(board), 2));
+                *best = best.min(t.elapsed().as_secs_f64());
+            }
+        }
         times.sort_by(f64::total_cmp);
         let median = times[times.len() / 2];
+        let best_mean = times.iter().sum::<f64>() / boards.len() as f64;
         let n = boards.len() as f64;
         println!(
-            "{name:<28} {:>8} {:>10.2} {:>10.2} {:>12.0}  {}/{}/{}",
+            "{name:<28} {:>8} {:>10.2} {:>10.2} {:>10.2} {:>12.0}  {}/{}/{}",
             boards.len(),
             total / n * 1e6,
+            best_mean * 1e6,
             median * 1e6,
             n / total,
             histogram[0],
