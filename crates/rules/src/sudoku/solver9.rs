@@ -232,21 +232,17 @@ impl Grid {
         let band = sub % 3;
         let digit_base = sub - band;
         let i = mask.trailing_zeros() as usize;
-        self.poss[sub] &= OWN_BAND_KEEP[i];
+        // Mask every band and every digit, then restore this sub-band: no branches.
+        let own = self.poss[sub] & OWN_BAND_KEEP[i];
         let col = !COLUMN[i];
-        for b in 0..3 {
-            if b != band {
-                self.poss[digit_base + b] &= col;
-            }
-        }
+        self.poss[digit_base] &= col;
+        self.poss[digit_base + 1] &= col;
+        self.poss[digit_base + 2] &= col;
         let not_cell = !mask;
-        let mut other = band;
-        while other < 27 {
-            if other != sub {
-                self.poss[other] &= not_cell;
-            }
-            other += 3;
+        for d in 0..9 {
+            self.poss[3 * d + band] &= not_cell;
         }
+        self.poss[sub] = own;
         self.unsolved[band] &= not_cell;
     }
 
@@ -255,12 +251,17 @@ impl Grid {
     fn update(&mut self) -> Result<(), Dead> {
         loop {
             let mut changed = false;
-            for sub in 0..27 {
-                if self.poss[sub] != self.seen[sub] {
-                    changed = true;
-                    self.update_one(sub)?;
-                }
+            // Unrolled so every sub-band index is a constant: the compiler then resolves
+            // the band arithmetic and table offsets at compile time.
+            macro_rules! each {
+                ($($sub:literal)*) => {$(
+                    if self.poss[$sub] != self.seen[$sub] {
+                        changed = true;
+                        self.update_one($sub)?;
+                    }
+                )*};
             }
+            each!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26);
             if !changed {
                 return Ok(());
             }
@@ -298,13 +299,10 @@ impl Grid {
         if solved != 0 {
             self.unsolved[band] &= !solved;
             let not_solved = !solved;
-            let mut other = band;
-            while other < 27 {
-                if other != sub {
-                    self.poss[other] &= not_solved;
-                }
-                other += 3;
+            for d in 0..9 {
+                self.poss[3 * d + band] &= not_solved;
             }
+            self.poss[sub] = p;
         }
         Ok(())
     }
