@@ -495,7 +495,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
                 if !args.quiet {
                     let _g = print_lock.lock().unwrap();
                     let me = r.first_is.index();
-                    println!(
+                    crate::say!(
                         "game {} {} (player {}) vs {}: {}-{} {}{} moves {}",
                         r.index + 1,
                         names[0],
@@ -581,7 +581,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
             .count()
     };
     let moves = results.iter().map(|r| r.moves).sum::<usize>() as f64 / n;
-    println!(
+    crate::say!(
         "arena: {} vs {} on {}{} {} mode, {} games, movetime {} ms, seed {}, {:.1} s",
         names[0],
         names[1],
@@ -595,7 +595,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
         args.seed,
         started.elapsed().as_secs_f64()
     );
-    println!(
+    crate::say!(
         "{}: wins {wins} draws {draws} losses {losses} score {:.1}% +- {:.1}% (95% CI {:.1}%..{:.1}%)",
         names[0],
         100.0 * mean,
@@ -609,11 +609,11 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
             count(side, ForfeitKind::TabooListed),
             count(side, ForfeitKind::NoMove),
         );
-        println!(
+        crate::say!(
             "forfeits {name}: {} (illegal {i}, taboo-listed {t}, no move {m})",
             i + t + m
         );
     }
-    println!("moves per game: {moves:.1}");
+    crate::say!("moves per game: {moves:.1}");
     Ok(())
 }

@@ -37,7 +37,7 @@ pub fn run(nodes: u64) -> anyhow::Result<()> {
         let best = agent.choose(&game, limits, &stop, &mut |_| {});
         let n = agent.last_nodes();
         total += n;
-        println!(
+        crate::say!(
             "position {}: bestmove {} nodes {} time {} ms",
             i + 1,
             best.map_or("none".to_string(), |m| m.to_string()),
@@ -46,6 +46,6 @@ pub fn run(nodes: u64) -> anyhow::Result<()> {
         );
     }
     let ms = start.elapsed().as_millis().max(1) as u64;
-    println!("bench: {total} nodes {} nps {ms} ms", total * 1000 / ms);
+    crate::say!("bench: {total} nodes {} nps {ms} ms", total * 1000 / ms);
     Ok(())
 }

@@ -6,6 +6,19 @@
 
 use clap::{Parser, Subcommand};
 
+/// `println!` for the one-shot subcommands: a closed stdout (`| head`) ends the program with
+/// one line on stderr instead of a panic.
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            eprintln!("error: cannot write to standard output");
+            std::process::exit(1);
+        }
+    }};
+}
+
 mod agents;
 mod arena;
 mod bench;
