@@ -47,6 +47,9 @@ pub struct SelfplayArgs {
     /// uncovered3,nofit_from,lines,crowded (10 integers).
     #[arg(long, value_delimiter = ',')]
     weights: Option<Vec<i64>>,
+    /// Final boards re-ranked by the one-piece lookahead (0 or 1: no lookahead).
+    #[arg(long)]
+    lookahead: Option<usize>,
 }
 
 struct GameResult {
@@ -195,12 +198,16 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
         None => search::DEFAULT_BEAM,
         Some(w) => {
             let w = |i: usize| if w[i] == 0 { usize::MAX } else { w[i] };
-            [w(0), w(1)]
+            [w(0), w(1), search::DEFAULT_BEAM[2]]
         }
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()?;
+    let mut beam = beam;
+    if let Some(k) = args.lookahead {
+        beam[2] = k;
+    }
     let setup = Setup {
         beam,
         weights,
