@@ -581,6 +581,10 @@ fn rerank(
     }
     let mut chosen: Option<(Vec<Step>, i64)> = None;
     for (_, line, board) in top {
+        // A stopped search must answer now: keep what the lookahead has ranked so far.
+        if ctl.stop.load(Ordering::Relaxed) {
+            return chosen.or(best);
+        }
         let (value, nodes) = lookahead(board, weights);
         ctl.nodes.fetch_add(nodes, Ordering::Relaxed);
         if chosen.as_ref().is_none_or(|c| value > c.1) {
