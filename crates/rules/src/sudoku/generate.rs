@@ -9,7 +9,14 @@
 
 use super::board::{Board, Shape};
 use super::game::SplitMix64;
+#[cfg(test)]
 use super::solver::count_solutions;
+use super::solver::count_solutions_within;
+
+/// Search nodes one uniqueness check may use (boards up to 16x16, then larger ones, whose
+/// nodes cost several times more). Past it the clue stays: on 25x25 boards below about 45%
+/// clues a single check can otherwise run for minutes.
+const NODE_BUDGET: [usize; 2] = [20_000, 2_000];
 
 /// How hard a generated puzzle should be, expressed as how many clues to keep: fewer clues
 /// means more deduction. `Hard` removes clues until none can go (a minimal puzzle).
@@ -94,14 +101,15 @@ pub fn full_grid(shape: Shape, rng: &mut SplitMix64) -> Vec<u8> {
 }
 
 /// A puzzle with a unique solution and at least `target` clues (exactly `target` when the
-/// random removal order allows it; otherwise as few as it could reach), reproducible from
-/// `seed`.
+/// random removal order allows it; otherwise as few as it could reach, a clue also staying
+/// when its removal cannot be proven safe within the node budget), reproducible from `seed`.
 pub fn generate(shape: Shape, target: usize, seed: u64) -> Board {
     let mut rng = SplitMix64(seed);
     let mut cells = full_grid(shape, &mut rng);
     let mut order: Vec<usize> = (0..cells.len()).collect();
     rng.shuffle(&mut order);
     let mut clues = cells.len();
+    let budget = NODE_BUDGET[(shape.size() > 16) as usize];
     for cell in order {
         if clues <= target {
             break;
@@ -109,7 +117,7 @@ pub fn generate(shape: Shape, target: usize, seed: u64) -> Board {
         let value = cells[cell];
         cells[cell] = 0;
         let board = Board::from_cells(shape, &cells).expect("a subset of a correct grid");
-        if count_solutions(&board, 2) == 1 {
+        if count_solutions_within(&board, 2, budget) == Some(1) {
             clues -= 1;
         } else {
             cells[cell] = value;

@@ -44,7 +44,8 @@ fn run(board: &Board, limit: usize, want_first: bool) -> (usize, Option<Board>) 
         let (count, first) = solver9::solve_board(board, limit, want_first);
         (count, first.map(|cells| cells.to_vec()))
     } else {
-        general(shape, board.cells(), limit, want_first)
+        let answer = general(shape, board.cells(), limit, want_first, usize::MAX);
+        (answer.count, answer.first)
     };
     let first = first
         .map(|cells| Board::from_cells(shape, &cells).expect("a solver solution is a valid board"));
@@ -136,6 +137,9 @@ impl Layout {
 struct Tally {
     limit: usize,
     count: usize,
+    /// Search nodes visited, and the budget after which the search gives up.
+    nodes: usize,
+    max_nodes: usize,
     first: Option<Vec<u8>>,
     want_first: bool,
 }
@@ -369,6 +373,10 @@ impl State {
     }
 
     fn search(&mut self, lay: &Layout, tally: &mut Tally) {
+        tally.nodes += 1;
+        if tally.nodes > tally.max_nodes {
+            return;
+        }
         if self.open == 0 {
             tally.count += 1;
             if tally.want_first && tally.first.is_none() {
@@ -427,7 +435,7 @@ impl State {
             if child.assign(lay, best, bit).is_ok() && child.propagate(lay).is_ok() {
                 child.search(lay, tally);
             }
-            if tally.count >= tally.limit {
+            if tally.count >= tally.limit || tally.nodes > tally.max_nodes {
                 return;
             }
         }
@@ -435,7 +443,13 @@ impl State {
 }
 
 /// The general path: any shape, cells row-major with 0 for empty and no duplicate givens.
-fn general(shape: Shape, cells: &[u8], limit: usize, want_first: bool) -> (usize, Option<Vec<u8>>) {
+fn general(
+    shape: Shape,
+    cells: &[u8],
+    limit: usize,
+    want_first: bool,
+    max_nodes: usize,
+) -> GeneralAnswer {
     let size = shape.size();
     let lay = Layout::new(shape);
     let mut state = State {
@@ -448,6 +462,8 @@ fn general(shape: Shape, cells: &[u8], limit: usize, want_first: bool) -> (usize
     let mut tally = Tally {
         limit,
         count: 0,
+        nodes: 0,
+        max_nodes,
         first: None,
         want_first,
     };
@@ -457,17 +473,29 @@ fn general(shape: Shape, cells: &[u8], limit: usize, want_first: bool) -> (usize
         }
         let bit = 1u32 << (v - 1);
         let c = state.cand[i];
-        if c & bit == 0 || (c & FIXED != 0) {
-            return (0, None);
-        }
-        if state.assign(&lay, i, bit).is_err() {
-            return (0, None);
+        if c & bit == 0 || (c & FIXED != 0) || state.assign(&lay, i, bit).is_err() {
+            return GeneralAnswer {
+                count: 0,
+                first: None,
+                complete: true,
+            };
         }
     }
     if state.propagate(&lay).is_ok() {
         state.search(&lay, &mut tally);
     }
-    (tally.count, tally.first)
+    GeneralAnswer {
+        count: tally.count,
+        first: tally.first,
+        complete: tally.nodes <= tally.max_nodes,
+    }
+}
+
+struct GeneralAnswer {
+    count: usize,
+    first: Option<Vec<u8>>,
+    /// False when the node budget ran out before the answer was certain.
+    complete: bool,
 }
 
 /// Counts solutions on the general path whatever the shape (also for 3x3 boards), so tests
@@ -476,7 +504,24 @@ pub fn count_solutions_general(board: &Board, limit: usize) -> usize {
     if limit == 0 {
         return 0;
     }
-    general(board.shape(), board.cells(), limit, false).0
+    general(board.shape(), board.cells(), limit, false, usize::MAX).count
+}
+
+/// Like [`count_solutions`], but gives up after `max_nodes` search nodes and then answers
+/// `None`. Large boards (16x16, 25x25) with few clues can need an exponential search; the
+/// generator uses this to stay fast, keeping a clue whenever uniqueness is not proven in
+/// budget. 3x3 boards ignore the budget: the band solver's worst case is a fraction of a
+/// millisecond.
+pub fn count_solutions_within(board: &Board, limit: usize, max_nodes: usize) -> Option<usize> {
+    let shape = board.shape();
+    if limit == 0 {
+        return Some(0);
+    }
+    if shape.m() == 3 && shape.n() == 3 {
+        return Some(solver9::solve_board(board, limit, false).0);
+    }
+    let answer = general(shape, board.cells(), limit, false, max_nodes);
+    answer.complete.then_some(answer.count)
 }
 
 #[cfg(test)]
@@ -533,6 +578,15 @@ mod tests {
         let sol = solve(&board).unwrap();
         assert!(sol.is_full());
         assert_eq!(sol.get(0, 0), 1);
+    }
+
+    #[test]
+    fn node_budget_gives_up_instead_of_guessing() {
+        let board = Board::empty(Shape::new(4, 4).unwrap());
+        assert_eq!(count_solutions_within(&board, 2, 1), None);
+        assert_eq!(count_solutions_within(&board, 2, 100_000), Some(2));
+        let nine = Board::empty(Shape::new(3, 3).unwrap());
+        assert_eq!(count_solutions_within(&nine, 2, 1), Some(2));
     }
 
     #[test]
