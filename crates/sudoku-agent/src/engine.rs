@@ -35,7 +35,7 @@ impl Out {
 /// `bestmove` and for the reader to receive it in time.
 pub fn deadline_for(start: Instant, movetime_ms: u64) -> Instant {
     let ms = movetime_ms as f64;
-    let aim = (ms * 0.97 - 2.0).max(0.0);
+    let aim = (ms * 0.95 - 3.0).max(0.0);
     start + Duration::from_micros((aim * 1000.0) as u64)
 }
 

@@ -78,19 +78,29 @@ pub struct Stopper<'a> {
     pub flag: &'a AtomicBool,
     /// Limits of this search.
     pub limits: Limits,
+    /// Node count and end signal shared with helper threads.
+    pub shared: Arc<Shared>,
+}
+
+/// What the threads of one search share besides the table.
+#[derive(Default)]
+pub struct Shared {
     /// Nodes over all threads.
     pub nodes: AtomicU64,
-    /// Set once the search decided to stop (so helper threads follow).
+    /// Set once the main thread is done (helper threads then stop).
     pub done: AtomicBool,
 }
 
+/// Helper threads do not see the protocol's flag; the main thread relays it through `done`.
+static NEVER: AtomicBool = AtomicBool::new(false);
+
 impl Stopper<'_> {
     fn should_stop(&self) -> bool {
-        if self.done.load(Ordering::Relaxed) || self.flag.load(Ordering::Relaxed) {
+        if self.shared.done.load(Ordering::Relaxed) || self.flag.load(Ordering::Relaxed) {
             return true;
         }
         if let Some(n) = self.limits.nodes {
-            if self.nodes.load(Ordering::Relaxed) >= n {
+            if self.shared.nodes.load(Ordering::Relaxed) >= n {
                 return true;
             }
         }
@@ -515,7 +525,7 @@ impl Worker<'_> {
     fn tick(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes & 255 == 0 {
-            self.stopper.nodes.fetch_add(256, Ordering::Relaxed);
+            self.stopper.shared.nodes.fetch_add(256, Ordering::Relaxed);
             if self.stopper.should_stop() {
                 self.aborted = true;
             }
@@ -819,8 +829,7 @@ pub fn search(
     let stopper = Stopper {
         flag: stop_flag,
         limits,
-        nodes: AtomicU64::new(0),
-        done: AtomicBool::new(false),
+        shared: Arc::new(Shared::default()),
     };
     if !game.can_move(game.turn()) {
         return Outcome {
@@ -863,39 +872,48 @@ pub fn search(
     let geo = Geometry::new(game);
     let node = Node::new(game, &geo, &root);
     let mut best_move = quick;
-    let mut main_nodes = 0;
+    let main_nodes;
     let diff = {
         let s = game.scores();
         let me = game.turn().index();
         s[me] as i32 - s[1 - me] as i32
     };
-    std::thread::scope(|scope| {
-        for helper in 1..threads.max(1) {
-            let (geo, stopper, table, node) = (&geo, &stopper, &**table, node.clone());
-            scope.spawn(move || {
-                let mut w = Worker {
-                    geo,
-                    table,
-                    stopper,
-                    node,
-                    nodes: 0,
-                    aborted: false,
-                    horizon: false,
-                    killers: vec![NO_MOVE; 256],
-                };
-                let mut root_moves = w.moves(NO_MOVE, 0);
-                // Helpers start one ply deeper on odd ids so threads fill the table at
-                // different depths (lazy SMP).
-                let mut depth = 1 + (helper as u32 % 2);
-                while !w.aborted && !stopper.done.load(Ordering::Relaxed) {
-                    if depth > w.node.empties as u32 + 64 {
-                        break;
-                    }
-                    w.root(depth, &mut root_moves);
-                    depth += 1;
+    // Helper threads are detached: the answer must not wait for a descheduled helper to
+    // notice the end (on a loaded machine that cost 10+ ms past the movetime).
+    let geo = Arc::new(geo);
+    for helper in 1..threads.max(1) {
+        let (geo, table, node) = (geo.clone(), table.clone(), node.clone());
+        let (limits, shared) = (stopper.limits.clone(), stopper.shared.clone());
+        std::thread::spawn(move || {
+            let stopper = Stopper {
+                flag: &NEVER,
+                limits,
+                shared,
+            };
+            let mut w = Worker {
+                geo: &geo,
+                table: &table,
+                stopper: &stopper,
+                node,
+                nodes: 0,
+                aborted: false,
+                horizon: false,
+                killers: vec![NO_MOVE; 256],
+            };
+            let mut root_moves = w.moves(NO_MOVE, 0);
+            // Helpers start one ply deeper on odd ids so threads fill the table at
+            // different depths (lazy SMP).
+            let mut depth = 1 + (helper as u32 % 2);
+            while !w.aborted && !stopper.shared.done.load(Ordering::Relaxed) {
+                if depth > w.node.empties as u32 + 64 {
+                    break;
                 }
-            });
-        }
+                w.root(depth, &mut root_moves);
+                depth += 1;
+            }
+        });
+    }
+    {
         let mut w = Worker {
             geo: &geo,
             table,
@@ -922,7 +940,7 @@ pub fn search(
             let exact = !w.horizon;
             report(Event::Info {
                 depth,
-                nodes: stopper.nodes.load(Ordering::Relaxed) + (w.nodes & 255),
+                nodes: stopper.shared.nodes.load(Ordering::Relaxed) + (w.nodes & 255),
                 millis: start.elapsed().as_millis() as u64,
                 score: diff + v,
                 pv: real,
@@ -933,11 +951,11 @@ pub fn search(
             }
             depth += 1;
         }
-        stopper.done.store(true, Ordering::Relaxed);
+        stopper.shared.done.store(true, Ordering::Relaxed);
         main_nodes = w.nodes;
-    });
+    }
     Outcome {
         best: best_move,
-        nodes: stopper.nodes.load(Ordering::Relaxed) + main_nodes % 256,
+        nodes: stopper.shared.nodes.load(Ordering::Relaxed) + main_nodes % 256,
     }
 }
