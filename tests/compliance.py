@@ -390,6 +390,8 @@ def c_quit(p: Protocol, cmd: List[str]) -> str:
 def c_state_survives_errors(p: Protocol, cmd: List[str]) -> str:
     e = Engine(cmd)
     try:
+        # One thread: a node-limited search is then reproducible (with more threads it is not).
+        e.send("setoption name Threads value 1")
         e.send(p.positions[2])
         _, _, first = go_and_collect(e, "go nodes 2000")
         for bad in ("position", "position garbage", "go movetime -5", "setoption name NoSuchOption value 1", "\x00\x01\xff"):

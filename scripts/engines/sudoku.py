@@ -263,7 +263,11 @@ class SudokuState:
     turn: int = 1
     result: Optional[str] = None  # "1", "2" or "draw" once the game is over
     taboo: List[SudokuMove] = field(default_factory=list)
+    # Cells each player may play now (`playable1`/`playable2` of `show`); None: unrestricted
+    # or not reported.
     allowed: Dict[int, Optional[List[Cell]]] = field(default_factory=lambda: {1: None, 2: None})
+    # Starting cells of the allowed-squares modes (`allowed1`/`allowed2`, as `position` takes them).
+    starts: Dict[int, Optional[List[Cell]]] = field(default_factory=lambda: {1: None, 2: None})
 
     @property
     def size(self) -> int:
@@ -273,9 +277,10 @@ class SudokuState:
     def parse_show(lines: Sequence[str]) -> "SudokuState":
         """Reads the drawing (for the block shape), `rows ...` and `mode ... scores ... turn ...`.
 
-        `allowed1`/`allowed2` (or `allowed`/`playable` for the player to move) lists, when the
-        engine prints them, give the squares each player may play; without them `allowed`
-        stays None (unrestricted, or not reported: protocol v1's `show` does not print them).
+        In the allowed-squares modes `show` prints `allowed1`/`allowed2` (starting cells, read
+        into `starts`) and `playable1`/`playable2` (the cells each player may play now, read
+        into `allowed`); a bare `allowed`/`playable` list means the player to move. Without
+        them `allowed` stays None (unrestricted).
         """
         rows_line = next((l for l in lines if l.startswith("rows ")), None)
         if rows_line is None:
@@ -285,7 +290,9 @@ class SudokuState:
         # Block shape from the drawing: cells before the first '|' make n; rows before the
         # first dashed line make m.
         m, n = size, size
-        board_lines = [l for l in lines if l and not l.startswith(("rows ", "mode ", "allowed"))]
+        board_lines = [
+            l for l in lines if l and not l.startswith(("rows ", "mode ", "allowed", "playable"))
+        ]
         if board_lines:
             first = board_lines[0]
             if "|" in first:
@@ -298,7 +305,7 @@ class SudokuState:
             tokens = line.split()
             if not tokens:
                 continue
-            if tokens[0] == "mode" or tokens[0].startswith("allowed"):
+            if tokens[0] == "mode" or tokens[0].startswith(("allowed", "playable")):
                 _read_state_words(state, tokens)
         return state
 
@@ -319,7 +326,7 @@ def _read_state_words(state: SudokuState, tokens: List[str]) -> None:
         elif key == "result" and i + 1 < len(tokens):
             state.result = tokens[i + 1]
             i += 2
-        elif key in ("taboo", "allowed1", "allowed2", "allowed", "playable"):
+        elif key in ("taboo", "allowed1", "allowed2", "allowed", "playable", "playable1", "playable2"):
             j = i + 1
             items = []
             while j < len(tokens) and re.fullmatch(r"\d+,\d+(=\d+)?|none|all", tokens[j]):
@@ -328,12 +335,13 @@ def _read_state_words(state: SudokuState, tokens: List[str]) -> None:
             if key == "taboo":
                 state.taboo = [SudokuMove.parse(t) for t in items if t != "none"]
             else:
-                # `allowed`/`playable` without a number: the squares of the player to move.
+                # Without a number: the squares of the player to move.
                 player = int(key[-1]) if key[-1].isdigit() else state.turn
+                target = state.starts if key in ("allowed1", "allowed2") else state.allowed
                 if items == ["all"]:
-                    state.allowed[player] = None
+                    target[player] = None
                 else:
-                    state.allowed[player] = [tuple(int(x) for x in t.split(",")) for t in items if t != "none"]
+                    target[player] = [tuple(int(x) for x in t.split(",")) for t in items if t != "none"]
             i = j
         else:
             i += 1

@@ -21,16 +21,11 @@ def bin_dir() -> pathlib.Path:
 
 
 def real_engine(name: str, engine_class):
-    """The real binary, started and handshaken; skips when it does not speak its protocol yet."""
+    """The real binary, started and handshaken (a failure when it is missing or mute)."""
     path = bin_dir() / name
     if not path.exists():
         pytest.fail(f"{path} is missing: run 'cargo build --release' first")
-    from engines import EngineProblem
-
-    try:
-        return engine_class([str(path)], startup_timeout=5)
-    except EngineProblem as err:
-        pytest.skip(f"{name} does not speak its protocol yet: {err}")
+    return engine_class([str(path)], startup_timeout=5)
 
 
 def fake_command(*args: str):

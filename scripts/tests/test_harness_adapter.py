@@ -41,7 +41,7 @@ def test_adapter_with_scripted_engine(version):
 @pytest.mark.parametrize("version", ["v2022", "v2024"])
 @pytest.mark.parametrize("scenario", ["midgame2x2", "empty3x3"])
 def test_adapter_with_real_agent(version, scenario):
-    engine = real_engine("sudoku-agent", SudokuEngine)  # skips if the agent is not there yet
+    engine = real_engine("sudoku-agent", SudokuEngine)
     out = run_player(version, scenario, 0.6, SUDOKU_AGENT_BIN=str(bin_dir() / "sudoku-agent"))
     assert out["move"] is not None, "no move proposed within 0.6 s"
     assert out["engine_alive_after_kill"] == [], "the engine outlived the killed player"

@@ -89,10 +89,23 @@ def test_play_replies_and_show():
     state = SudokuState.parse_show([
         "1 . . |. . .", ". . . |. . .", "------+------", ". . . |. . .", ". . . |. . .", ". . . |. . .", ". . . |. . .",
         "rows 1+...../....../....../....../....../......",
-        "mode rows scores 3 0 turn 2 taboo 1,1=2", "allowed1 0,0 0,1",
+        "mode rows scores 3 0 turn 2 taboo 1,1=2", "allowed1 0,0 0,1", "playable1 0,1 1,0",
+        "playable2 none",
     ])
     assert (state.m, state.n, state.mode, state.scores, state.turn) == (2, 3, "rows", (3, 0), 2)
-    assert state.taboo == [SudokuMove(1, 1, 2)] and state.allowed[1] == [(0, 0), (0, 1)] and state.allowed[2] is None
+    assert state.taboo == [SudokuMove(1, 1, 2)] and state.starts[1] == [(0, 0), (0, 1)]
+    assert state.starts[2] is None
+    assert state.allowed[1] == [(0, 1), (1, 0)] and state.allowed[2] == []
+
+
+def test_show_of_real_engine_reports_playable_cells():
+    with real_engine("sudoku-agent", SudokuEngine) as engine:
+        engine.position(2, 2, "1.../..../..../....", mode="rows")
+        engine.play(SudokuMove(0, 1, 2))
+        state = engine.state()
+    assert state.starts[1] == [(0, 0), (0, 1), (0, 2), (0, 3)]
+    assert state.allowed[1] == [(0, 2), (0, 3), (1, 0), (1, 1), (1, 2)]
+    assert state.allowed[2] == [(3, 0), (3, 1), (3, 2), (3, 3)] and state.turn == 2
 
 
 # --- fake engines: typed errors and timeouts ----------------------------------------------------

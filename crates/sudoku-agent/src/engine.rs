@@ -9,7 +9,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use puzzle_rules::sudoku::board::{Board, Shape};
-use puzzle_rules::sudoku::game::{Game, Mode, Outcome};
+use puzzle_rules::sudoku::game::{Game, Mode, Outcome, Player};
 
 use crate::agents::{Agent, AgentKind};
 use crate::protocol::{self, Command, GoLimits, MAX_THREADS, OPTIONS, PROTOCOL_LINE};
@@ -265,7 +265,32 @@ impl Session {
                 taboo.join(" ")
             }
         ));
+        if self.game.mode() != Mode::Classic {
+            // Starting cells (as `position` takes them), then the cells each player may
+            // play now: what a front end highlights.
+            for player in [Player::One, Player::Two] {
+                let n = player.number();
+                self.out.line(&format!(
+                    "allowed{n} {}",
+                    cell_list(self.game.starts(player))
+                ));
+            }
+            for player in [Player::One, Player::Two] {
+                let n = player.number();
+                let cells = self.game.playable_cells(player);
+                self.out.line(&format!("playable{n} {}", cell_list(&cells)));
+            }
+        }
     }
+}
+
+/// Cells as `r,c` words, or `none`.
+fn cell_list(cells: &[(usize, usize)]) -> String {
+    if cells.is_empty() {
+        return "none".to_string();
+    }
+    let words: Vec<String> = cells.iter().map(|(r, c)| format!("{r},{c}")).collect();
+    words.join(" ")
 }
 
 /// Serves the protocol on stdin/stdout until `quit` or end of input.
