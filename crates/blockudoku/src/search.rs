@@ -139,46 +139,15 @@ impl Terms {
     /// Measures `board`.
     #[inline]
     pub fn of(board: Board, nofit_from: usize) -> Terms {
-        let b = board.bits();
-        let e = !b & FULL;
-        let left = ((b << 1) & !COL0) | COL0;
-        let right = ((b >> 1) & !COL8) | COL8;
-        let up = ((b << 9) & FULL) | ROW0;
-        let down = (b >> 9) | ROW8;
-        let h_block = e & left & right;
-        let v_block = e & up & down;
-        let isolated = h_block & v_block;
-        let transitions =
-            ((b ^ (b >> 1)) & !COL8).count_ones() + ((b ^ (b >> 9)) & (FULL >> 9)).count_ones();
-        // At least two of the four neighbours blocked: pairwise ORs of ANDs.
-        let crowded = e & ((left & (right | up | down)) | (right & (up | down)) | (up & down));
-        let mut lines = 0;
-        for m in &puzzle_rules::blockudoku::REGIONS[..18] {
-            lines += (b & m != 0) as u32;
+        let table = &nofit_tables()[nofit_from.min(47)];
+        // Software popcount costs about a dozen instructions per word; the evaluation counts
+        // a dozen masks, so use the popcnt instruction when the processor has one.
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the processor supports popcnt (checked just above).
+            return unsafe { terms_popcnt(board.bits(), table) };
         }
-        let mut boxes = 0;
-        for m in &puzzle_rules::blockudoku::REGIONS[18..] {
-            boxes += (b & m != 0) as u32;
-        }
-        let h3 = e & (e >> 1) & (e >> 2) & H3_ANCHORS;
-        let v3 = e & (e >> 9) & (e >> 18) & V3_ANCHORS;
-        let covered = h3 | h3 << 1 | h3 << 2 | v3 | v3 << 9 | v3 << 18;
-        let uncovered3 = (e & !covered).count_ones();
-        let nofit = catalogue()[nofit_from.min(47)..]
-            .iter()
-            .filter(|p| p.fit_anchors(board) == 0)
-            .count() as u32;
-        Terms {
-            cells: b.count_ones(),
-            boxes,
-            isolated: isolated.count_ones(),
-            squashed: h_block.count_ones() + v_block.count_ones(),
-            transitions,
-            nofit,
-            uncovered3,
-            lines,
-            crowded: crowded.count_ones(),
-        }
+        terms_of(board.bits(), table)
     }
 
     /// The weighted sum: higher is better.
@@ -192,6 +161,127 @@ impl Terms {
             + w.uncovered3 * self.uncovered3 as i64
             + w.lines * self.lines as i64
             + w.crowded * self.crowded as i64)
+    }
+}
+
+/// The `nofit` pieces as shift-and tests sharing their shifts: the distinct cell offsets
+/// (`row * 9 + col` inside a 5x5 frame) and, per piece, its anchors and the indices of the
+/// offsets of its (at most five) cells, padded with `ALL`, a slot that is all ones.
+struct NofitTable {
+    offsets: Vec<u32>,
+    pieces: Vec<(u128, [u8; 5])>,
+}
+
+// Catalogue pieces have at most 5 cells in a 5x5 frame, so at most 25 distinct offsets.
+const ALL: usize = 25;
+
+/// One table per `nofit_from` (0..=47).
+fn nofit_tables() -> &'static [NofitTable] {
+    static TABLES: std::sync::OnceLock<Vec<NofitTable>> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        (0..=47)
+            .map(|from| {
+                let mut offsets: Vec<u32> = Vec::new();
+                let mut pieces = Vec::new();
+                for p in &catalogue()[from..] {
+                    assert!(
+                        p.cells().len() <= 5,
+                        "catalogue pieces have at most 5 cells"
+                    );
+                    let mut used = [ALL as u8; 5];
+                    for (u, &(r, c)) in used.iter_mut().zip(p.cells()) {
+                        let o = r as u32 * 9 + c as u32;
+                        let k = match offsets.iter().position(|&x| x == o) {
+                            Some(k) => k,
+                            None => {
+                                offsets.push(o);
+                                offsets.len() - 1
+                            }
+                        };
+                        *u = k as u8;
+                    }
+                    let anchors = p.placements().iter().fold(0u128, |m, &(a, _)| m | 1 << a);
+                    pieces.push((anchors, used));
+                }
+                NofitTable { offsets, pieces }
+            })
+            .collect()
+    })
+}
+
+const BOX_CORNERS: u128 = {
+    let mut m = 0u128;
+    let mut r = 0;
+    while r < 9 {
+        let mut c = 0;
+        while c < 9 {
+            m |= 1u128 << (r * 9 + c);
+            c += 3;
+        }
+        r += 3;
+    }
+    m
+};
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn terms_popcnt(b: u128, table: &NofitTable) -> Terms {
+    terms_of(b, table)
+}
+
+/// `Terms::of` on the bits `b`; inlined into each caller so that the popcnt build counts
+/// with the instruction.
+#[inline(always)]
+fn terms_of(b: u128, table: &NofitTable) -> Terms {
+    let e = !b & FULL;
+    let left = ((b << 1) & !COL0) | COL0;
+    let right = ((b >> 1) & !COL8) | COL8;
+    let up = ((b << 9) & FULL) | ROW0;
+    let down = (b >> 9) | ROW8;
+    let h_block = e & left & right;
+    let v_block = e & up & down;
+    let isolated = h_block & v_block;
+    let transitions =
+        ((b ^ (b >> 1)) & !COL8).count_ones() + ((b ^ (b >> 9)) & (FULL >> 9)).count_ones();
+    // At least two of the four neighbours blocked: pairwise ORs of ANDs.
+    let crowded = e & ((left & (right | up | down)) | (right & (up | down)) | (up & down));
+    // Rows: fold each row's nine cells into its first column (shifts below 9 stay in the row).
+    let mut rows = b | b >> 1;
+    rows |= rows >> 2;
+    rows |= rows >> 4;
+    rows |= b >> 8;
+    // Columns: fold the nine rows into the first.
+    let mut cols = b | b >> 9;
+    cols |= cols >> 18;
+    cols |= cols >> 36;
+    cols |= b >> 72;
+    let lines = (rows & COL0).count_ones() + (cols & ROW0).count_ones();
+    // Boxes: fold three rows, then three columns, into each box's top-left cell.
+    let three_rows = b | b >> 9 | b >> 18;
+    let boxes = ((three_rows | three_rows >> 1 | three_rows >> 2) & BOX_CORNERS).count_ones();
+    let h3 = e & (e >> 1) & (e >> 2) & H3_ANCHORS;
+    let v3 = e & (e >> 9) & (e >> 18) & V3_ANCHORS;
+    let covered = h3 | h3 << 1 | h3 << 2 | v3 | v3 << 9 | v3 << 18;
+    let uncovered3 = (e & !covered).count_ones();
+    let mut shifted = [!0u128; ALL + 1];
+    for (s, &o) in shifted.iter_mut().zip(&table.offsets) {
+        *s = e >> o;
+    }
+    let mut nofit = 0;
+    for &(anchors, [i0, i1, i2, i3, i4]) in &table.pieces {
+        let s = |i: u8| shifted[i as usize];
+        nofit += (anchors & s(i0) & s(i1) & s(i2) & s(i3) & s(i4) == 0) as u32;
+    }
+    Terms {
+        cells: b.count_ones(),
+        boxes,
+        isolated: isolated.count_ones(),
+        squashed: h_block.count_ones() + v_block.count_ones(),
+        transitions,
+        nofit,
+        uncovered3,
+        lines,
+        crowded: crowded.count_ones(),
     }
 }
 
@@ -681,6 +771,86 @@ mod tests {
         assert_eq!(a.best.unwrap().0, b.best.unwrap().0);
         // The node limit bounds the search; the lookahead over the kept boards comes on top.
         assert!(a.nodes < 1000 + POLL + DEFAULT_BEAM[2] as u64 * mobility(Board::EMPTY) as u64);
+    }
+
+    /// The evaluation terms computed the plain way: region by region, piece by piece.
+    fn reference_terms(board: Board, nofit_from: usize) -> Terms {
+        let b = board.bits();
+        let e = !b & FULL;
+        let filled = |r: i32, c: i32| {
+            !(0..9).contains(&r) || !(0..9).contains(&c) || b >> (r * 9 + c) & 1 == 1
+        };
+        let mut t = Terms::default();
+        for r in 0..9 {
+            for c in 0..9 {
+                if filled(r, c) {
+                    t.cells += 1;
+                    if c < 8 && !filled(r, c + 1) {
+                        t.transitions += 1;
+                    }
+                    if r < 8 && !filled(r + 1, c) {
+                        t.transitions += 1;
+                    }
+                    continue;
+                }
+                if c < 8 && filled(r, c + 1) {
+                    t.transitions += 1;
+                }
+                if r < 8 && filled(r + 1, c) {
+                    t.transitions += 1;
+                }
+                let (l, rt, u, d) = (
+                    filled(r, c - 1),
+                    filled(r, c + 1),
+                    filled(r - 1, c),
+                    filled(r + 1, c),
+                );
+                t.isolated += (l && rt && u && d) as u32;
+                t.squashed += (l && rt) as u32 + (u && d) as u32;
+                t.crowded += (l as u32 + rt as u32 + u as u32 + d as u32 >= 2) as u32;
+                let h = (c - 2..=c)
+                    .any(|c0| (c0..c0 + 3).all(|x| (0..9).contains(&x) && !filled(r, x)));
+                let v = (r - 2..=r)
+                    .any(|r0| (r0..r0 + 3).all(|y| (0..9).contains(&y) && !filled(y, c)));
+                t.uncovered3 += (!h && !v) as u32;
+            }
+        }
+        let regions = puzzle_rules::blockudoku::REGIONS;
+        t.lines = regions[..18].iter().filter(|&&m| b & m != 0).count() as u32;
+        t.boxes = regions[18..].iter().filter(|&&m| b & m != 0).count() as u32;
+        t.nofit = catalogue()[nofit_from..]
+            .iter()
+            .filter(|p| p.placements().iter().all(|&(_, m)| m & e != m))
+            .count() as u32;
+        t
+    }
+
+    #[test]
+    fn evaluation_terms_match_a_plain_count() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+        for n in 0..3000 {
+            let density = [0.1, 0.3, 0.5, 0.7, 0.9][n % 5];
+            let mut bits = 0u128;
+            for i in 0..81 {
+                if rng.gen_bool(density) {
+                    bits |= 1u128 << i;
+                }
+            }
+            let board = Board::from_bits(bits);
+            let from = rng.gen_range(0..=47);
+            let fast = Terms::of(board, from);
+            let plain = reference_terms(board, from);
+            assert_eq!(
+                format!("{fast:?}"),
+                format!("{plain:?}"),
+                "{board} from {from}"
+            );
+            assert_eq!(
+                terms_of(bits, &nofit_tables()[from]).value(&WEIGHTS),
+                fast.value(&WEIGHTS)
+            );
+        }
     }
 
     #[test]
