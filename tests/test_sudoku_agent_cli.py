@@ -15,7 +15,7 @@ def run(binary, *args, timeout=60):
 
 
 def summary(out):
-    m = re.search(r"wins (\d+) draws (\d+) losses (\d+) score ([\d.]+)% \+- ([\d.]+)%", out)
+    m = re.search(r"wins (\d+) draws (\d+) losses (\d+) score ([\d.]+)% \(95% CI ([\d.]+)%\.\.([\d.]+)%\)", out)
     assert m, out
     return [int(m.group(i)) for i in (1, 2, 3)], float(m.group(4))
 

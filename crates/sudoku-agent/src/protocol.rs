@@ -92,8 +92,27 @@ pub fn quote(text: &str) -> String {
     out.escape_debug().to_string()
 }
 
-/// Parses one input line. `Err` holds the text after `error ` of the reply.
+/// Parses one input line. `Err` holds the text after `error ` of the reply: printable text
+/// on one line (control characters echoed from the input are escaped).
 pub fn parse_line(line: &str) -> Result<Command, String> {
+    parse_line_raw(line).map_err(|e| printable(&e))
+}
+
+/// `text` with control characters and the Unicode line separators escaped (`\u{1b}`), so
+/// an echoed token can never split a reply line or send a terminal escape sequence.
+pub fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() || c == '\u{2028}' || c == '\u{2029}' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn parse_line_raw(line: &str) -> Result<Command, String> {
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let Some((&head, rest)) = tokens.split_first() else {
         return Ok(Command::Empty);
@@ -315,8 +334,8 @@ fn parse_position(rest: &[&str]) -> Result<Game, String> {
         [] => Err("position needs <m>x<n> <rows> or file <path>".into()),
         ["file"] => Err("position file needs a path".into()),
         ["file", path, extras @ ..] => {
-            let text =
-                std::fs::read(path).map_err(|e| format!("position file '{}': {e}", quote(path)))?;
+            let text = read_board_file(path)
+                .map_err(|e| format!("position file '{}': {e}", quote(path)))?;
             let text = String::from_utf8_lossy(&text);
             let ex = parse_extras(extras)?;
             parse_board_file(&text, ex).map_err(|e| format!("position file '{}': {e}", quote(path)))
@@ -329,6 +348,22 @@ fn parse_position(rest: &[&str]) -> Result<Game, String> {
             build_game(board, owners, parse_extras(extras)?)
         }
     }
+}
+
+/// Largest file `position file` reads: a 25x25 board file has a few kB, and an endless
+/// file such as `/dev/zero` must not fill the memory.
+const MAX_BOARD_FILE: u64 = 1 << 20;
+
+fn read_board_file(path: &str) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut buf = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_BOARD_FILE + 1)
+        .read_to_end(&mut buf)?;
+    if buf.len() as u64 > MAX_BOARD_FILE {
+        return Err(std::io::Error::other("larger than 1 MB, not a board file"));
+    }
+    Ok(buf)
 }
 
 /// Parses a board file of the course framework, either format: the 2022/23 one (`m n`
@@ -362,8 +397,32 @@ fn parse_board_file(text: &str, mut ex: Extras) -> Result<Game, String> {
     let shape = Shape::new(m, n).map_err(|e| e.to_string())?;
     let board_text = get("board").ok_or("no 'board' key")?;
     let words: Vec<&str> = board_text.split_whitespace().collect();
-    let (cells, owners) = parse_cell_words(shape, &words, true)?;
+    let (cells, mut owners) = parse_cell_words(shape, &words, true)?;
     let board = Board::from_cells(shape, &cells).map_err(|e| e.to_string())?;
+    // The framework writes `-` after every filled cell not in `occupied-squares1`, givens
+    // included, so its `occupied-squares1/2` lists (when present) say who filled what.
+    let occupied = [get("occupied-squares1"), get("occupied-squares2")];
+    if occupied.iter().any(Option::is_some) {
+        owners = vec![0; shape.cells()];
+        let size = shape.size();
+        for (p, list) in occupied.iter().enumerate() {
+            let key = ["occupied-squares1", "occupied-squares2"][p];
+            let nums = numbers(list.unwrap_or(""))?;
+            if nums.len() % 2 != 0 {
+                return Err(format!("{key}: not a list of (r,c)"));
+            }
+            for c in nums.chunks(2) {
+                let (r, col) = (c[0], c[1]);
+                if r >= size || col >= size {
+                    return Err(format!("{key}: square ({r},{col}) is off the board"));
+                }
+                if cells[r * size + col] == 0 {
+                    return Err(format!("{key}: square ({r},{col}) is empty on the board"));
+                }
+                owners[r * size + col] = p as u8 + 1;
+            }
+        }
+    }
     let mut file_ex = Extras::default();
     if let Some(t) = get("taboo-moves") {
         let nums = numbers(t)?;
@@ -629,6 +688,34 @@ mod tests {
         }
     }
 
+    /// Found by tests/fuzz_engines.py: tokens echoed by the rules' parse errors kept their
+    /// control characters (`play \x03,0`, a `\x1c` splits the line for Python readers).
+    #[test]
+    fn errors_escape_control_characters() {
+        for bad in [
+            "play \u{3},0",
+            "play 1,1=\u{1c}",
+            "position 2x2 1.../..\u{1b}./..../....",
+            "position 2x2 ..../..../..../.... taboo 1,\u{1b}=1",
+            "position 2x2 ..../..../..../.... mode rows allowed1 \u{7f}",
+        ] {
+            let e = parse_line(bad).err().expect("an error");
+            assert!(!e.chars().any(char::is_control), "{e:?}");
+            assert!(e.contains("\\u{"), "{e:?}");
+        }
+    }
+
+    /// An endless file is refused after 1 MB instead of filling the memory.
+    #[test]
+    fn position_file_reads_at_most_1_mb() {
+        let e = parse_line("position file /dev/zero")
+            .err()
+            .expect("an error");
+        assert!(e.contains("larger than 1 MB"), "{e}");
+        let e = parse_line("position file /").err().expect("an error");
+        assert!(e.starts_with("position file '/': "), "{e}");
+    }
+
     #[test]
     fn both_file_formats() {
         let old = "2 2\n 1 . . .\n . . . .\n . . . .\n . . . 4\n";
@@ -755,7 +842,14 @@ mod tests {
                 toks.join(" ")
             };
             lines += 1;
-            if let Ok(Command::Position(game)) = parse_line(&line) {
+            let parsed = parse_line(&line);
+            if let Err(e) = &parsed {
+                assert!(
+                    !e.is_empty() && !e.chars().any(char::is_control),
+                    "{line:?} -> {e:?}"
+                );
+            }
+            if let Ok(Command::Position(game)) = parsed {
                 positions += 1;
                 let mut game = *game;
                 for _ in 0..4 {
