@@ -164,16 +164,21 @@ impl Terms {
     }
 }
 
-/// The `nofit` pieces as shift-and tests sharing their shifts: the distinct cell offsets
-/// (`row * 9 + col` inside a 5x5 frame) and, per piece, its anchors and the indices of the
-/// offsets of its (at most five) cells, padded with `ALL`, a slot that is all ones.
+/// The `nofit` pieces, split for speed. Every catalogue piece is a straight line (`lines`,
+/// tested on runs of empty cells) or fits a 3x3 box (`small`). The small ones all fit when
+/// some 3x3 square is empty, which spares their tests on most boards; otherwise each is a
+/// shift-and test sharing the shifts of the empty cells: the distinct cell offsets
+/// (`row * 9 + col`) and, per piece, its anchors and the indices of its cells' offsets,
+/// padded with `ALL`, a slot that is all ones.
 struct NofitTable {
     offsets: Vec<u32>,
-    pieces: Vec<(u128, [u8; 5])>,
+    /// Straight lines (anchors, length - 1, vertical): tested on runs of empty cells.
+    lines: Vec<(u128, usize, bool)>,
+    small: Vec<(u128, [u8; 5])>,
 }
 
-// Catalogue pieces have at most 5 cells in a 5x5 frame, so at most 25 distinct offsets.
-const ALL: usize = 25;
+// Small pieces have their cells in a 3x3 frame: at most 9 distinct offsets.
+const ALL: usize = 9;
 
 /// One table per `nofit_from` (0..=47).
 fn nofit_tables() -> &'static [NofitTable] {
@@ -182,12 +187,16 @@ fn nofit_tables() -> &'static [NofitTable] {
         (0..=47)
             .map(|from| {
                 let mut offsets: Vec<u32> = Vec::new();
-                let mut pieces = Vec::new();
+                let (mut lines, mut small) = (Vec::new(), Vec::new());
                 for p in &catalogue()[from..] {
-                    assert!(
-                        p.cells().len() <= 5,
-                        "catalogue pieces have at most 5 cells"
-                    );
+                    let anchors = p.placements().iter().fold(0u128, |m, &(a, _)| m | 1 << a);
+                    if p.height() == 1 || p.width() == 1 {
+                        // A catalogue piece is connected, so one row or column is a line.
+                        assert!(p.size() <= 5, "catalogue piece {p}");
+                        lines.push((anchors, p.size() as usize - 1, p.width() == 1));
+                        continue;
+                    }
+                    assert!(p.height() <= 3 && p.width() <= 3, "catalogue piece {p}");
                     let mut used = [ALL as u8; 5];
                     for (u, &(r, c)) in used.iter_mut().zip(p.cells()) {
                         let o = r as u32 * 9 + c as u32;
@@ -200,10 +209,13 @@ fn nofit_tables() -> &'static [NofitTable] {
                         };
                         *u = k as u8;
                     }
-                    let anchors = p.placements().iter().fold(0u128, |m, &(a, _)| m | 1 << a);
-                    pieces.push((anchors, used));
+                    small.push((anchors, used));
                 }
-                NofitTable { offsets, pieces }
+                NofitTable {
+                    offsets,
+                    lines,
+                    small,
+                }
             })
             .collect()
     })
@@ -222,6 +234,37 @@ const BOX_CORNERS: u128 = {
     }
     m
 };
+
+/// Catalogue pieces of `table` that fit nowhere on the board with empty cells `e`; `h3` holds
+/// the anchors of empty horizontal 3-cell runs.
+#[inline(always)]
+fn nofit_count(e: u128, h3: u128, table: &NofitTable) -> u32 {
+    // Anchors of empty runs of 1 to 5 cells, along rows (step 1) or columns (step 9); runs
+    // that wrap past a row end are outside every line piece's anchors.
+    let runs = |step: u32| {
+        let r2 = e & e >> step;
+        let r4 = r2 & r2 >> (2 * step);
+        [e, r2, r2 & e >> (2 * step), r4, r4 & e >> (4 * step)]
+    };
+    let (h, v) = (runs(1), runs(9));
+    let mut n = 0;
+    for &(anchors, len, vertical) in &table.lines {
+        let run = if vertical { v[len] } else { h[len] };
+        n += (anchors & run == 0) as u32;
+    }
+    if h3 & h3 >> 9 & h3 >> 18 != 0 || table.small.is_empty() {
+        return n;
+    }
+    let mut shifted = [!0u128; 16];
+    for (s, &o) in shifted.iter_mut().zip(&table.offsets) {
+        *s = e >> o;
+    }
+    for &(anchors, [i0, i1, i2, i3, i4]) in &table.small {
+        let s = |i: u8| shifted[i as usize & 15];
+        n += (anchors & s(i0) & s(i1) & s(i2) & s(i3) & s(i4) == 0) as u32;
+    }
+    n
+}
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
@@ -263,15 +306,7 @@ fn terms_of(b: u128, table: &NofitTable) -> Terms {
     let v3 = e & (e >> 9) & (e >> 18) & V3_ANCHORS;
     let covered = h3 | h3 << 1 | h3 << 2 | v3 | v3 << 9 | v3 << 18;
     let uncovered3 = (e & !covered).count_ones();
-    let mut shifted = [!0u128; ALL + 1];
-    for (s, &o) in shifted.iter_mut().zip(&table.offsets) {
-        *s = e >> o;
-    }
-    let mut nofit = 0;
-    for &(anchors, [i0, i1, i2, i3, i4]) in &table.pieces {
-        let s = |i: u8| shifted[i as usize];
-        nofit += (anchors & s(i0) & s(i1) & s(i2) & s(i3) & s(i4) == 0) as u32;
-    }
+    let nofit = nofit_count(e, h3, table);
     Terms {
         cells: b.count_ones(),
         boxes,
@@ -351,6 +386,29 @@ impl Hasher for FxHasher {
 }
 type Seen = HashSet<(u128, u8), BuildHasherDefault<FxHasher>>;
 
+thread_local! {
+    // Each thread's merge table, kept between searches: growing a fresh table by rehashing
+    // cost more than clearing an old one (self-play runs thousands of short searches).
+    static SEEN_POOL: std::cell::RefCell<Seen> = std::cell::RefCell::default();
+}
+
+/// A merge table borrowed from this thread's pool and given back, cleared, when dropped.
+struct PooledSeen(Seen);
+
+impl PooledSeen {
+    fn take() -> PooledSeen {
+        PooledSeen(SEEN_POOL.with(|p| std::mem::take(&mut *p.borrow_mut())))
+    }
+}
+
+impl Drop for PooledSeen {
+    fn drop(&mut self) {
+        let mut seen = std::mem::take(&mut self.0);
+        seen.clear();
+        SEEN_POOL.with(|p| *p.borrow_mut() = seen);
+    }
+}
+
 struct Worker<'c, 'a> {
     ctl: &'c Control<'a>,
     hand: &'c [(usize, &'c Piece)],
@@ -358,7 +416,7 @@ struct Worker<'c, 'a> {
     weights: Weights,
     local: u64,
     halted: bool,
-    seen: Seen,
+    seen: PooledSeen,
     path: Vec<Step>,
     best: Option<(Vec<Step>, i64)>,
     beam: Beam,
@@ -471,8 +529,8 @@ impl Worker<'_, '_> {
             // The table stops growing at SEEN_CAP: one rehash of a huge table would take
             // longer than the stop latency allows (the search stays correct, just slower).
             if self.agent == Agent::Default
-                && (self.seen.len() < SEEN_CAP || self.seen.contains(&(next.bits(), next_used)))
-                && !self.seen.insert((next.bits(), next_used))
+                && (self.seen.0.len() < SEEN_CAP || self.seen.0.contains(&(next.bits(), next_used)))
+                && !self.seen.0.insert((next.bits(), next_used))
             {
                 continue;
             }
@@ -580,7 +638,7 @@ pub fn search(
         weights: *weights,
         local: 0,
         halted: false,
-        seen: Seen::default(),
+        seen: PooledSeen::take(),
         path: Vec::with_capacity(3),
         best: None,
         top: Vec::new(),
