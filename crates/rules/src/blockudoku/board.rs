@@ -87,8 +87,15 @@ impl std::error::Error for BoardParseError {}
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Board(u128);
 
+const ROW0: u128 = REGIONS[0];
+const COL0: u128 = REGIONS[9];
+const BOX0: u128 = REGIONS[18];
+const BOX_CORNERS: u128 = REGIONS[9] & (REGIONS[0] | REGIONS[3] | REGIONS[6])
+    | REGIONS[12] & (REGIONS[0] | REGIONS[3] | REGIONS[6])
+    | REGIONS[15] & (REGIONS[0] | REGIONS[3] | REGIONS[6]);
+
 /// What one placement did to the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cleared {
     /// Number of regions (rows, columns, boxes) that were full and cleared.
     pub regions: u32,
@@ -140,16 +147,30 @@ impl Board {
     /// row, column and box at the same time. Returns the new board and what was cleared.
     #[inline]
     pub fn place_mask(self, mask: u128) -> (Board, Cleared) {
-        let filled = self.0 | mask;
-        let mut cells = 0u128;
-        let mut regions = 0;
-        for &region in REGIONS.iter() {
-            if filled & region == region {
-                cells |= region;
-                regions += 1;
-            }
+        let f = self.0 | mask;
+        // Full rows: AND each row's nine cells into its first column (shifts below 9 stay in
+        // the row). Full columns: AND the nine rows into the first. Full boxes: AND three
+        // rows, then three columns, into each box's top-left cell.
+        let mut rows = f & f >> 1;
+        rows &= rows >> 2;
+        rows &= rows >> 4;
+        rows &= f >> 8;
+        rows &= COL0;
+        let mut cols = f & f >> 9;
+        cols &= cols >> 18;
+        cols &= cols >> 36;
+        cols &= f >> 72;
+        cols &= ROW0;
+        let three_rows = f & f >> 9 & f >> 18;
+        let boxes = three_rows & three_rows >> 1 & three_rows >> 2 & BOX_CORNERS;
+        if rows | cols | boxes == 0 {
+            return (Board(f), Cleared::default());
         }
-        (Board(filled & !cells), Cleared { regions, cells })
+        // Spread each marker bit over its region; the regions' bits never overlap, so the
+        // products carry nothing.
+        let cells = (rows * ROW0) | (cols * COL0) | (boxes * BOX0);
+        let regions = rows.count_ones() + cols.count_ones() + boxes.count_ones();
+        (Board(f & !cells), Cleared { regions, cells })
     }
 
     /// Parses 81 cells (`.`/`0` empty, `#`/`1` filled), optionally as 9 rows joined by `/`.
@@ -284,6 +305,34 @@ mod tests {
             Board::parse(&uni).unwrap_err(),
             BoardParseError::BadChar { ch: 'é' }
         );
+    }
+
+    #[test]
+    fn clearing_matches_a_region_by_region_check() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        for n in 0..20_000 {
+            // Dense boards so that many placements complete one or several regions.
+            let density = [0.6, 0.8, 0.9, 0.97][n % 4];
+            let mut bits = 0u128;
+            for i in 0..CELLS {
+                if rng.gen_bool(density) {
+                    bits |= 1u128 << i;
+                }
+            }
+            let mask = (!bits & FULL) & rng.gen::<u128>();
+            let filled = bits | mask;
+            let full: Vec<u128> = REGIONS
+                .iter()
+                .copied()
+                .filter(|&r| filled & r == r)
+                .collect();
+            let cells = full.iter().fold(0, |m, r| m | r);
+            let (after, cleared) = Board::from_bits(bits).place_mask(mask);
+            assert_eq!(cleared.regions, full.len() as u32);
+            assert_eq!(cleared.cells, cells);
+            assert_eq!(after, Board::from_bits(filled & !cells));
+        }
     }
 
     #[test]
