@@ -265,8 +265,11 @@ fn seed_agent(
     if !game.can_move(game.turn()) {
         return None;
     }
-    let never = || false;
-    let Some(root) = search::analyse_root(game, &never) else {
+    // The root analysis solves a sudoku per candidate value, which takes seconds on an
+    // empty 25x25 board: it must end at `stop` and at the deadline too.
+    let halt =
+        || stop.load(Ordering::Relaxed) || limits.deadline.is_some_and(|d| Instant::now() >= d);
+    let Some(root) = search::analyse_root(game, &halt) else {
         let mv = game.legal_moves(game.turn()).first().copied();
         if let Some(m) = mv {
             report(Event::Propose(m));

@@ -699,20 +699,47 @@ mod tests {
             "position 2x2 ..../..../..../.... taboo 1,\u{1b}=1",
             "position 2x2 ..../..../..../.... mode rows allowed1 \u{7f}",
         ] {
-            let e = parse_line(bad).err().expect("an error");
+            let e = parse_line(bad).expect_err("an error");
             assert!(!e.chars().any(char::is_control), "{e:?}");
             assert!(e.contains("\\u{"), "{e:?}");
+        }
+    }
+
+    /// Found by tests/fuzz_engines.py: on an empty 25x25 board one solver call of the root
+    /// analysis took many seconds, and neither `stop` nor the movetime ended the search
+    /// (the `seed` agent did not even pass its deadline to the analysis).
+    #[test]
+    fn searches_end_at_the_deadline_on_an_empty_25x25_board() {
+        use crate::agents::{Agent, AgentKind};
+        use crate::search::Limits;
+        use std::sync::atomic::AtomicBool;
+        use std::time::{Duration, Instant};
+        let rows = vec![".".repeat(25); 25].join("/");
+        let g = game(&format!("position 5x5 {rows} mode border"));
+        for kind in [AgentKind::Seed, AgentKind::Default] {
+            let start = Instant::now();
+            let limits = Limits {
+                deadline: Some(start + Duration::from_millis(50)),
+                nodes: None,
+                depth: None,
+            };
+            let best =
+                Agent::new(kind, 1, 0).choose(&g, limits, &AtomicBool::new(false), &mut |_| {});
+            assert!(best.is_some());
+            assert!(
+                start.elapsed() < Duration::from_secs(3),
+                "{kind:?}: {:?}",
+                start.elapsed()
+            );
         }
     }
 
     /// An endless file is refused after 1 MB instead of filling the memory.
     #[test]
     fn position_file_reads_at_most_1_mb() {
-        let e = parse_line("position file /dev/zero")
-            .err()
-            .expect("an error");
+        let e = parse_line("position file /dev/zero").expect_err("an error");
         assert!(e.contains("larger than 1 MB"), "{e}");
-        let e = parse_line("position file /").err().expect("an error");
+        let e = parse_line("position file /").expect_err("an error");
         assert!(e.starts_with("position file '/': "), "{e}");
     }
 

@@ -121,12 +121,47 @@ pub struct RootInfo {
     pub taboo: Vec<Move>,
 }
 
+/// Solver nodes of the first try of [`solve_until`]; each further try doubles them.
+const SOLVE_NODES: usize = 1 << 12;
+
+/// What [`solve_until`] found.
+pub enum Solved {
+    /// A solution.
+    Solution(Board),
+    /// The board has no solution.
+    Unsolvable,
+    /// `stop` said so before the answer was known.
+    Stopped,
+}
+
+/// [`solver::solve`] that checks `stop` between tries of a growing node budget: one solve of
+/// a sparse 25x25 board can take many seconds, and a search must still end at `stop` or at
+/// its deadline (found by tests/fuzz_engines.py). At most about twice the work of one solve.
+pub fn solve_until(board: &Board, stop: &dyn Fn() -> bool) -> Solved {
+    let mut budget = SOLVE_NODES;
+    loop {
+        match solver::count_solutions_within(board, 1, budget) {
+            Some(0) => return Solved::Unsolvable,
+            // The same depth-first search finds the same first solution within the budget.
+            Some(_) => {
+                return solver::solve(board).map_or(Solved::Unsolvable, Solved::Solution);
+            }
+            None if stop() => return Solved::Stopped,
+            None => budget = budget.saturating_mul(2),
+        }
+    }
+}
+
 /// Solves the root and classifies the side to move's candidate values: values of some
 /// solution are safe, the others are taboo moves (usable as passes). Stops early (keeping
 /// what it found) when `stop` says so; the first solution alone already gives safe moves.
+/// `None` when the root has no solution or `stop` came before the first one was found.
 pub fn analyse_root(game: &Game, stop: &dyn Fn() -> bool) -> Option<RootInfo> {
     let board = game.board();
-    let solution = solver::solve(board)?.cells().to_vec();
+    let Solved::Solution(solution) = solve_until(board, stop) else {
+        return None;
+    };
+    let solution = solution.cells().to_vec();
     let size = board.size();
     let mut known: Vec<u32> = solution
         .iter()
@@ -143,13 +178,14 @@ pub fn analyse_root(game: &Game, stop: &dyn Fn() -> bool) -> Option<RootInfo> {
         }
         let mut next = board.clone();
         next.place(mv);
-        match solver::solve(&next) {
-            Some(s) => {
+        match solve_until(&next, stop) {
+            Solved::Solution(s) => {
                 for (k, &v) in s.cells().iter().enumerate() {
                     known[k] |= 1 << (v - 1);
                 }
             }
-            None => taboo.push(mv),
+            Solved::Unsolvable => taboo.push(mv),
+            Solved::Stopped => break 'outer,
         }
     }
     Some(RootInfo { solution, taboo })
@@ -837,10 +873,11 @@ pub fn search(
             nodes: 0,
         };
     }
-    let first_solution = solver::solve(game.board());
-    let Some(first_solution) = first_solution else {
+    let stopped = || stopper.should_stop();
+    let Solved::Solution(first_solution) = solve_until(game.board(), &stopped) else {
         // An unsolvable position (only reachable through a hand-made `position`): every
-        // move is taboo, so any legal one is as good as another and none forfeits.
+        // move is taboo, so any legal one is as good as another and none forfeits. The
+        // same when the search must end before the solver knows (a hostile 25x25 board).
         let best = game.legal_moves(game.turn()).first().copied();
         if let Some(m) = best {
             report(Event::Propose(m));
