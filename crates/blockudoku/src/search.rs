@@ -566,6 +566,24 @@ const NO_FIT: i64 = -3000;
 /// after placing that piece (NO_FIT when it fits nowhere). It is what the next hand is
 /// likely to meet, where `evaluate` only sees the board as it stands.
 pub fn lookahead(board: Board, w: &Weights) -> (i64, u64) {
+    let table = &nofit_tables()[w.nofit_from.min(47)];
+    // Thousands of evaluations per call: compile the whole loop for popcnt, not each call.
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the processor supports popcnt (checked just above).
+        return unsafe { lookahead_popcnt(board, w, table) };
+    }
+    lookahead_with(board, w, table)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn lookahead_popcnt(board: Board, w: &Weights, table: &NofitTable) -> (i64, u64) {
+    lookahead_with(board, w, table)
+}
+
+#[inline(always)]
+fn lookahead_with(board: Board, w: &Weights, table: &NofitTable) -> (i64, u64) {
     let mut total = 0;
     let mut nodes = 0;
     for piece in catalogue() {
@@ -576,7 +594,8 @@ pub fn lookahead(board: Board, w: &Weights) -> (i64, u64) {
             fits &= fits - 1;
             if let Some(mask) = piece.mask_at(a / 9, a % 9) {
                 nodes += 1;
-                best = best.max(evaluate(board.place_mask(mask).0, w));
+                let after = board.place_mask(mask).0;
+                best = best.max(terms_of(after.bits(), table).value(w));
             }
         }
         total += best;
