@@ -33,11 +33,13 @@ pub const PASS: u16 = u16::MAX;
 const NO_MOVE: u16 = u16::MAX - 1;
 const INF: i32 = 1_000_000;
 /// Root taboo moves tracked in the tree (a bit each).
-const MAX_TABOO: usize = 64;
+const MAX_TABOO: usize = 128;
 /// Horizon bonus for the side that would fill the last cell.
 const PARITY: i32 = 2;
 /// Weight (in quarter points) of the playable-cell difference under allowed-squares rules.
 const MOBILITY: i32 = 2;
+/// Count usable passes in the horizon parity (see `evaluate`).
+const PASS_PARITY: bool = true;
 
 /// When to stop searching.
 #[derive(Clone, Debug, Default)]
@@ -222,7 +224,7 @@ struct Node {
     adj: [Vec<u8>; 2],
     start: [Vec<bool>; 2],
     taboo: Vec<TabooPass>,
-    alive: u64,
+    alive: u128,
     empties: usize,
     turn: usize,
     hash: u64,
@@ -355,10 +357,10 @@ impl Node {
                 }
             })
             .collect();
-        let alive = if taboo.len() == 64 {
-            u64::MAX
+        let alive = if taboo.len() == 128 {
+            u128::MAX
         } else {
-            (1u64 << taboo.len()) - 1
+            (1u128 << taboo.len()) - 1
         };
         for (i, _) in taboo.iter().enumerate() {
             hash ^= geo.zob_taboo[i];
@@ -417,6 +419,23 @@ impl Node {
             }
         }
         None
+    }
+
+    /// How many tracked passes the side `p` could still use, one after another.
+    fn usable_passes(&self, geo: &Geometry, p: usize) -> u32 {
+        let mut bits = self.alive;
+        let mut n = 0;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let t = &self.taboo[i];
+            if t.kill.iter().all(|&k| self.state[k as usize] == 0)
+                && self.playable(geo, p, t.cell as usize)
+            {
+                n += 1;
+            }
+        }
+        n
     }
 
     fn has_cell(&self, geo: &Geometry, p: usize) -> bool {
@@ -694,13 +713,13 @@ impl Worker<'_> {
                 .node
                 .usable_pass(geo, p)
                 .expect("pass generated only when usable");
-            self.node.alive &= !(1u64 << i);
+            self.node.alive &= !(1u128 << i);
             self.node.hash ^= geo.zob_taboo[i];
             self.node.flip_turn(geo);
             let v = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
             self.node.flip_turn(geo);
             self.node.hash ^= geo.zob_taboo[i];
-            self.node.alive |= 1u64 << i;
+            self.node.alive |= 1u128 << i;
             v
         } else {
             let cell = mv as usize;
@@ -747,7 +766,15 @@ impl Worker<'_> {
         // Without passes the side to move fills the last cell (7 points) exactly when an odd
         // number of cells is left; measured in the arena, this term turns 75% against `seed`
         // into 100% (20 games at 50 ms, weights 1 to 5 alike).
-        let parity = if node.empties % 2 == 1 {
+        // Passes are tempo moves from a pool both players share: in the bare race for the
+        // last cell the side to move wins exactly when empties + passes is odd (for two or
+        // more empties), so the parity counts the passes still usable.
+        let passes = if PASS_PARITY {
+            node.usable_passes(geo, p)
+        } else {
+            0
+        };
+        let parity = if (node.empties as u32 + passes) % 2 == 1 {
             PARITY
         } else {
             -PARITY
