@@ -172,10 +172,10 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
         Some(p) => load_pieces(p)?,
         None => catalogue().to_vec(),
     };
-    let mut jsonl = match &args.jsonl {
-        Some(p) => Some(std::io::BufWriter::new(
+    let jsonl = match &args.jsonl {
+        Some(p) => Some(
             std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
-        )),
+        ),
         None => None,
     };
     let weights = match args.weights.as_deref() {
@@ -221,6 +221,38 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
     let start = Instant::now();
     let tty = std::io::stderr().is_terminal();
     let finished = AtomicBool::new(false);
+    // Each game's line (stdout) and JSON object (--jsonl) are written as soon as it ends, in
+    // the order games finish, so an interrupted long run keeps every finished game.
+    let sink = std::sync::Mutex::new((std::io::stdout(), jsonl));
+    let report = |r: &GameResult| -> std::io::Result<()> {
+        let mut guard = sink.lock().unwrap_or_else(|e| e.into_inner());
+        let (out, jsonl) = &mut *guard;
+        let result = if r.died { "died" } else { "capped" };
+        if tty {
+            eprint!("\r{:70}\r", "");
+        }
+        writeln!(
+            out,
+            "game {} seed {} rounds {} score {} result {result}",
+            r.index, r.seed, r.rounds, r.score
+        )?;
+        out.flush()?;
+        if let Some(f) = jsonl.as_mut() {
+            writeln!(
+                f,
+                "{{\"game\":{},\"seed\":{},\"agent\":\"{}\",\"scoring\":\"{}\",\"rounds\":{},\"score\":{},\"died\":{}}}",
+                r.index,
+                r.seed,
+                agent.name(),
+                scoring.name(),
+                r.rounds,
+                r.score,
+                r.died
+            )?;
+            f.flush()?;
+        }
+        Ok(())
+    };
     let mut results = std::thread::scope(|s| {
         if tty {
             s.spawn(|| {
@@ -237,50 +269,29 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
                 eprint!("\r{:70}\r", "");
             });
         }
-        let results: Vec<GameResult> = pool.install(|| {
+        let results: std::io::Result<Vec<GameResult>> = pool.install(|| {
             (0..args.games)
                 .into_par_iter()
                 .map(|i| {
                     let r = play_game(&setup, i, game_seed(args.seed, i), &progress);
                     done_games.fetch_add(1, Ordering::Relaxed);
-                    r
+                    report(&r)?;
+                    Ok(r)
                 })
                 .collect()
         });
         finished.store(true, Ordering::Relaxed);
         results
-    });
+    })?;
     let secs = start.elapsed().as_secs_f64();
     results.sort_by_key(|r| r.index);
     let out = std::io::stdout();
     let mut out = out.lock();
     let (mut deaths, mut rounds, mut points) = (0u64, 0u64, 0u64);
     for r in &results {
-        let result = if r.died { "died" } else { "capped" };
-        writeln!(
-            out,
-            "game {} seed {} rounds {} score {} result {result}",
-            r.index, r.seed, r.rounds, r.score
-        )?;
-        if let Some(f) = jsonl.as_mut() {
-            writeln!(
-                f,
-                "{{\"game\":{},\"seed\":{},\"agent\":\"{}\",\"scoring\":\"{}\",\"rounds\":{},\"score\":{},\"died\":{}}}",
-                r.index,
-                r.seed,
-                agent.name(),
-                scoring.name(),
-                r.rounds,
-                r.score,
-                r.died
-            )?;
-        }
         deaths += r.died as u64;
         rounds += r.rounds;
         points += r.score;
-    }
-    if let Some(mut f) = jsonl {
-        f.flush()?;
     }
     let (lo, hi) = wilson(deaths, rounds);
     writeln!(
