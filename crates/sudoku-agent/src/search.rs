@@ -406,36 +406,30 @@ impl Node {
             .any(|&r| self.region_empty[r as usize] == 2)
     }
 
-    fn usable_pass(&self, geo: &Geometry, p: usize) -> Option<usize> {
+    /// Indices of the tracked passes the side `p` could use now.
+    fn usable_passes<'a>(
+        &'a self,
+        geo: &'a Geometry,
+        p: usize,
+    ) -> impl Iterator<Item = usize> + 'a {
         let mut bits = self.alive;
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let t = &self.taboo[i];
-            if t.kill.iter().all(|&k| self.state[k as usize] == 0)
-                && self.playable(geo, p, t.cell as usize)
-            {
-                return Some(i);
+        std::iter::from_fn(move || {
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let t = &self.taboo[i];
+                if t.kill.iter().all(|&k| self.state[k as usize] == 0)
+                    && self.playable(geo, p, t.cell as usize)
+                {
+                    return Some(i);
+                }
             }
-        }
-        None
+            None
+        })
     }
 
-    /// How many tracked passes the side `p` could still use, one after another.
-    fn usable_passes(&self, geo: &Geometry, p: usize) -> u32 {
-        let mut bits = self.alive;
-        let mut n = 0;
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let t = &self.taboo[i];
-            if t.kill.iter().all(|&k| self.state[k as usize] == 0)
-                && self.playable(geo, p, t.cell as usize)
-            {
-                n += 1;
-            }
-        }
-        n
+    fn usable_pass(&self, geo: &Geometry, p: usize) -> Option<usize> {
+        self.usable_passes(geo, p).next()
     }
 
     fn has_cell(&self, geo: &Geometry, p: usize) -> bool {
@@ -770,7 +764,7 @@ impl Worker<'_> {
         // last cell the side to move wins exactly when empties + passes is odd (for two or
         // more empties), so the parity counts the passes still usable.
         let passes = if PASS_PARITY {
-            node.usable_passes(geo, p)
+            node.usable_passes(geo, p).count() as u32
         } else {
             0
         };
