@@ -407,12 +407,7 @@ fn parse_board_file(text: &str, mut ex: Extras) -> Result<Game, String> {
         let size = shape.size();
         for (p, list) in occupied.iter().enumerate() {
             let key = ["occupied-squares1", "occupied-squares2"][p];
-            let nums = numbers(list.unwrap_or(""))?;
-            if nums.len() % 2 != 0 {
-                return Err(format!("{key}: not a list of (r,c)"));
-            }
-            for c in nums.chunks(2) {
-                let (r, col) = (c[0], c[1]);
+            for (r, col) in squares(key, list.unwrap_or(""))? {
                 if r >= size || col >= size {
                     return Err(format!("{key}: square ({r},{col}) is off the board"));
                 }
@@ -454,11 +449,7 @@ fn parse_board_file(text: &str, mut ex: Extras) -> Result<Game, String> {
     }
     for (p, key) in ["allowed-squares1", "allowed-squares2"].iter().enumerate() {
         if let Some(t) = get(key) {
-            let nums = numbers(t)?;
-            if nums.len() % 2 != 0 {
-                return Err(format!("{key}: not a list of (r,c)"));
-            }
-            file_ex.allowed[p] = Some(nums.chunks(2).map(|c| (c[0], c[1])).collect());
+            file_ex.allowed[p] = Some(squares(key, t)?);
         }
     }
     if file_ex.allowed.iter().any(Option::is_some) {
@@ -517,6 +508,15 @@ fn number(word: Option<&str>, what: &str) -> Result<usize, String> {
     word.trim()
         .parse()
         .map_err(|_| format!("{what} '{}' is not a number", quote(word)))
+}
+
+/// The squares of a framework list `(r,c), (r,c), ...` under `key`.
+fn squares(key: &str, text: &str) -> Result<Vec<(usize, usize)>, String> {
+    let nums = numbers(text)?;
+    if nums.len() % 2 != 0 {
+        return Err(format!("{key}: not a list of (r,c)"));
+    }
+    Ok(nums.chunks(2).map(|c| (c[0], c[1])).collect())
 }
 
 /// Every decimal number in a list written with `[](),->` punctuation, as the framework does.
