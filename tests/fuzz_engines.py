@@ -87,8 +87,9 @@ BLOCKUDOKU_FORMS = {
     "show row": r"r[1-9](?: [.#]){9}",
     "show pieces": rf"pieces (?:none|{B_SLOTS}) score \d+ streak \d+",
     # `eval`
-    "eval": r"eval -?\d+ cells \d+ boxes \d+ isolated \d+ squashed \d+ transitions \d+"
-    r" nofit \d+ uncovered3 \d+ mobility \d+",
+    "eval": r"eval -?\d+ sq_center \d+ sq_side \d+ sq_corner \d+ box_center \d+ box_side \d+"
+    r" box_corner \d+ ends \d+ ends_aligned \d+ cornered \d+ squashed \d+ squashed_edge \d+"
+    r" bar3 \d+ nofit \d+ nofit_diag \d+ scarcity \d+ mobility \d+",
 }
 
 S_MOVE = r"\d+,\d+=\d+"

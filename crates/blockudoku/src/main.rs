@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use clap::{Parser, Subcommand};
 use puzzle_rules::blockudoku::{Board, GameState, Piece, Scoring};
 
+mod eval;
 mod legacy;
 mod protocol;
 mod search;
@@ -286,18 +287,12 @@ impl Session {
             Command::Show => say(&protocol::show_lines(&self.state, &self.hand)),
             Command::Eval => {
                 let t = search::Terms::of(self.state.board, WEIGHTS.nofit_from);
-                say(&[format!(
-                    "eval {} cells {} boxes {} isolated {} squashed {} transitions {} nofit {} uncovered3 {} mobility {}",
-                    t.value(&WEIGHTS),
-                    t.cells,
-                    t.boxes,
-                    t.isolated,
-                    t.squashed,
-                    t.transitions,
-                    t.nofit,
-                    t.uncovered3,
-                    search::mobility(self.state.board)
-                )]);
+                let mut line = format!("eval {}", t.value(&WEIGHTS));
+                for (name, n) in t.named() {
+                    line += &format!(" {name} {n}");
+                }
+                line += &format!(" mobility {}", search::mobility(self.state.board));
+                say(&[line]);
             }
             Command::OneShot { board, hand } => {
                 let never = AtomicBool::new(false);

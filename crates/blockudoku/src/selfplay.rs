@@ -43,10 +43,10 @@ pub struct SelfplayArgs {
     /// Default agent's beam widths after the first and second placement (0 = no pruning).
     #[arg(long, num_args = 2, value_names = ["W1", "W2"])]
     beam: Option<Vec<usize>>,
-    /// Evaluation weights for tuning: cells,boxes,isolated,squashed,transitions,nofit,
-    /// uncovered3,nofit_from,lines,crowded (10 integers).
+    /// Evaluation weight overrides for tuning, comma-separated name=value (the names of the
+    /// `eval` command's terms, plus nofit_from, no_fit and wide_below).
     #[arg(long, value_delimiter = ',')]
-    weights: Option<Vec<i64>>,
+    weights: Option<Vec<String>>,
     /// Final boards re-ranked by the one-piece lookahead (0 or 1: no lookahead).
     #[arg(long)]
     lookahead: Option<usize>,
@@ -178,22 +178,16 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
         ),
         None => None,
     };
-    let weights = match args.weights.as_deref() {
-        None => WEIGHTS,
-        Some(w) if w.len() != 10 => bail!("--weights needs 10 comma-separated integers"),
-        Some(w) => search::Weights {
-            cells: w[0],
-            boxes: w[1],
-            isolated: w[2],
-            squashed: w[3],
-            transitions: w[4],
-            nofit: w[5],
-            uncovered3: w[6],
-            nofit_from: w[7].clamp(0, 47) as usize,
-            lines: w[8],
-            crowded: w[9],
-        },
-    };
+    let mut weights = WEIGHTS;
+    for item in args.weights.iter().flatten() {
+        let (name, value) = item
+            .split_once('=')
+            .with_context(|| format!("--weights item {item:?} is not name=value"))?;
+        let value: i64 = value
+            .parse()
+            .with_context(|| format!("--weights {name}: {value:?} is not an integer"))?;
+        weights.set(name, value).map_err(anyhow::Error::msg)?;
+    }
     let beam = match args.beam.as_deref() {
         None => search::DEFAULT_BEAM,
         Some(w) => {
