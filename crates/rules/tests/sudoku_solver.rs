@@ -272,3 +272,65 @@ fn sparse_random_boards_agree_between_fast_paths() {
     }
     assert!(outcomes.iter().all(|&k| k > 0), "{outcomes:?}");
 }
+
+/// The 16x16 band solver against the general path (which shares no code with it) on boards
+/// from full grids with up to 70% holes and some givens changed (unsolvable, unique or
+/// multiple solutions), on sparse random placements, and on generated minimal puzzles.
+#[test]
+fn sixteen_by_sixteen_agrees_between_fast_paths() {
+    use puzzle_rules::sudoku::generate::generate;
+    use puzzle_rules::sudoku::solver16;
+    let shape = Shape::new(4, 4).unwrap();
+    let mut rng = SmallRng::seed_from_u64(16);
+    let mut outcomes = [0usize; 3];
+    let mut check = |board: &Board| {
+        let answer = solver16::solve_cells(board.cells(), 2, true, usize::MAX);
+        assert!(answer.complete);
+        assert_eq!(
+            answer.count,
+            count_solutions_general(board, 2),
+            "{}",
+            board.to_rows()
+        );
+        assert_eq!(count_solutions(board, 2), answer.count);
+        match answer.first {
+            Some(sol) => assert_completes(board, &Board::from_cells(shape, &sol).unwrap()),
+            None => assert_eq!(answer.count, 0),
+        }
+        outcomes[answer.count] += 1;
+    };
+    for k in 0..600 {
+        let board = if k % 3 == 2 {
+            random_board(shape, &mut rng, true)
+        } else {
+            let mut cells = full_grid(shape, &mut SplitMix64(rng.gen()));
+            let holes = rng.gen_range(0.4..0.7);
+            for c in cells.iter_mut() {
+                if rng.gen_bool(holes) {
+                    *c = 0;
+                }
+            }
+            let mut board = Board::from_cells(shape, &cells).unwrap();
+            for _ in 0..k % 3 * 2 {
+                // Move one given to another legal value: often no solution any more.
+                let cell = rng.gen_range(0..256);
+                let (r, c) = (cell / 16, cell % 16);
+                if board.get(r, c) != 0 {
+                    board.clear(r, c);
+                    let cands = board.candidates(r, c);
+                    if cands != 0 {
+                        let v = cands.trailing_zeros() as u8 + 1;
+                        board.place(puzzle_rules::sudoku::Move::new(r, c, v));
+                    }
+                }
+            }
+            board
+        };
+        check(&board);
+    }
+    for seed in 1..=5 {
+        let board = generate(shape, 0, seed);
+        check(&board);
+    }
+    assert!(outcomes.iter().all(|&k| k > 20), "{outcomes:?}");
+}

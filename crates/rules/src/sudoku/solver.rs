@@ -2,17 +2,18 @@
 //! oracle that decides taboo moves.
 //!
 //! Every entry point dispatches on the block shape: 3x3 boards go to the band bitboard
-//! solver in [`super::solver9`] (the agent's hot path and the benchmark collections);
-//! every other shape up to 25x25 takes the general path here. The general path keeps a
-//! candidate mask per cell, propagates naked singles (a queue) and hidden singles (per
-//! row, column and block), and branches on the cell with the fewest candidates, copying the
-//! state per branch (cheaper than undo logs at these sizes).
+//! solver in [`super::solver9`] (the agent's hot path and the benchmark collections), 4x4
+//! boards to its 16x16 counterpart [`super::solver16`]; every other shape up to 25x25 takes
+//! the general path here. The general path keeps a candidate mask per cell, propagates
+//! naked singles (a queue) and hidden singles (per row, column and block), and branches on
+//! the cell with the fewest candidates, copying the state per branch (cheaper than undo
+//! logs at these sizes).
 //!
 //! [`super::reference`] is a deliberately naive second implementation used only to
 //! cross-check this one in tests.
 
 use super::board::{Board, Shape};
-use super::solver9;
+use super::{solver16, solver9};
 
 /// Counts the solutions of `board`, stopping as soon as `limit` are found. Returns a number
 /// in `0..=limit`.
@@ -43,6 +44,9 @@ fn run(board: &Board, limit: usize, want_first: bool) -> (usize, Option<Board>) 
     let (count, first) = if shape.m() == 3 && shape.n() == 3 {
         let (count, first) = solver9::solve_board(board, limit, want_first);
         (count, first.map(|cells| cells.to_vec()))
+    } else if shape.m() == 4 && shape.n() == 4 {
+        let answer = solver16::solve_cells(board.cells(), limit, want_first, usize::MAX);
+        (answer.count, answer.first)
     } else {
         let answer = general(shape, board.cells(), limit, want_first, usize::MAX);
         (answer.count, answer.first)
@@ -519,6 +523,10 @@ pub fn count_solutions_within(board: &Board, limit: usize, max_nodes: usize) -> 
     }
     if shape.m() == 3 && shape.n() == 3 {
         return Some(solver9::solve_board(board, limit, false).0);
+    }
+    if shape.m() == 4 && shape.n() == 4 {
+        let answer = solver16::solve_cells(board.cells(), limit, false, max_nodes);
+        return answer.complete.then_some(answer.count);
     }
     let answer = general(shape, board.cells(), limit, false, max_nodes);
     answer.complete.then_some(answer.count)
