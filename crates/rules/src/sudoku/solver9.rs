@@ -180,6 +180,12 @@ const COLUMN: [u32; 27] = {
     t
 };
 
+/// How many bivalue cells the search scores before picking one to branch on. Against taking
+/// the first bivalue cell, scoring cuts the search nodes per puzzle from 260 to 197 on
+/// forum-hardest-1106 and from 19.5 to 13.6 on magictour-top1465; scoring all of them saves
+/// a few more nodes but costs more time than they do, most of all on easy puzzles.
+const SCORED_PAIRS: u32 = 6;
+
 /// A contradiction: the position has no solution.
 struct Dead;
 
@@ -413,6 +419,37 @@ impl Grid {
         out
     }
 
+    /// Among the first [`SCORED_PAIRS`] bivalue cells (band order), the one with the most
+    /// bivalue peers (its row, box and column), if there is a bivalue cell. Its two branches
+    /// tend to set off the most naked singles.
+    #[inline(always)]
+    fn pick_bivalue(&self) -> Option<(usize, u32)> {
+        let mut best: Option<(u32, usize, u32)> = None;
+        let mut scored = 0;
+        for band in 0..3 {
+            let (other1, other2) = (self.pairs[(band + 1) % 3], self.pairs[(band + 2) % 3]);
+            let mut pairs = self.pairs[band];
+            while pairs != 0 {
+                let mask = pairs & pairs.wrapping_neg();
+                pairs &= pairs - 1;
+                let i = mask.trailing_zeros() as usize;
+                let column = COLUMN[i];
+                // Column cells of the two other bands, the second shifted one place so the
+                // two sets cannot overlap: one popcount for both.
+                let score = (self.pairs[band] & !OWN_BAND_KEEP[i] & ALL).count_ones()
+                    + ((other1 & column) | ((other2 & column) << 1)).count_ones();
+                if best.is_none_or(|(b, _, _)| score > b) {
+                    best = Some((score, band, mask));
+                }
+                scored += 1;
+                if scored == SCORED_PAIRS {
+                    return best.map(|(_, band, mask)| (band, mask));
+                }
+            }
+        }
+        best.map(|(_, band, mask)| (band, mask))
+    }
+
     /// Depth-first search on a propagated grid.
     fn search(&mut self, tally: &mut Tally) {
         if self.is_solved() {
@@ -423,12 +460,7 @@ impl Grid {
             return;
         }
         // Almost always some cell has two candidates: branching there halves the work.
-        for band in 0..3 {
-            let pairs = self.pairs[band];
-            if pairs == 0 {
-                continue;
-            }
-            let mask = pairs & pairs.wrapping_neg();
+        if let Some((band, mask)) = self.pick_bivalue() {
             let mut sub = band;
             let mut first = true;
             while sub < 27 {
