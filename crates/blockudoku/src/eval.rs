@@ -160,7 +160,8 @@ impl Terms {
         let e = !b & FULL;
         let s1 = stage1(b);
         let s2 = stage2(b, e);
-        let s3 = stage3(b, e, table);
+        let (s3, diag_short) = stage3(e);
+        let s4 = stage4(b, e, table, diag_short);
         Terms {
             sq_center: s1[0],
             sq_side: s1[1],
@@ -174,9 +175,9 @@ impl Terms {
             squashed: s2[3],
             squashed_edge: s2[4],
             bar3: s3[0],
-            nofit: s3[1],
-            nofit_diag: s3[2],
-            scarcity: s3[3],
+            nofit: s4[0],
+            nofit_diag: s3[1],
+            scarcity: s4[1],
         }
     }
 
@@ -203,14 +204,17 @@ impl Terms {
 
     /// The weighted sum: higher is better.
     pub fn value(&self, w: &Weights) -> i64 {
-        -(dot(&w.stage1(), &self.named()[..6])
-            + dot(&w.stage2(), &self.named()[6..11])
-            + dot(&w.stage3(), &self.named()[11..]))
+        let w = [
+            w.stage1().as_slice(),
+            &w.stage2(),
+            &[w.bar3, w.nofit, w.nofit_diag, w.scarcity],
+        ]
+        .concat();
+        -w.iter()
+            .zip(self.named())
+            .map(|(w, (_, n))| w * n as i64)
+            .sum::<i64>()
     }
-}
-
-fn dot(w: &[i64], t: &[(&str, u32)]) -> i64 {
-    w.iter().zip(t).map(|(w, t)| w * t.1 as i64).sum()
 }
 
 impl Weights {
@@ -234,10 +238,6 @@ impl Weights {
             self.squashed,
             self.squashed_edge,
         ]
-    }
-    #[inline(always)]
-    fn stage3(&self) -> [i64; 4] {
-        [self.bar3, self.nofit, self.nofit_diag, self.scarcity]
     }
 }
 
@@ -290,7 +290,12 @@ pub(crate) fn eval_bits(b: u128, w: &Weights, table: &NofitTable, bound: i64) ->
     if value <= bound {
         return value;
     }
-    value - weigh(w.stage3(), stage3(b, e, table))
+    let (s3, diag_short) = stage3(e);
+    value -= weigh([w.bar3, w.nofit_diag], s3);
+    if value <= bound {
+        return value;
+    }
+    value - weigh([w.nofit, w.scarcity], stage4(b, e, table, diag_short))
 }
 
 /// The nofit table for `w` (for callers that evaluate many boards with `eval_bits`).
@@ -393,28 +398,33 @@ fn stage2(b: u128, e: u128) -> [u32; 5] {
     ]
 }
 
-/// Cells no 3-line covers (per direction), `nofit` pieces and diagonals that fit nowhere,
-/// scarcity.
+/// Cells no 3-line covers (per direction) and diagonal pieces that fit nowhere; also the
+/// placements the two diagonals miss to 4, for `stage4`.
 #[inline(always)]
-fn stage3(b: u128, e: u128, table: &NofitTable) -> [u32; 4] {
+fn stage3(e: u128) -> ([u32; 2], u32) {
     let h3 = e & (e >> 1) & (e >> 2) & H3_ANCHORS;
     let v3 = e & (e >> 9) & (e >> 18) & V3_ANCHORS;
     let bar3 = (e & !(h3 | h3 << 1 | h3 << 2)).count_ones()
         + (e & !(v3 | v3 << 9 | v3 << 18)).count_ones();
     let d1 = e & e >> 10 & e >> 20 & ANCHORS_3X3;
     let d2 = e >> 2 & e >> 10 & e >> 18 & ANCHORS_3X3;
+    let short = |n: u32| 4u32.saturating_sub(n);
+    (
+        [bar3, (d1 == 0) as u32 + (d2 == 0) as u32],
+        short(d1.count_ones()) + short(d2.count_ones()),
+    )
+}
+
+/// `nofit` pieces that fit nowhere, and scarcity (`diag_short` from `stage3`).
+#[inline(always)]
+fn stage4(b: u128, e: u128, table: &NofitTable, diag_short: u32) -> [u32; 2] {
     let cells = b.count_ones();
-    let (nofit, short) = if cells > 20 {
-        let short = |n: u32| 4u32.saturating_sub(n);
+    if cells > 20 {
         let (nofit, missing) = fit_counts(e, table);
-        (
-            nofit,
-            (cells - 20) * (short(d1.count_ones()) + short(d2.count_ones()) + missing),
-        )
+        [nofit, (cells - 20) * (diag_short + missing)]
     } else {
-        (nofit_count(e, h3, table), 0)
-    };
-    [bar3, nofit, (d1 == 0) as u32 + (d2 == 0) as u32, short]
+        [nofit_count(e, table), 0]
+    }
 }
 
 /// The `nofit` pieces, split for speed. Every catalogue piece is a straight line (`lines`,
@@ -503,11 +513,11 @@ fn for_each_fit(e: u128, table: &NofitTable, small_too: bool, mut f: impl FnMut(
     }
 }
 
-/// Catalogue pieces of `table` that fit nowhere on the board with empty cells `e`; `h3` holds
-/// the anchors of empty horizontal 3-cell runs.
+/// Catalogue pieces of `table` that fit nowhere on the board with empty cells `e`.
 #[inline(always)]
-fn nofit_count(e: u128, h3: u128, table: &NofitTable) -> u32 {
+fn nofit_count(e: u128, table: &NofitTable) -> u32 {
     // Every small piece fits an empty 3x3 square.
+    let h3 = e & (e >> 1) & (e >> 2) & H3_ANCHORS;
     let small_too = h3 & h3 >> 9 & h3 >> 18 == 0;
     let mut n = 0;
     for_each_fit(e, table, small_too, |fits| n += (fits == 0) as u32);

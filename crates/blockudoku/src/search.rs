@@ -173,11 +173,18 @@ impl Worker<'_, '_> {
         let keep = kept(self.beam[2]);
         let value = match self.agent {
             Agent::Default => {
-                // Only a board above this bound changes `best` or `top`.
+                // Only a board above this bound changes `best` or the boards the lookahead
+                // will see: all `keep` of them on a crowded board, else the best `beam[2]`
+                // (`best` only rises, so once it is not crowded the answer is not either).
                 let bound = if keep > 1 {
-                    match self.top.last() {
-                        Some(t) if self.top.len() >= keep => t.0,
-                        _ => i64::MIN,
+                    let crowded = self
+                        .best
+                        .as_ref()
+                        .is_none_or(|b| b.1 < self.weights.wide_below);
+                    let need = if crowded { keep } else { self.beam[2] };
+                    match self.top.get(need - 1) {
+                        Some(t) => t.0,
+                        None => i64::MIN,
                     }
                 } else {
                     self.best.as_ref().map_or(i64::MIN, |b| b.1)
