@@ -207,6 +207,10 @@ def test_one_shot_piping_answers_line_for_line(blockudoku_bin):
         ["selfplay", "--games", "x", "--seed", "1"],
         ["selfplay", "--games", "1", "--seed", "1", "--agent", "nope"],
         ["selfplay", "--games", "1", "--seed", "1", "--pieces", "/nonexistent/pieces.txt"],
+        ["selfplay", "--games", "1", "--seed", "1", "--weights", "cornered=x"],
+        ["selfplay", "--games", "1", "--seed", "1", "--weights", "corners=5"],
+        ["selfplay", "--games", "1", "--seed", "1", "--weights", "cornered=-5"],
+        ["selfplay", "--games", "1", "--seed", "1", "--weights", "cornered"],
         ["frobnicate"],
         ["bench", "--nodes", "-1"],
     ],
@@ -236,6 +240,21 @@ def test_selfplay_summary_and_jsonl(blockudoku_bin, tmp_path):
     assert re.search(r"deaths per 1000 rounds [\d.]+ \(95% CI [\d.]+ - [\d.]+\)", first.stdout)
     assert "rounds per second" in first.stdout and "points per round" in first.stdout
     assert sorted(json.loads(l)["game"] for l in jsonl.read_text().splitlines()) == [0, 1, 2]
+
+
+def test_selfplay_weight_overrides_change_play(blockudoku_bin):
+    hard = pathlib.Path(__file__).resolve().parent.parent / "crates" / "blockudoku" / "data" / "hard-pieces.txt"
+    base = [str(blockudoku_bin), "selfplay", "--games", "2", "--seed", "3", "--max-rounds", "60", "--pieces", str(hard)]
+
+    def games(*extra):
+        proc = subprocess.run([*base, *extra], capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        return sorted(l for l in proc.stdout.splitlines() if l.startswith("game "))
+
+    default = games()
+    # Restating a default weight changes nothing; ignoring the board's shape changes the games.
+    assert games("--weights", "cornered=6540") == default
+    assert games("--weights", "ends=0,ends_aligned=0,cornered=0,squashed=0,squashed_edge=0,bar3=0") != default
 
 
 def test_selfplay_with_piece_file(blockudoku_bin, shared_dir, tmp_path):
