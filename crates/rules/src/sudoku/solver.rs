@@ -138,14 +138,57 @@ impl Layout {
     }
 }
 
-struct Tally {
-    limit: usize,
-    count: usize,
+/// Where a search reports (this path's and [`super::solver16`]'s): stops at `limit` or past
+/// `max_nodes`, keeps the first solution when asked to.
+pub(super) struct Tally {
+    pub(super) limit: usize,
+    pub(super) count: usize,
     /// Search nodes visited, and the budget after which the search gives up.
-    nodes: usize,
-    max_nodes: usize,
-    first: Option<Vec<u8>>,
-    want_first: bool,
+    pub(super) nodes: usize,
+    pub(super) max_nodes: usize,
+    pub(super) first: Option<Vec<u8>>,
+    pub(super) want_first: bool,
+}
+
+impl Tally {
+    pub(super) fn new(limit: usize, want_first: bool, max_nodes: usize) -> Tally {
+        Tally {
+            limit,
+            count: 0,
+            nodes: 0,
+            max_nodes,
+            first: None,
+            want_first,
+        }
+    }
+
+    /// The answer so far.
+    pub(super) fn answer(self) -> Answer {
+        Answer {
+            count: self.count,
+            first: self.first,
+            complete: self.nodes <= self.max_nodes,
+        }
+    }
+}
+
+/// What a counting search found (the general path and the 16x16 solver).
+pub struct Answer {
+    /// Solutions found, at most the limit.
+    pub count: usize,
+    /// The first solution (row-major values), when asked for and there is one.
+    pub first: Option<Vec<u8>>,
+    /// False when the node budget ran out before the answer was certain.
+    pub complete: bool,
+}
+
+impl Answer {
+    /// No solution (givens that contradict each other).
+    pub(super) const NONE: Answer = Answer {
+        count: 0,
+        first: None,
+        complete: true,
+    };
 }
 
 struct Dead;
@@ -447,13 +490,7 @@ impl State {
 }
 
 /// The general path: any shape, cells row-major with 0 for empty and no duplicate givens.
-fn general(
-    shape: Shape,
-    cells: &[u8],
-    limit: usize,
-    want_first: bool,
-    max_nodes: usize,
-) -> GeneralAnswer {
+fn general(shape: Shape, cells: &[u8], limit: usize, want_first: bool, max_nodes: usize) -> Answer {
     let size = shape.size();
     let lay = Layout::new(shape);
     let mut state = State {
@@ -463,14 +500,7 @@ fn general(
         dirty_hidden: lay.all_units(),
         dirty_locked: lay.all_units(),
     };
-    let mut tally = Tally {
-        limit,
-        count: 0,
-        nodes: 0,
-        max_nodes,
-        first: None,
-        want_first,
-    };
+    let mut tally = Tally::new(limit, want_first, max_nodes);
     for (i, &v) in cells.iter().enumerate() {
         if v == 0 {
             continue;
@@ -478,28 +508,13 @@ fn general(
         let bit = 1u32 << (v - 1);
         let c = state.cand[i];
         if c & bit == 0 || (c & FIXED != 0) || state.assign(&lay, i, bit).is_err() {
-            return GeneralAnswer {
-                count: 0,
-                first: None,
-                complete: true,
-            };
+            return Answer::NONE;
         }
     }
     if state.propagate(&lay).is_ok() {
         state.search(&lay, &mut tally);
     }
-    GeneralAnswer {
-        count: tally.count,
-        first: tally.first,
-        complete: tally.nodes <= tally.max_nodes,
-    }
-}
-
-struct GeneralAnswer {
-    count: usize,
-    first: Option<Vec<u8>>,
-    /// False when the node budget ran out before the answer was certain.
-    complete: bool,
+    tally.answer()
 }
 
 /// Counts solutions on the general path whatever the shape (also for 3x3 boards), so tests

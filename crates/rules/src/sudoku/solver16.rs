@@ -23,6 +23,9 @@
 
 use std::sync::OnceLock;
 
+pub use super::solver::Answer;
+use super::solver::Tally;
+
 const BANDS: usize = 4;
 /// One word per digit and band, `BANDS * digit + band`.
 const WORDS: usize = 16 * BANDS;
@@ -144,17 +147,6 @@ struct Grid {
     unsolved: [u64; BANDS],
     /// Unsolved cells with exactly two candidates, per band (filled by `naked_singles`).
     pairs: [u64; BANDS],
-}
-
-/// Where the search reports: stops at `limit` or past `max_nodes`, keeps the first solution
-/// when asked to.
-struct Tally {
-    limit: usize,
-    count: usize,
-    nodes: usize,
-    max_nodes: usize,
-    first: Option<Vec<u8>>,
-    want_first: bool,
 }
 
 impl Grid {
@@ -470,26 +462,12 @@ impl Grid {
     }
 }
 
-/// What a 16x16 solve found.
-pub struct Answer {
-    /// Solutions found, at most the limit.
-    pub count: usize,
-    /// The first solution (row-major values), when asked for and there is one.
-    pub first: Option<Vec<u8>>,
-    /// False when the node budget ran out before the answer was certain.
-    pub complete: bool,
-}
-
 /// Counts solutions of a 16x16 puzzle with 4x4 blocks (256 cells, row-major, 0 empty, values
 /// `1..=16`) up to `limit`, giving up after `max_nodes` search nodes. The givens must not
 /// repeat a value in a row, column or block (a [`super::Board`] guarantees it); if they do,
 /// the answer is 0.
 pub fn solve_cells(cells: &[u8], limit: usize, want_first: bool, max_nodes: usize) -> Answer {
-    let none = Answer {
-        count: 0,
-        first: None,
-        complete: true,
-    };
+    let none = Answer::NONE;
     if limit == 0 {
         return none;
     }
@@ -512,20 +490,9 @@ pub fn solve_cells(cells: &[u8], limit: usize, want_first: bool, max_nodes: usiz
         }
         grid.place(w, mask);
     }
-    let mut tally = Tally {
-        limit,
-        count: 0,
-        nodes: 0,
-        max_nodes,
-        first: None,
-        want_first,
-    };
+    let mut tally = Tally::new(limit, want_first, max_nodes);
     if grid.propagate(perm).is_ok() {
         grid.search(perm, &mut tally);
     }
-    Answer {
-        count: tally.count,
-        first: tally.first,
-        complete: tally.nodes <= tally.max_nodes,
-    }
+    tally.answer()
 }
