@@ -204,13 +204,8 @@ impl Terms {
 
     /// The weighted sum: higher is better.
     pub fn value(&self, w: &Weights) -> i64 {
-        let w = [
-            w.stage1().as_slice(),
-            &w.stage2(),
-            &[w.bar3, w.nofit, w.nofit_diag, w.scarcity],
-        ]
-        .concat();
-        -w.iter()
+        -w.per_term()
+            .iter()
             .zip(self.named())
             .map(|(w, (_, n))| w * n as i64)
             .sum::<i64>()
@@ -218,6 +213,29 @@ impl Terms {
 }
 
 impl Weights {
+    /// The term weights in `Terms::named` order.
+    fn per_term(&self) -> [i64; 15] {
+        let [a, b, c, d, e, f] = self.stage1();
+        let [g, h, i, j, k] = self.stage2();
+        [
+            a,
+            b,
+            c,
+            d,
+            e,
+            f,
+            g,
+            h,
+            i,
+            j,
+            k,
+            self.bar3,
+            self.nofit,
+            self.nofit_diag,
+            self.scarcity,
+        ]
+    }
+
     #[inline(always)]
     fn stage1(&self) -> [i64; 6] {
         [
