@@ -253,23 +253,24 @@ impl Grid {
     }
 
     /// Runs the band logic on every changed digit-band until nothing changes.
+    ///
+    /// The changed digit-bands are gathered into a bit mask by branch-free compares and then
+    /// visited in order: testing each of the 27 in turn mispredicted often enough to cost
+    /// more than the band logic itself.
     #[inline(always)]
     fn update(&mut self) -> Result<(), Dead> {
         loop {
-            let mut changed = false;
-            // Unrolled so every sub-band index is a constant: the compiler then resolves
-            // the band arithmetic and table offsets at compile time.
-            macro_rules! each {
-                ($($sub:literal)*) => {$(
-                    if self.poss[$sub] != self.seen[$sub] {
-                        changed = true;
-                        self.update_one($sub)?;
-                    }
-                )*};
+            let mut dirty = 0u32;
+            for sub in 0..27 {
+                dirty |= ((self.poss[sub] != self.seen[sub]) as u32) << sub;
             }
-            each!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26);
-            if !changed {
+            if dirty == 0 {
                 return Ok(());
+            }
+            while dirty != 0 {
+                let sub = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                self.update_one(sub)?;
             }
         }
     }
@@ -302,14 +303,13 @@ impl Grid {
             | (ROW_SINGLE[((p >> 9) & 0o777) as usize] as u32) << 9
             | (ROW_SINGLE[(p >> 18) as usize] as u32) << 18;
         let solved = solved & self.unsolved[band];
-        if solved != 0 {
-            self.unsolved[band] &= !solved;
-            let not_solved = !solved;
-            for d in 0..9 {
-                self.poss[3 * d + band] &= not_solved;
-            }
-            self.poss[sub] = p;
+        // Unconditional: whether a row was solved is too random to branch on.
+        self.unsolved[band] &= !solved;
+        let not_solved = !solved;
+        for d in 0..9 {
+            self.poss[3 * d + band] &= not_solved;
         }
+        self.poss[sub] = p;
         Ok(())
     }
 
@@ -328,15 +328,12 @@ impl Grid {
                 return Err(Dead);
             }
             let only = [c0 & !(c1 | c2), c1 & !(c0 | c2), c2 & !(c0 | c1)];
+            // Branch-free (`CLAIM[0]` keeps everything): these tests were mostly mispredicted.
             for (b, &o) in only.iter().enumerate() {
-                if o != 0 {
-                    let p = self.poss[base + b];
-                    let q = p & CLAIM[o as usize];
-                    if q != p {
-                        self.poss[base + b] = q;
-                        changed = true;
-                    }
-                }
+                let p = self.poss[base + b];
+                let q = p & CLAIM[o as usize];
+                self.poss[base + b] = q;
+                changed |= q != p;
             }
         }
         Ok(changed)
@@ -349,13 +346,11 @@ impl Grid {
         let mut placed = false;
         for band in 0..3 {
             let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
-            let mut sub = band;
-            while sub < 27 {
-                let m = self.poss[sub];
+            for d in 0..9 {
+                let m = self.poss[3 * d + band];
                 three |= two & m;
                 two |= one & m;
                 one |= m;
-                sub += 3;
             }
             if one != ALL {
                 return Err(Dead);
@@ -365,17 +360,16 @@ impl Grid {
             while singles != 0 {
                 let mask = singles & singles.wrapping_neg();
                 singles &= singles - 1;
-                let mut sub = band;
-                loop {
-                    if sub >= 27 {
-                        return Err(Dead);
-                    }
-                    if self.poss[sub] & mask != 0 {
-                        self.place(sub, mask);
-                        break;
-                    }
-                    sub += 3;
+                // The cell's digit, found without a data-dependent branch per digit. An
+                // earlier single of this band may have taken its last candidate.
+                let mut digits = 0u32;
+                for d in 0..9 {
+                    digits |= ((self.poss[3 * d + band] & mask != 0) as u32) << d;
                 }
+                if digits == 0 {
+                    return Err(Dead);
+                }
+                self.place(3 * digits.trailing_zeros() as usize + band, mask);
                 placed = true;
             }
         }
@@ -387,7 +381,7 @@ impl Grid {
     }
 
     /// Propagates to a fixed point. `Ok` means solved or stuck (a guess is needed).
-    #[inline(always)]
+    #[inline(never)]
     fn propagate(&mut self) -> Result<(), Dead> {
         loop {
             self.update()?;
@@ -461,30 +455,28 @@ impl Grid {
         }
         // Almost always some cell has two candidates: branching there halves the work.
         if let Some((band, mask)) = self.pick_bivalue() {
-            let mut sub = band;
-            let mut first = true;
-            while sub < 27 {
-                if self.poss[sub] & mask != 0 {
-                    if first {
-                        first = false;
-                        let mut child = *self;
-                        child.place(sub, mask);
-                        if child.propagate().is_ok() {
-                            child.search(tally);
-                        }
-                        if tally.count >= tally.limit {
-                            return;
-                        }
-                        self.poss[sub] &= !mask;
-                    } else {
-                        self.place(sub, mask);
-                        if self.propagate().is_ok() {
-                            self.search(tally);
-                        }
-                        return;
-                    }
+            // The cell's two digits, found without a data-dependent branch per digit.
+            let mut digits = 0u32;
+            for d in 0..9 {
+                digits |= ((self.poss[3 * d + band] & mask != 0) as u32) << d;
+            }
+            let sub = 3 * digits.trailing_zeros() as usize + band;
+            let mut child = *self;
+            child.place(sub, mask);
+            if child.propagate().is_ok() {
+                child.search(tally);
+            }
+            if tally.count >= tally.limit {
+                return;
+            }
+            let rest = digits & (digits - 1);
+            if rest != 0 {
+                self.poss[sub] &= !mask;
+                let sub = 3 * rest.trailing_zeros() as usize + band;
+                self.place(sub, mask);
+                if self.propagate().is_ok() {
+                    self.search(tally);
                 }
-                sub += 3;
             }
             return;
         }
