@@ -444,6 +444,18 @@ impl Grid {
         best.map(|(_, band, mask)| (band, mask))
     }
 
+    /// Searches a copy of the grid with the digit of word `sub` placed in the cell `mask`;
+    /// true when the tally has reached its limit.
+    #[inline(always)]
+    fn branch(&self, sub: usize, mask: u32, tally: &mut Tally) -> bool {
+        let mut child = *self;
+        child.place(sub, mask);
+        if child.propagate().is_ok() {
+            child.search(tally);
+        }
+        tally.count >= tally.limit
+    }
+
     /// Depth-first search on a propagated grid.
     fn search(&mut self, tally: &mut Tally) {
         if self.is_solved() {
@@ -461,12 +473,7 @@ impl Grid {
                 digits |= ((self.poss[3 * d + band] & mask != 0) as u32) << d;
             }
             let sub = 3 * digits.trailing_zeros() as usize + band;
-            let mut child = *self;
-            child.place(sub, mask);
-            if child.propagate().is_ok() {
-                child.search(tally);
-            }
-            if tally.count >= tally.limit {
+            if self.branch(sub, mask, tally) {
                 return;
             }
             let rest = digits & (digits - 1);
@@ -501,15 +508,8 @@ impl Grid {
         };
         let mut sub = band;
         while sub < 27 {
-            if self.poss[sub] & mask != 0 {
-                let mut child = *self;
-                child.place(sub, mask);
-                if child.propagate().is_ok() {
-                    child.search(tally);
-                }
-                if tally.count >= tally.limit {
-                    return;
-                }
+            if self.poss[sub] & mask != 0 && self.branch(sub, mask, tally) {
+                return;
             }
             sub += 3;
         }
