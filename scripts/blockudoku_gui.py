@@ -535,10 +535,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--seed", type=int, help="seed for the deals (default: random)")
     parser.add_argument("--movetime", type=int, default=0, help="engine time per hand in ms (0: no limit)")
     parser.add_argument("--delay", type=int, default=350, help="ms between animated engine placements")
-    parser.add_argument("--pieces", help="piece catalogue (default: ../shared/data/blockudoku-pieces.txt)")
+    parser.add_argument("--pieces", help="piece catalogue file to draw from (default: ask the engine)")
     args = parser.parse_args(argv)
-    catalogue = load_catalogue(args.pieces)
     engine = BlockudokuEngine(args.engine.split() if args.engine else None)
+    catalogue = load_catalogue(args.pieces) if args.pieces else engine.catalogue()
     root = tk.Tk()
     BlockudokuApp(root, engine, catalogue, seed=args.seed, movetime=args.movetime, delay=args.delay)
     try:

@@ -22,10 +22,20 @@ import threading
 import time
 from typing import Callable, List, Optional, Tuple
 
-# How far past `movetime` a bestmove may arrive (the protocols promise 10 ms). Measured from
-# the moment the `go` line is written to the moment the `bestmove` line is read, so it also
-# includes pipe latency on this side.
-MOVETIME_SLACK_MS = 10.0
+# Timing bounds. `strict` holds an engine to the protocols' promises: a bestmove at most 10 ms
+# past `movetime` (measured from writing `go` to reading `bestmove`, so pipe latency on this
+# side counts too) and a first `propose` within 50 ms. Those are promises about an idle
+# machine: on a loaded one the scheduler alone can add more, so the test suite runs with
+# `behaviour` bounds, which still fail an engine that ignores its time limit or proposes
+# late, but not one that was descheduled. scripts/timing_bench.py measures the promises
+# themselves as percentiles over many searches.
+# The end-to-end tests use LOAD_SLACK_MS for their own wall-clock bounds.
+LOAD_SLACK_MS = 1000.0
+TIMINGS = {
+    "strict": {"movetime_slack_ms": 10.0, "first_propose_ms": 50.0},
+    "behaviour": {"movetime_slack_ms": LOAD_SLACK_MS, "first_propose_ms": LOAD_SLACK_MS},
+}
+TIMING = dict(TIMINGS["strict"])
 
 
 class Engine:
@@ -321,7 +331,8 @@ def c_movetime(p: Protocol, cmd: List[str]) -> str:
                 sent, stamp, _ = go_and_collect(e, f"go movetime {movetime}")
                 over = (stamp - sent) * 1000 - movetime
                 worst = max(worst, over)
-                expect(over <= MOVETIME_SLACK_MS, f"movetime {movetime}: {over:.1f} ms over on {pos!r}")
+                slack = TIMING["movetime_slack_ms"]
+                expect(over <= slack, f"movetime {movetime}: {over:.1f} ms over (bound {slack:.0f}) on {pos!r}")
         return f"worst overshoot {worst:.1f} ms"
     finally:
         e.close()
@@ -448,7 +459,8 @@ def c_sudoku_propose_first(p: Protocol, cmd: List[str]) -> str:
         stamp, lines = e.read_until(lambda l: l.startswith("propose ") or is_bestmove(l), timeout=3)
         expect(lines[-1].startswith("propose "), f"bestmove before any propose: {lines}")
         latency = (stamp - sent) * 1000
-        expect(latency < 50, f"first propose after {latency:.1f} ms")
+        bound = TIMING["first_propose_ms"]
+        expect(latency < bound, f"first propose after {latency:.1f} ms (bound {bound:.0f})")
         e.read_until(is_bestmove, timeout=3)
         return f"first propose after {latency:.1f} ms"
     finally:
@@ -481,7 +493,9 @@ SUITES = {
 }
 
 
-def run_suite(name: str, cmd: List[str], out=sys.stdout) -> Tuple[int, int]:
+def run_suite(name: str, cmd: List[str], out=sys.stdout, timing: str = "strict") -> Tuple[int, int]:
+    TIMING.clear()
+    TIMING.update(TIMINGS[timing])
     protocol, checks = SUITES[name]
     passed = failed = 0
     for number, (title, check) in enumerate(checks, 1):
@@ -502,12 +516,15 @@ def run_suite(name: str, cmd: List[str], out=sys.stdout) -> Tuple[int, int]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("suite", choices=sorted(SUITES))
+    parser.add_argument("--timing", choices=sorted(TIMINGS), default="strict",
+                        help="timing bounds: strict = the protocols' promises (idle machine), "
+                             "behaviour = generous bounds for a loaded machine (default: strict)")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="engine command line")
     args = parser.parse_args()
     cmd = [c for c in args.command if c != "--"]
     if not cmd:
         parser.error("give the engine command")
-    _, failed = run_suite(args.suite, cmd)
+    _, failed = run_suite(args.suite, cmd, timing=args.timing)
     return 1 if failed else 0
 
 

@@ -6,8 +6,13 @@ import sys
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+DATA = ROOT / "crates" / "rules" / "data"
 BIN_DIR = pathlib.Path(os.environ.get("ENGINE_BIN_DIR", ROOT / "target" / "release"))
+
+# Wall-clock bounds in tests check behaviour (a bestmove comes, stop is obeyed), never the
+# protocols' millisecond promises: CI runs on 2 cores next to other work, where one
+# descheduling can cost hundreds of ms (compliance.LOAD_SLACK_MS is the bound they use).
+# scripts/timing_bench.py measures the promises themselves.
 
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "tests"))
@@ -31,5 +36,6 @@ def sudoku_bin() -> pathlib.Path:
 
 
 @pytest.fixture(scope="session")
-def shared_dir() -> pathlib.Path:
-    return SHARED
+def data_dir() -> pathlib.Path:
+    """The repository's data: the piece catalogue and the sudoku collections."""
+    return DATA

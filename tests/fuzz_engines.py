@@ -86,6 +86,8 @@ BLOCKUDOKU_FORMS = {
     "show header": r"   1 2 3 4 5 6 7 8 9",
     "show row": r"r[1-9](?: [.#]){9}",
     "show pieces": rf"pieces (?:none|{B_SLOTS}) score \d+ streak \d+",
+    # `catalogue`: the 47 catalogue pieces as <id>:<shape>
+    "catalogue": r"catalogue(?: \d{1,2}:[.#]+(?:/[.#]+)*){47}",
     # `eval`
     "eval": r"eval -?\d+ sq_center \d+ sq_side \d+ sq_corner \d+ box_center \d+ box_side \d+"
     r" box_corner \d+ ends \d+ ends_aligned \d+ cornered \d+ squashed \d+ squashed_edge \d+"
@@ -409,7 +411,7 @@ def b_go(rng):
 B_WORDS = [
     "hello", "isready", "setoption", "name", "value", "newgame", "position", "board", "empty",
     "pieces", "score", "streak", "go", "movetime", "nodes", "infinite", "stop", "play", "show",
-    "eval", "quit", "Threads", "Scoring", "Agent", "default", "seed", "classic", "squared",
+    "eval", "catalogue", "quit", "Threads", "Scoring", "Agent", "default", "seed", "classic", "squared",
     "blockudoku", "-", "none", "cleared",
 ]
 
@@ -449,7 +451,7 @@ def b_grammar_line(rng):
         toks = [b_board(rng, valid)] + [b_piece(rng, valid) for _ in range(rng.randint(0, 4))]
         return toks, True
     if r < 0.8:
-        toks = [rng.choice(["hello", "isready", "newgame", "show", "eval", "stop", "quit"])]
+        toks = [rng.choice(["hello", "isready", "newgame", "show", "eval", "catalogue", "stop", "quit"])]
         if rng.random() < 0.3:
             toks.append(rng.choice(B_WORDS + [number_token(rng)]))
         return toks, True

@@ -19,8 +19,8 @@ def ok(binary, *args):
     return r.stdout.splitlines()
 
 
-def counts_lines(shared_dir):
-    lines = (shared_dir / "data/sudoku/solution-counts.txt").read_text().splitlines()
+def counts_lines(data_dir):
+    lines = (data_dir / "sudoku/solution-counts.txt").read_text().splitlines()
     return [l.split(":") for l in lines if l.strip() and not l.startswith("#")]
 
 
@@ -38,8 +38,8 @@ def has_duplicate_givens(puzzle):
     return any(dup(u) for u in rows + cols + boxes)
 
 
-def test_solve_and_count_match_the_solution_counts_file(sudoku_bin, shared_dir):
-    for parts in counts_lines(shared_dir):
+def test_solve_and_count_match_the_solution_counts_file(sudoku_bin, data_dir):
+    for parts in counts_lines(data_dir):
         puzzle, count = parts[0], int(parts[1])
         if has_duplicate_givens(puzzle):
             r = run(sudoku_bin, "solve", puzzle)
@@ -58,8 +58,8 @@ def test_solve_and_count_match_the_solution_counts_file(sudoku_bin, shared_dir):
             assert all(p in ".0" or p == g for p, g in zip(puzzle, grid))
 
 
-def test_solve_file_answers_line_for_line(sudoku_bin, shared_dir, tmp_path):
-    lines = (shared_dir / "data/sudoku/magictour-top1465.txt").read_text().splitlines()
+def test_solve_file_answers_line_for_line(sudoku_bin, data_dir, tmp_path):
+    lines = (data_dir / "sudoku/magictour-top1465.txt").read_text().splitlines()
     puzzles = [l for l in lines if l and not l.startswith("#")][:50]
     f = tmp_path / "p.txt"
     f.write_text("# comment\n\n" + "\n".join(puzzles) + "\n")
@@ -125,7 +125,7 @@ def test_generate_is_unique_and_reproducible(sudoku_bin, tmp_path, shape, args):
             assert sum(c not in "." for c in cells) == int(args[1])
 
 
-def test_bench_solver_prints_a_table(sudoku_bin, shared_dir, tmp_path):
+def test_bench_solver_prints_a_table(sudoku_bin, data_dir, tmp_path):
     f = tmp_path / "few.txt"
     f.write_text("\n".join([HARD] * 5) + "\n")
     out = ok(sudoku_bin, "bench-solver", "--file", str(f), "--generated", "2x2:3")

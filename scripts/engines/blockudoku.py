@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Union
 
 from .base import EngineError, LineEngine, ProtocolViolation, parse_info
+from .pieces import Piece
 
 EMPTY_BOARD = "." * 81
 PieceSpec = Union[int, str, None]  # catalogue id, shape string, or None for a played slot
@@ -141,6 +142,27 @@ class BlockudokuEngine(LineEngine):
         if not 1 <= len(tokens) <= 3:
             raise ProtocolViolation(f"bad bestmove line {lines[-1]!r}")
         return SearchResult([Placement.parse(t) for t in tokens], False, infos, lines)
+
+    def catalogue(self) -> Dict[int, "Piece"]:
+        """The engine's piece catalogue (`catalogue` command): id -> Piece, for drawing."""
+        line = "catalogue"
+        self.send(line)
+        answer = self.read_line(self.startup_timeout, line)
+        tokens = answer.split()
+        if tokens[:1] == ["error"]:
+            raise EngineError(answer.partition(" ")[2].strip(), line)
+        if tokens[:1] != ["catalogue"] or len(tokens) < 2:
+            raise ProtocolViolation(f"expected a catalogue line, got {answer!r}")
+        pieces: Dict[int, Piece] = {}
+        for tok in tokens[1:]:
+            ident, sep, shape = tok.partition(":")
+            try:
+                if not sep:
+                    raise ValueError("no ':'")
+                pieces[int(ident)] = Piece.from_shape(shape, int(ident))
+            except ValueError as err:
+                raise ProtocolViolation(f"bad catalogue entry {tok!r}: {err}") from None
+        return pieces
 
     def play(self, placements: Iterable[Union[Placement, str]]) -> PlayState:
         """Applies placements to the current position with the engine's rules.

@@ -1,4 +1,8 @@
-"""The Blockudoku piece catalogue (shapes only, for drawing; the rules live in the engine)."""
+"""Blockudoku piece shapes, for drawing; the rules (and the catalogue) live in the engine.
+
+Front ends ask the engine for its catalogue (`BlockudokuEngine.catalogue()`); a catalogue file
+(`load_catalogue`) serves custom piece sets and tools that run without an engine.
+"""
 from __future__ import annotations
 
 import os
@@ -8,7 +12,7 @@ from typing import Dict, List, Optional, Tuple
 
 from .base import REPO_ROOT
 
-DEFAULT_CATALOGUE = REPO_ROOT.parent / "shared" / "data" / "blockudoku-pieces.txt"
+DEFAULT_CATALOGUE = REPO_ROOT / "crates" / "rules" / "data" / "blockudoku-pieces.txt"
 
 
 @dataclass(frozen=True)

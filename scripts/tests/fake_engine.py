@@ -14,15 +14,17 @@ cleared region. The misbehaviours let the tests see a dead, erring or silent eng
 import sys
 
 PIECES = {}
+SHAPES = {}
 
 
 def load_pieces():
     import pathlib
     here = pathlib.Path(__file__).resolve()
-    path = here.parents[3] / "shared" / "data" / "blockudoku-pieces.txt"
+    path = here.parents[2] / "crates" / "rules" / "data" / "blockudoku-pieces.txt"
     for line in path.read_text().splitlines():
         if line.strip() and not line.startswith("#"):
             t = line.split()
+            SHAPES[t[0]] = t[-1]
             PIECES[t[0]] = [(r, c) for r, row in enumerate(t[-1].split("/")) for c, ch in enumerate(row) if ch == "#"]
 
 
@@ -165,6 +167,8 @@ def blockudoku(args):
                 pieces = [p for i, p in enumerate(pieces, 1) if i not in used]
                 rows = "/".join(board[i:i + 9] for i in range(0, 81, 9))
                 out.write(f"position board {rows} pieces {' '.join(pieces) or 'none'} score {score} streak {streak} cleared {cleared}\n")
+        elif cmd == "catalogue":
+            out.write("catalogue " + " ".join(f"{i}:{s}" for i, s in SHAPES.items()) + "\n")
         elif cmd == "quit":
             break
         else:

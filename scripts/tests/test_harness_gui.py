@@ -57,8 +57,10 @@ def test_blockudoku_front_end(kind, tk_root, artifacts):
     import blockudoku_gui
 
     engine = blockudoku_engine(kind)
-    catalogue = load_catalogue()
     with engine:
+        # The front end draws the engine's own catalogue (the file copy must agree with it).
+        catalogue = engine.catalogue()
+        assert catalogue == load_catalogue()
         app = blockudoku_gui.BlockudokuApp(tk_root, engine, catalogue, seed=11, delay=10)
         pump(tk_root, 0.2)
         assert abs(tk_root.winfo_width() - 470) <= 10 and abs(tk_root.winfo_height() - 700) <= 30

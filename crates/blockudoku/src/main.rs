@@ -285,6 +285,7 @@ impl Session {
                 Err(e) => say(&[format!("error {e}")]),
             },
             Command::Show => say(&protocol::show_lines(&self.state, &self.hand)),
+            Command::Catalogue => say(&[protocol::catalogue_line()]),
             Command::Eval => {
                 let t = search::Terms::of(self.state.board, WEIGHTS.nofit_from);
                 let mut line = format!("eval {}", t.value(&WEIGHTS));

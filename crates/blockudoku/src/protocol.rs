@@ -154,6 +154,8 @@ pub enum Command {
     Show,
     /// `eval`.
     Eval,
+    /// `catalogue`: the shapes of the 47 catalogue pieces.
+    Catalogue,
     /// `quit`.
     Quit,
     /// One-shot line `<board> <p> [<p> [<p>]]`.
@@ -374,6 +376,7 @@ pub fn parse_line(line: &str) -> Result<Command, String> {
         "stop" => no_args(Command::Stop, toks),
         "show" => no_args(Command::Show, toks),
         "eval" => no_args(Command::Eval, toks),
+        "catalogue" => no_args(Command::Catalogue, toks),
         "quit" => no_args(Command::Quit, toks),
         "setoption" => parse_setoption(toks),
         "position" => parse_position(toks),
@@ -454,6 +457,17 @@ pub fn position_line(state: &GameState, hand: &Hand, cleared: u32) -> String {
 }
 
 /// The `show` drawing: a header, nine numbered rows, then the hand and the score.
+/// The `catalogue` reply: every catalogue piece as `<id>:<shape>`, in id order, on one line
+/// (front ends draw pieces from it, so the engine's catalogue is the only one).
+pub fn catalogue_line() -> String {
+    let mut line = String::from("catalogue");
+    for piece in puzzle_rules::blockudoku::catalogue() {
+        let id = piece.id().expect("catalogue pieces have ids");
+        line += &format!(" {id}:{}", piece.shape());
+    }
+    line
+}
+
 pub fn show_lines(state: &GameState, hand: &Hand) -> Vec<String> {
     let mut out = vec!["   1 2 3 4 5 6 7 8 9".to_string()];
     for r in 0..9 {
@@ -592,6 +606,7 @@ mod tests {
                 "play",
                 "show",
                 "eval",
+                "catalogue",
                 "quit",
                 "-",
                 "1",

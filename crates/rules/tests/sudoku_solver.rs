@@ -1,4 +1,4 @@
-//! Solver correctness: the shared solution-counts file, the benchmark collections, and
+//! Solver correctness: the solution-counts file (data/sudoku), the benchmark collections, and
 //! random boards of several shapes, each cross-checked between the 9x9 band solver, the
 //! general solver and the naive reference solver.
 
@@ -16,7 +16,7 @@ use rand::{Rng, SeedableRng};
 
 fn data(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/sudoku")
+        .join("data/sudoku")
         .join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }

@@ -1,5 +1,5 @@
 // The 47 catalogue pieces as cells of the original 5x5 anchor frame (centre 2,2), ids 1-47 in
-// order. Copied from ../shared/data/blockudoku-pieces.txt; a unit test checks every entry.
+// order. Generated from data/blockudoku-pieces.txt (this crate); a unit test checks every entry.
 pub(super) const FRAME_CELLS: [&[(u8, u8)]; 47] = [
     &[(2, 2)],
     &[(2, 2), (3, 3)],

@@ -265,12 +265,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn catalogue_matches_shared_file() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/data/blockudoku-pieces.txt"
-        );
-        let text = std::fs::read_to_string(path).expect("shared piece file readable");
+    fn catalogue_matches_the_catalogue_file() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/blockudoku-pieces.txt");
+        let text = std::fs::read_to_string(path).expect("piece catalogue file readable");
         let mut seen = 0;
         for line in text
             .lines()

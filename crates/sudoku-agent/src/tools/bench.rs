@@ -29,17 +29,17 @@ const COLLECTIONS: [&str; 4] = [
     "serg-benchmark.txt",
 ];
 
-/// Where the shared puzzle collections are: `../shared/data/sudoku` from the working
-/// directory, else next to the checkout this binary was built from.
+/// Where the repository's puzzle collections are: `crates/rules/data/sudoku` from the
+/// working directory (a checkout's top), else in the checkout this binary was built from.
 fn data_dir() -> Result<PathBuf> {
     let candidates = [
-        PathBuf::from("../shared/data/sudoku"),
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/sudoku"),
+        PathBuf::from("crates/rules/data/sudoku"),
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../rules/data/sudoku"),
     ];
     candidates
         .into_iter()
         .find(|p| p.join(COLLECTIONS[0]).is_file())
-        .ok_or_else(|| anyhow!("cannot find ../shared/data/sudoku: pass --file"))
+        .ok_or_else(|| anyhow!("cannot find crates/rules/data/sudoku: pass --file"))
 }
 
 pub fn run(files: Vec<PathBuf>, generated: Vec<String>) -> Result<()> {

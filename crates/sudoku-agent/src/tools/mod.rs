@@ -74,7 +74,7 @@ pub enum ToolCommand {
     /// Time "find a solution and prove it unique" (count to 2) on puzzle files; prints
     /// puzzles, microseconds per puzzle (mean and median) and puzzles per second.
     BenchSolver {
-        /// Puzzle files (default: the four collections in ../shared/data/sudoku; they are
+        /// Puzzle files (default: the four collections in crates/rules/data/sudoku; they are
         /// also run, first, when only --generated is given).
         #[arg(long)]
         file: Vec<PathBuf>,

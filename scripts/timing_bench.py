@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""The engines' timing promises, measured as percentiles over many searches.
+
+The protocols promise a `bestmove` at most 10 ms past `movetime`, `readyok` at once while a
+search runs, a prompt `bestmove` after `stop`, and (Competitive Sudoku) a first `propose`
+early. The test suite only checks that these things happen, with bounds a loaded machine
+cannot break; this script measures how well they are kept, on an idle machine:
+
+    python3 scripts/timing_bench.py blockudoku --searches 400 --seed 1
+    python3 scripts/timing_bench.py sudoku --searches 400 --seed 1
+
+For each search it sends a position (random hands on empty and crowded boards; empty sudoku
+boards of several shapes and modes), then `go movetime T` (T cycling through --movetime) and
+times, from writing the line to reading the reply: the overshoot of `bestmove` past T and the
+first `propose` (sudoku). Every fourth search it also runs `go infinite`, sends `isready` 20 ms later
+and `stop` once `readyok` is in, and times both replies. Prints one line per quantity with
+the number of samples, median, p90, p99 and max in milliseconds; exits 1 if the engine broke
+the protocol (no reply within 10 s, a dead process).
+"""
+from __future__ import annotations
+
+import argparse
+import queue
+import random
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Tuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from engines import find_binary  # noqa: E402
+
+BINARIES = {"blockudoku": "blockudoku", "sudoku": "sudoku-agent"}
+REPLY_TIMEOUT = 10.0
+
+# Crowded Blockudoku boards (the compliance suite's and the protocol transcript's).
+CROWDED = [
+    "######.../.########/###.#####/#.#######/####.####/#######.#/##.######/#####.###/########.",
+    "##.##.##./#..#..#../........./##.##.##./#..#..#../........./##.##.##./#..#..#../.........",
+]
+SUDOKU = [
+    "position 3x3 " + "/".join(["." * 9] * 9),
+    "position 3x3 " + "/".join(["." * 9] * 9) + " mode rows",
+    "position 2x3 " + "/".join(["." * 6] * 6),
+    "position 3x4 " + "/".join(["." * 12] * 12) + " mode border",
+]
+
+
+class Timed:
+    """An engine process whose output lines are timestamped by a reader thread."""
+
+    def __init__(self, cmd: List[str]):
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, bufsize=0)
+        self.lines: "queue.Queue[Tuple[float, Optional[str]]]" = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for raw in iter(self.proc.stdout.readline, b""):
+            self.lines.put((time.perf_counter(), raw.decode("utf-8", "replace").rstrip("\r\n")))
+        self.lines.put((time.perf_counter(), None))
+
+    def send(self, line: str) -> float:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write((line + "\n").encode())
+        self.proc.stdin.flush()
+        return time.perf_counter()
+
+    def until(self, pred: Callable[[str], bool]) -> Tuple[float, List[str]]:
+        seen: List[str] = []
+        deadline = time.perf_counter() + REPLY_TIMEOUT
+        while True:
+            try:
+                stamp, line = self.lines.get(timeout=max(0.001, deadline - time.perf_counter()))
+            except queue.Empty:
+                raise RuntimeError(f"no expected reply within {REPLY_TIMEOUT:.0f} s; last lines {seen[-3:]}") from None
+            if line is None:
+                raise RuntimeError(f"the engine exited; last lines {seen[-3:]}")
+            seen.append(line)
+            if line.startswith("error"):
+                raise RuntimeError(f"the engine answered {line!r}")
+            if pred(line):
+                return stamp, seen
+
+    def close(self) -> None:
+        try:
+            self.send("quit")
+            self.proc.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+
+
+def positions(kind: str, rng: random.Random):
+    """An endless supply of position lines for the engine kind."""
+    while True:
+        if kind == "sudoku":
+            yield rng.choice(SUDOKU)
+        else:
+            board = rng.choice([None, None] + CROWDED)
+            hand = " ".join(str(rng.randint(1, 47)) for _ in range(3))
+            yield f"position board {board} pieces {hand}" if board else f"position empty pieces {hand}"
+
+
+def summary(name: str, samples: List[float]) -> str:
+    if not samples:
+        return f"{name}: no samples"
+    s = sorted(samples)
+    pick = lambda q: s[min(len(s) - 1, int(q * len(s)))]  # noqa: E731
+    return (f"{name}: n {len(s)} median {pick(0.5):.2f} ms p90 {pick(0.9):.2f} ms "
+            f"p99 {pick(0.99):.2f} ms max {s[-1]:.2f} ms")
+
+
+def bench(kind: str, cmd: List[str], searches: int, movetimes: List[int], seed: int, threads: int) -> Dict[str, List[float]]:
+    rng = random.Random(seed)
+    out: Dict[str, List[float]] = {"overshoot": [], "propose": [], "isready": [], "stop": []}
+    engine = Timed(cmd)
+    try:
+        engine.send(f"setoption name Threads value {threads}")
+        feed = positions(kind, rng)
+        for i in range(searches):
+            engine.send(next(feed))
+            engine.send("isready")
+            engine.until(lambda l: l == "readyok")
+            movetime = movetimes[i % len(movetimes)]
+            sent = engine.send(f"go movetime {movetime}")
+            if kind == "sudoku":
+                stamp, lines = engine.until(lambda l: l.startswith(("propose", "bestmove")))
+                if lines[-1].startswith("propose"):
+                    out["propose"].append((stamp - sent) * 1000)
+            stamp, lines = engine.until(lambda l: l.startswith("bestmove"))
+            out["overshoot"].append((stamp - sent) * 1000 - movetime)
+            if i % 4 == 3:
+                engine.send("go infinite")
+                time.sleep(0.02)
+                sent = engine.send("isready")
+                stamp, _ = engine.until(lambda l: l == "readyok")
+                out["isready"].append((stamp - sent) * 1000)
+                sent = engine.send("stop")
+                stamp, _ = engine.until(lambda l: l.startswith("bestmove"))
+                out["stop"].append((stamp - sent) * 1000)
+    finally:
+        engine.close()
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("kind", choices=sorted(BINARIES), help="which engine")
+    parser.add_argument("--engine", help="engine binary (default: found as the driver does)")
+    parser.add_argument("--searches", type=int, default=400, help="timed `go movetime` searches (default 400)")
+    parser.add_argument("--movetime", default="20,100", help="comma-separated movetimes in ms, cycled (default 20,100)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the positions (default 1)")
+    parser.add_argument("--threads", type=int, default=1, help="engine Threads option (default 1)")
+    args = parser.parse_args()
+    if args.searches < 1:
+        parser.error("--searches must be at least 1")
+    try:
+        movetimes = [int(t) for t in args.movetime.split(",")]
+        if not movetimes or min(movetimes) < 1:
+            raise ValueError
+    except ValueError:
+        parser.error(f"--movetime needs positive integers separated by commas, got {args.movetime!r}")
+    try:
+        binary = args.engine or str(find_binary(BINARIES[args.kind]))
+        samples = bench(args.kind, [binary], args.searches, movetimes, args.seed, args.threads)
+    except (OSError, RuntimeError) as err:
+        print(f"timing_bench: {err}", file=sys.stderr)
+        return 1
+    print(f"timing {args.kind}: {args.searches} searches, movetime {args.movetime} ms, "
+          f"seed {args.seed}, threads {args.threads}")
+    print(summary("movetime overshoot", samples["overshoot"]))
+    if args.kind == "sudoku":
+        print(summary("first propose", samples["propose"]))
+    print(summary("isready while searching", samples["isready"]))
+    print(summary("stop to bestmove", samples["stop"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
