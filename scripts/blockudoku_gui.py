@@ -252,7 +252,10 @@ class BlockudokuApp:
             state = self.engine.play([Placement(slots.index(slot) + 1, row + 1, col + 1)])
         except EngineError as err:
             self.status(f"cannot place there ({err.message})")
-            self.send_position()
+            try:
+                self.send_position()
+            except EngineProblem as problem:
+                self.engine_failed(problem)
             return False
         except EngineProblem as err:
             self.engine_failed(err)

@@ -33,6 +33,7 @@ import pathlib
 import queue
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -221,6 +222,13 @@ def parse_game_output(game: Game, text: str) -> None:
             game.result = "draw"
 
 
+def kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 def play_one(game: Game, copy: pathlib.Path, board: Optional[str], playmode: Optional[str],
              seconds: float, warmup: bool, running: "set[subprocess.Popen]") -> Game:
     cmd = [sys.executable, "simulate_game.py", "--first", game.first, "--second", game.second,
@@ -234,13 +242,14 @@ def play_one(game: Game, copy: pathlib.Path, board: Optional[str], playmode: Opt
     start = time.monotonic()
     # A generous guard against a hung framework: every square twice, with start-up time.
     limit = 120 + 2 * 256 * (seconds + 2)
+    # Its own process group: the framework's player processes (and their engines) go with it.
     proc = subprocess.Popen(cmd, cwd=copy, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+                            env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"), start_new_session=True)
     running.add(proc)
     try:
         out, err = proc.communicate(timeout=limit)
     except subprocess.TimeoutExpired:
-        proc.kill()
+        kill_group(proc)
         out, err = proc.communicate()
         game.error = f"the framework did not finish the game within {limit:.0f} s"
     finally:
@@ -343,6 +352,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             if args.playmode != "classic":
                 raise MatchError(f"{framework.name} has no --playmode: it plays classic rules only")
             args.playmode = None
+        if args.warm_up and "--warm-up" not in (framework / "simulate_game.py").read_text(errors="replace"):
+            raise MatchError(f"{framework.name} has no --warm-up")
         board = resolve_board(args.board, framework)
         options = parse_options(args.options)
         if args.threads is not None:
@@ -391,26 +402,30 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             finally:
                 copies.put(copy)
 
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs)
         try:
-            with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-                futures = [pool.submit(run, k) for k in range(1, args.games + 1)]
-                for fut in concurrent.futures.as_completed(futures):
-                    game = fut.result()
-                    with lock:
-                        games.append(game)
-                        print(game_line(game, label_a, label_b), flush=True)
-                        if jsonl is not None:
-                            record = asdict(game)
-                            record.update(player_a=label_a, player_b=label_b, a_points=game.a_points,
-                                          framework=framework.name, board=board, playmode=mode, time=args.time)
-                            jsonl.write(json.dumps(record) + "\n")
-                            jsonl.flush()
+            futures = [pool.submit(run, k) for k in range(1, args.games + 1)]
+            for fut in concurrent.futures.as_completed(futures):
+                game = fut.result()
+                with lock:
+                    games.append(game)
+                    print(game_line(game, label_a, label_b), flush=True)
+                    if jsonl is not None:
+                        record = asdict(game)
+                        record.update(player_a=label_a, player_b=label_b, a_points=game.a_points,
+                                      framework=framework.name, board=board, playmode=mode, time=args.time)
+                        jsonl.write(json.dumps(record) + "\n")
+                        jsonl.flush()
         except KeyboardInterrupt:
+            # Games not started are dropped, running ones killed (their frameworks with them).
+            pool.shutdown(wait=False, cancel_futures=True)
             for proc in list(running):
-                proc.kill()
-            print("interrupted", file=sys.stderr)
+                kill_group(proc)
+            pool.shutdown(wait=True)
+            print(f"interrupted after {len(games)} of {args.games} games", file=sys.stderr)
             return 130
         finally:
+            pool.shutdown(wait=True)
             if jsonl is not None:
                 jsonl.close()
     games.sort(key=lambda g: g.number)
