@@ -5,7 +5,9 @@ A job is one point of the grid (agents x opponents x boards x modes x time limit
 Competitive Sudoku; agents x scoring rules x seeds for Blockudoku). Each job runs the engine's
 own referee in a worker process with `--jsonl`, and its result (parameters, per-game records,
 summary) is appended as one JSON line to --out. A run that is interrupted resumes where it
-stopped: jobs already in --out are skipped. At the end a summary table is printed, and --plot
+stopped: jobs already in --out are skipped (--fresh starts over). A job whose engine is killed
+(or crashes) is reported once and run again (--retries, default 1); one that still fails is
+not written as done, so the next run of the same command does it. At the end a summary table is printed, and --plot
 DIR writes PNG charts (win rate with 95% confidence intervals per opponent and board; the
 Blockudoku survival curve).
 
@@ -25,6 +27,7 @@ import json
 import math
 import os
 import pathlib
+import signal
 import subprocess
 import sys
 import threading
@@ -383,7 +386,28 @@ class Progress:
         self.stream.flush()
 
 
-def run(jobs: List[Dict[str, object]], binary: str, out: pathlib.Path, workers: int, timeout: Optional[float]) -> List[Dict[str, object]]:
+def failure_reason(res: Dict[str, object]) -> str:
+    """Why a job failed, in one line: `engine killed by SIGKILL`, `engine exited with code 2: ...`."""
+    code = res.get("exit_code")
+    detail = str(res.get("error") or "").strip().splitlines()
+    last = detail[-1][:300] if detail else ""
+    if code is None:
+        return last or "the engine could not be run"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"engine killed by {name}" + (f" ({last})" if last else "")
+    return f"engine exited with code {code}" + (f": {last}" if last else "")
+
+
+def job_label(job: Dict[str, object]) -> str:
+    return " ".join(f"{k}={v}" for k, v in job.items() if k not in ("game", "games"))
+
+
+def run(jobs: List[Dict[str, object]], binary: str, out: pathlib.Path, workers: int, timeout: Optional[float],
+        retries: int = 1) -> List[Dict[str, object]]:
     out.parent.mkdir(parents=True, exist_ok=True)
     done = load_done(out)
     todo = [j for j in jobs if job_key(j) not in done]
@@ -394,19 +418,33 @@ def run(jobs: List[Dict[str, object]], binary: str, out: pathlib.Path, workers: 
     write_lock = threading.Lock()
     # Threads are enough here: each job's work happens in its own engine process.
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        futures = {pool.submit(run_job, j, binary, out.parent, timeout): j for j in todo}
+        pending = {pool.submit(run_job, j, binary, out.parent, timeout): (j, 0) for j in todo}
         try:
-            for fut in concurrent.futures.as_completed(futures):
-                res = fut.result()
-                with write_lock, out.open("a") as f:
-                    f.write(json.dumps(res) + "\n")
-                    f.flush()
-                    os.fsync(f.fileno())
-                results.append(res)
-                label = " ".join(f"{k}={v}" for k, v in futures[fut].items() if k not in ("game", "games"))
-                if res.get("exit_code") != 0:
-                    label = "FAILED " + label
-                progress.step(label)
+            while pending:
+                finished, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+                for fut in finished:
+                    job, attempt = pending.pop(fut)
+                    res = fut.result()
+                    label = job_label(job)
+                    code = res.get("exit_code")
+                    if code != 0:
+                        # Reported here, once. A kill or crash (a signal) may not happen again:
+                        # the job is run again; an exit code is the engine's answer, kept.
+                        reason = failure_reason(res)
+                        if code is not None and code < 0 and attempt < retries:
+                            print(f"\njob {label}: {reason}; running it again ({attempt + 1} of {retries})",
+                                  file=sys.stderr)
+                            pending[pool.submit(run_job, job, binary, out.parent, timeout)] = (job, attempt + 1)
+                            continue
+                        print(f"\njob failed ({label}): {reason}\n  command: {' '.join(res['command'])}\n"
+                              "  not counted: the next run of the same command does it again", file=sys.stderr)
+                        label = "FAILED " + label
+                    with write_lock, out.open("a") as f:
+                        f.write(json.dumps(res) + "\n")
+                        f.flush()
+                        os.fsync(f.fileno())
+                    results.append(res)
+                    progress.step(label)
         except KeyboardInterrupt:
             # Jobs not started are dropped and running engines killed; their results were not
             # written, so the next run does them again.
@@ -431,6 +469,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     common.add_argument("--plot", metavar="DIR", help="write PNG charts into DIR")
     common.add_argument("--engine", help="engine binary (default: from $ENGINE_BIN_DIR or target/release)")
     common.add_argument("--timeout", type=float, help="seconds before a job is killed")
+    common.add_argument("--retries", type=int, default=1,
+                        help="runs of a job again when its engine is killed or crashes (default 1)")
+    common.add_argument("--fresh", action="store_true", help="start over: forget the jobs already in --out")
     s = sub.add_parser("sudoku", parents=[common], help="sudoku-agent arena jobs")
     s.add_argument("--opponents", default="greedy")
     s.add_argument("--boards", default="3x3", help="block shapes or board files, comma-separated")
@@ -442,18 +483,29 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     b.add_argument("--max-rounds", type=int, default=1000, help="round cap per game")
     args = parser.parse_args(argv)
 
-    jobs = sudoku_jobs(args) if args.game == "sudoku" else blockudoku_jobs(args)
-    binary = args.engine or str(find_binary("sudoku-agent" if args.game == "sudoku" else "blockudoku"))
     try:
-        results = run(jobs, binary, pathlib.Path(args.out), args.jobs, args.timeout)
+        jobs = sudoku_jobs(args) if args.game == "sudoku" else blockudoku_jobs(args)
+    except ValueError as err:
+        print(f"batch_eval: bad number in the arguments ({err})", file=sys.stderr)
+        return 2
+    try:
+        binary = args.engine or str(find_binary("sudoku-agent" if args.game == "sudoku" else "blockudoku"))
+    except FileNotFoundError as err:
+        print(f"batch_eval: {err}", file=sys.stderr)
+        return 2
+    if args.fresh and pathlib.Path(args.out).exists():
+        pathlib.Path(args.out).unlink()
+    try:
+        results = run(jobs, binary, pathlib.Path(args.out), args.jobs, args.timeout, max(0, args.retries))
     except KeyboardInterrupt:
         return 130
     results = [r for r in results if r["game"] == args.game]
     rows = summarise([r for r in results if r.get("exit_code") == 0])
     print_table(rows)
     failed = [r for r in results if r.get("exit_code") != 0]
-    for r in failed:
-        print(f"job failed (exit {r.get('exit_code')}): {' '.join(r['command'])}\n  {r.get('error', '')[-300:]}", file=sys.stderr)
+    if failed:
+        print(f"{len(failed)} of {len(results)} jobs failed (reported above); run the same command again to redo them",
+              file=sys.stderr)
     if args.plot:
         for path in plot(rows, pathlib.Path(args.plot)):
             print(f"wrote {path}")

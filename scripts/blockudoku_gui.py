@@ -29,6 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from engines import (  # noqa: E402
     BlockudokuEngine,
+    EngineDied,
     EngineError,
     EngineProblem,
     Piece,
@@ -103,6 +104,9 @@ class BlockudokuApp:
         self.pending: List[Tuple[int, Placement]] = []
         self.games_finished: List[int] = []  # final scores, newest last (tests read this)
         self.game_over_window: Optional[tk.Toplevel] = None
+        # Set when the engine process ended: reported once, the game kept until a restart.
+        self.engine_dead: Optional[EngineDied] = None
+        self.engine_reports = 0  # how often a death was reported (tests read this)
 
         root.title("Blockudoku")
         root.geometry("470x700")
@@ -154,9 +158,16 @@ class BlockudokuApp:
         self.delay = delay
 
         self.status_var = tk.StringVar(value="")
-        tk.Label(root, textvariable=self.status_var, fg="#444", anchor="w").pack(fill="x", padx=8)
+        status_row = tk.Frame(root)
+        status_row.pack(fill="x", padx=8)
+        # Shown only when the engine has died: the game stays on screen until it is restarted.
+        self.restart_button = tk.Button(status_row, text="Restart engine", command=self.restart_engine)
+        self.status_label = tk.Label(status_row, textvariable=self.status_var, fg="#444", anchor="w", justify="left",
+                                     wraplength=330)
+        self.status_label.pack(side="left", fill="x", expand=True)
 
         self.new_game()
+        self.root.after(300, self.watch_engine)
 
     # --- engine helpers ----------------------------------------------------------------------
 
@@ -193,7 +204,7 @@ class BlockudokuApp:
             self.engine.setoption(name, value)
             self.status(f"{name}: {value}")
         except EngineProblem as err:
-            self.status(str(err))
+            self.engine_failed(err)
 
     def status(self, text: str) -> None:
         self.status_var.set(text)
@@ -209,6 +220,8 @@ class BlockudokuApp:
             return value
 
     def new_game(self) -> None:
+        if self.engine_dead is not None:
+            return  # the game on screen is kept until the engine is restarted
         self.close_game_over()
         self.rng = random.Random(self.seed())
         self.game = Game()
@@ -216,6 +229,8 @@ class BlockudokuApp:
         self.hint = []
         try:
             self.engine.newgame()
+        except EngineDied as err:
+            self.engine_died(err)
         except EngineProblem as err:
             self.status(str(err))
         self.deal()
@@ -237,7 +252,10 @@ class BlockudokuApp:
             state = self.engine.play([Placement(slots.index(slot) + 1, row + 1, col + 1)])
         except EngineError as err:
             self.status(f"cannot place there ({err.message})")
-            self.send_position()
+            try:
+                self.send_position()
+            except EngineProblem as problem:
+                self.engine_failed(problem)
             return False
         except EngineProblem as err:
             self.engine_failed(err)
@@ -322,7 +340,42 @@ class BlockudokuApp:
 
     def engine_failed(self, err: Exception) -> None:
         self.stop_engine()
-        self.status(f"engine problem: {err}")
+        if isinstance(err, EngineDied):
+            self.engine_died(err)
+        elif self.engine_dead is None:
+            self.status(f"engine problem: {err}")
+
+    def engine_died(self, err: EngineDied) -> None:
+        """Reports the end of the engine process once and offers to restart it."""
+        self.stop_engine()
+        if self.engine_dead is not None:
+            return
+        self.engine_dead = err
+        self.engine_reports += 1
+        self.status(f"The engine stopped ({err.reason}). Game kept: press Restart engine.")
+        self.status_label.config(fg="#b00020")
+        self.restart_button.pack(side="right", before=self.status_label)
+
+    def watch_engine(self) -> None:
+        """Notices an engine that died while nothing was asked of it."""
+        if self.engine_dead is None and not self.engine.alive:
+            self.engine_died(self.engine._died("(idle)"))
+        self.root.after(300, self.watch_engine)
+
+    def restart_engine(self) -> None:
+        """A new engine process with the same options, given the position on screen."""
+        try:
+            engine = self.engine.respawn()
+        except EngineProblem as err:
+            self.status(f"The engine could not be restarted: {err}")
+            return
+        self.engine = engine
+        self.engine_dead = None
+        self.restart_button.pack_forget()
+        self.status_label.config(fg="#444")
+        self.after_change()  # sends the position; the game goes on where it was
+        if self.engine_dead is None:
+            self.status("engine restarted; the game goes on")
 
     # --- engine play and hints ---------------------------------------------------------------
 
@@ -346,6 +399,8 @@ class BlockudokuApp:
         self.redraw()
 
     def toggle_engine(self) -> None:
+        if self.engine_dead is not None:
+            return
         if self.autoplay:
             self.stop_engine()
         else:
@@ -540,11 +595,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     engine = BlockudokuEngine(args.engine.split() if args.engine else None)
     catalogue = load_catalogue(args.pieces) if args.pieces else engine.catalogue()
     root = tk.Tk()
-    BlockudokuApp(root, engine, catalogue, seed=args.seed, movetime=args.movetime, delay=args.delay)
+    app = BlockudokuApp(root, engine, catalogue, seed=args.seed, movetime=args.movetime, delay=args.delay)
     try:
         root.mainloop()
     finally:
-        engine.quit()
+        app.engine.quit()
     return 0
 
 

@@ -23,7 +23,7 @@ from typing import List, Optional, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from engines import MODES, EngineError, EngineProblem, SudokuEngine, SudokuMove, SudokuState  # noqa: E402
+from engines import MODES, EngineDied, EngineError, EngineProblem, SudokuEngine, SudokuMove, SudokuState  # noqa: E402
 
 BOARD_PX = 450
 SIZES = ("2x2", "2x3", "3x3", "3x4", "4x4")
@@ -46,6 +46,13 @@ class SudokuApp:
         self.last_reply = ""
         self.game_over = False
         self.board_file: Optional[str] = None
+        # How the game on screen came about, so a restarted engine can be given it again:
+        # the set-up (a `position` line or a board file) and every move `play` accepted.
+        self.setup: Optional[Tuple[str, str]] = None
+        self.moves: List[Optional[SudokuMove]] = []
+        # Set when the engine process ended: reported once, the game kept until a restart.
+        self.engine_dead: Optional[EngineDied] = None
+        self.engine_reports = 0  # how often a death was reported (tests read this)
 
         root.title("Competitive Sudoku")
         agent_opt = engine.options.get("Agent")
@@ -99,13 +106,22 @@ class SudokuApp:
         tk.Spinbox(players_row, from_=10, to=60000, increment=100, textvariable=self.movetime_var, width=6).pack(side="left")
 
         self.status_var = tk.StringVar()
-        tk.Label(root, textvariable=self.status_var, anchor="w", fg="#444").pack(fill="x", padx=8, pady=(0, 4))
+        status_row = tk.Frame(root)
+        status_row.pack(fill="x", padx=8, pady=(0, 4))
+        # Shown only when the engine has died: the game stays on screen until it is restarted.
+        self.restart_button = tk.Button(status_row, text="Restart engine", command=self.restart_engine)
+        self.status_label = tk.Label(status_row, textvariable=self.status_var, fg="#444", anchor="w", justify="left",
+                                     wraplength=480)
+        self.status_label.pack(side="left", fill="x", expand=True)
 
         self.new_game()
+        self.root.after(300, self.watch_engine)
 
     # --- setting up ----------------------------------------------------------------------------
 
     def new_game(self, path: Optional[str] = None) -> None:
+        if self.engine_dead is not None:
+            return  # the game on screen is kept until the engine is restarted
         self.cancel_search()
         self.selected = None
         self.game_over = False
@@ -113,18 +129,73 @@ class SudokuApp:
         try:
             self.engine.newgame()
             if path:
-                self.engine.position_file(path)
+                setup = ("file", path)
             else:
                 m, n = (int(x) for x in self.size_var.get().lower().split("x"))
                 rows = "/".join(["." * (m * n)] * (m * n))
-                self.engine.position(m, n, rows, mode=self.mode_var.get())
+                setup = ("line", SudokuEngine.position_line(m, n, rows, mode=self.mode_var.get()))
+            self.apply_setup(setup)
         except (ValueError, EngineError) as err:
             self.status(f"cannot set up that board: {err}")
             return
         except EngineProblem as err:
-            self.status(f"engine problem: {err}")
+            self.engine_failed(err)
             return
+        self.setup, self.moves = setup, []
         self.status("new game" + (f" from {os.path.basename(path)}" if path else ""))
+        self.refresh()
+        self.root.after(50, self.maybe_agent_move)
+
+    def apply_setup(self, setup: Tuple[str, str]) -> None:
+        kind, text = setup
+        if kind == "file":
+            self.engine.position_file(text)
+        else:
+            self.engine.command(text)
+
+    def engine_failed(self, err: Exception) -> None:
+        if isinstance(err, EngineDied):
+            self.engine_died(err)
+        elif self.engine_dead is None:
+            self.status(f"engine problem: {err}")
+
+    def engine_died(self, err: EngineDied) -> None:
+        """Reports the end of the engine process once and offers to restart it."""
+        if self.engine_dead is not None:
+            return
+        self.engine_dead = err
+        self.engine_reports += 1
+        self.generation += 1  # a search of the dead engine has nothing more to say
+        self.thinking = False
+        self.status(f"The engine stopped ({err.reason}). Game kept: press Restart engine.")
+        self.status_label.config(fg="#b00020")
+        self.restart_button.pack(side="right", before=self.status_label)
+
+    def watch_engine(self) -> None:
+        """Notices an engine that died while nothing was asked of it."""
+        if self.engine_dead is None and not self.engine.alive:
+            self.engine_died(self.engine._died("(idle)"))
+        self.root.after(300, self.watch_engine)
+
+    def restart_engine(self) -> None:
+        """A new engine process with the same options, given the game on screen: the same
+        set-up and the same moves, played through its own `play`."""
+        if self.search_thread is not None:
+            self.search_thread.join(timeout=5)
+        try:
+            self.engine = self.engine.respawn()
+            self.engine.newgame()
+            if self.setup is not None:
+                self.apply_setup(self.setup)
+                for move in self.moves:
+                    self.engine.play(move) if move is not None else self.engine.play_none()
+        except EngineProblem as err:
+            self.status(f"The engine could not be restarted: {err}")
+            return
+        self.engine_dead = None
+        self.restart_button.pack_forget()
+        self.status_label.config(fg="#444")
+        self.status("engine restarted; the game goes on")
         self.refresh()
         self.root.after(50, self.maybe_agent_move)
 
@@ -150,7 +221,7 @@ class SudokuApp:
         return self.player_vars[player - 1].get()
 
     def human_to_move(self) -> bool:
-        return self.state is not None and not self.game_over and self.player_kind(self.state.turn) == HUMAN
+        return self.state is not None and self.engine_dead is None and not self.game_over and self.player_kind(self.state.turn) == HUMAN
 
     def play(self, move: Optional[SudokuMove]) -> bool:
         try:
@@ -159,8 +230,9 @@ class SudokuApp:
             self.status(f"{move}: {err.message}")
             return False
         except EngineProblem as err:
-            self.status(f"engine problem: {err}")
+            self.engine_failed(err)
             return False
+        self.moves.append(move)
         if reply.outcome == "placed":
             text = f"{move} placed, {reply.points} point{'s' if reply.points != 1 else ''}"
         elif reply.outcome == "taboo":
@@ -180,7 +252,7 @@ class SudokuApp:
 
     def maybe_agent_move(self) -> None:
         """Starts a search in the background when an agent is to move."""
-        if self.thinking or self.game_over or self.state is None:
+        if self.thinking or self.game_over or self.state is None or self.engine_dead is not None:
             return
         agent = self.player_kind(self.state.turn)
         if agent == HUMAN:
@@ -206,17 +278,19 @@ class SudokuApp:
         self.root.after(20, self.collect_search)
 
     def collect_search(self) -> None:
-        try:
-            generation, result = self.results.get_nowait()
-        except queue.Empty:
-            if self.thinking:
-                self.root.after(20, self.collect_search)
-            return
-        if generation != self.generation:
-            return  # a search cancelled by a new game
+        while True:
+            try:
+                generation, result = self.results.get_nowait()
+            except queue.Empty:
+                if self.thinking:
+                    self.root.after(20, self.collect_search)
+                return
+            if generation == self.generation:
+                break
+            # else: a search cancelled by a new game or a dead engine; keep waiting for ours
         self.thinking = False
         if isinstance(result, Exception):
-            self.status(f"engine problem: {result}")
+            self.engine_failed(result)
             return
         self.play(result.move)
 
@@ -275,7 +349,7 @@ class SudokuApp:
             try:
                 self.state = self.engine.state()
             except EngineProblem as err:
-                self.status(f"engine problem: {err}")
+                self.engine_failed(err)
                 return
         st = self.state
         if st is None:
@@ -347,7 +421,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         root.mainloop()
     finally:
-        engine.quit()
+        app.engine.quit()
     return 0
 
 

@@ -40,6 +40,19 @@ class EngineDied(EngineProblem):
         tail = f"; stderr: {stderr_tail.strip()[-300:]}" if stderr_tail.strip() else ""
         super().__init__(f"engine died{where} with exit code {exit_code}{tail}")
 
+    @property
+    def reason(self) -> str:
+        """How it ended, for people: `killed by SIGKILL`, `exit code 3`, `closed its output`."""
+        code = self.exit_code
+        if code is None:
+            return "closed its output" if self.command != "start" else "could not start"
+        if code < 0:
+            try:
+                return f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exit code {code}"
+
 
 class EngineError(EngineProblem):
     """The engine answered a command with an `error <what>` line (its state is unchanged)."""
@@ -206,9 +219,12 @@ class LineEngine:
             command = [command]
         self.argv = [str(c) for c in command]
         self.startup_timeout = startup_timeout
+        self.cwd = cwd
         self.margin = self.default_margin if margin is None else margin
         self.id: Dict[str, str] = {}
         self.options: Dict[str, EngineOption] = {}
+        # Options set through setoption(), in order, so respawn() can set them again.
+        self.settings: Dict[str, object] = {}
         self.protocol: Optional[str] = None
         self._write_lock = threading.Lock()
         self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
@@ -352,6 +368,16 @@ class LineEngine:
         if isinstance(value, bool):
             value = "true" if value else "false"
         self.command(f"setoption name {name} value {value}")
+        self.settings.pop(name, None)
+        self.settings[name] = value
+
+    def respawn(self):
+        """A new process of the same engine (same command and timeouts) with the options this
+        one was given through setoption(); the old one is killed if it still runs. The caller
+        gives it the position again."""
+        self.kill()
+        return type(self)(self.argv, startup_timeout=self.startup_timeout, margin=self.margin,
+                          cwd=self.cwd, options=dict(self.settings))
 
     def newgame(self) -> None:
         self.command("newgame")

@@ -115,3 +115,81 @@ def test_stats():
     lo, hi = batch_eval.poisson_interval(100)
     assert 81 < lo < 82 and 121 < hi < 122
     assert batch_eval.parse_seeds("1-3,7") == [1, 2, 3, 7]
+
+
+def engine_children(pid, name):
+    """Pids of live processes called `name` whose parent is `pid` (Linux /proc)."""
+    import pathlib
+
+    found = []
+    for entry in pathlib.Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            comm, fields = stat[stat.index("(") + 1:stat.rindex(")")], stat.rsplit(")", 1)[1].split()
+            if comm == name and int(fields[1]) == pid and fields[0] != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+def run_and_kill_one_engine(args):
+    """Starts a batch run, SIGKILLs the first engine process it starts, lets it finish."""
+    proc = subprocess.Popen([sys.executable, str(BATCH), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    killed = None
+    while killed is None and time.monotonic() < deadline and proc.poll() is None:
+        pids = engine_children(proc.pid, "sudoku-agent")
+        if pids:
+            time.sleep(0.2)  # in the middle of its games
+            os.kill(pids[0], signal.SIGKILL)
+            killed = pids[0]
+        time.sleep(0.02)
+    out, err = proc.communicate(timeout=120)
+    assert killed is not None, f"no engine process seen: {err}"
+    return proc.returncode, out, err
+
+
+KILL_ARGS = ["sudoku", "--opponents", "greedy", "--boards", "2x3", "--movetimes", "40", "--seeds", "1-4",
+             "--games", "2", "--jobs", "2"]
+
+
+def test_engine_killed_mid_run_is_reported_once_and_run_again(tmp_path):
+    real_engine("sudoku-agent", SudokuEngine).quit()
+    out = tmp_path / "killed.jsonl"
+    code, table, err = run_and_kill_one_engine(KILL_ARGS + ["--engine", str(bin_dir() / "sudoku-agent"), "--out", str(out)])
+    assert code == 0, err
+    assert err.count("killed by SIGKILL") == 1 and "running it again (1 of 1)" in err, err
+    assert "Traceback" not in err and "failed" not in err
+    lines = [json.loads(l) for l in out.read_text().splitlines()]
+    assert len(lines) == 4 and len({l["key"] for l in lines}) == 4
+    assert all(l["exit_code"] == 0 and len(l["records"]) == 2 for l in lines)
+    assert " 8 " in next(l for l in table.splitlines() if l.startswith("default"))  # 8 games counted
+
+
+def test_engine_killed_without_retries_then_the_run_resumes(tmp_path):
+    real_engine("sudoku-agent", SudokuEngine).quit()
+    out = tmp_path / "resume.jsonl"
+    args = KILL_ARGS + ["--engine", str(bin_dir() / "sudoku-agent"), "--out", str(out)]
+    code, _, err = run_and_kill_one_engine(args + ["--retries", "0"])
+    assert code == 1
+    assert err.count("killed by SIGKILL") == 1 and err.count("job failed") == 1, err
+    assert "1 of 4 jobs failed (reported above); run the same command again" in err and "Traceback" not in err
+    proc = run_batch(*args)
+    assert proc.returncode == 0, proc.stderr
+    assert "resuming: 3 of 4 jobs" in proc.stderr and "1/1 jobs" in proc.stderr
+    lines = [json.loads(l) for l in out.read_text().splitlines()]
+    assert len(lines) == 4 and len({l["key"] for l in lines}) == 4 and all(l["exit_code"] == 0 for l in lines)
+    # --fresh starts over.
+    proc = run_batch(*args, "--fresh", "--seeds", "1")
+    assert proc.returncode == 0 and "resuming" not in proc.stderr
+    assert len(out.read_text().splitlines()) == 1
+
+
+def test_bad_arguments_are_one_line(tmp_path):
+    proc = run_batch("sudoku", "--seeds", "one-two")
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+    proc = run_batch("sudoku", "--engine", "/nonexistent/engine", "--seeds", "1", "--out", str(tmp_path / "x.jsonl"))
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.stderr.count("job failed") == 1 and "/nonexistent/engine" in proc.stderr

@@ -1,0 +1,438 @@
+#!/usr/bin/env python3
+"""A match of N games between two players in the real Competitive Sudoku course framework.
+
+The framework folder (2024/25 or 2022/23 version) is copied to a temporary folder, the players
+are copied in, and each game is one run of the framework's own `simulate_game.py` (its referee,
+its time limit: the player process is killed after --time seconds and its last proposed move
+is played). Sides alternate: the first player named moves first in odd games. Printed: one
+line per game, then W-D-L with a 95% Wilson interval of the score (a draw is half a point),
+the same by side (as first, as second), and forfeits (a taboo-listed, invalid or missing move
+loses the game in the framework).
+
+A player is
+  ours[:AGENT]      this project's agent through scripts/framework_player (the sudoku-agent
+                    binary; AGENT sets its `Agent` option, default --agent)
+  NAME              a player folder of the framework (greedy_player, random_player, ...)
+  PATH              any folder holding a sudokuai.py (copied in under its folder name)
+
+    python3 scripts/framework_match.py ours greedy_player --games 10 --board empty-3x3 \\
+        --playmode rows --time 0.5
+    python3 scripts/framework_match.py ours:default ours:territory --framework 2022 --board 2x3
+
+The framework is --framework DIR (a framework folder, or a folder of them), or a version
+(`2024`, `2022`) under $COMPETITIVE_SUDOKU_FRAMEWORK; by default the 2024 one there.
+"""
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import math
+import os
+import pathlib
+import queue
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from engines import EngineProblem, SudokuEngine, find_binary  # noqa: E402
+
+ADAPTER = HERE / "framework_player"
+Z95 = 1.959963984540054
+FRAMEWORK_VERSIONS = {"2024": "competitive-sudoku-2024", "2022": "competitive-sudoku-2022"}
+
+
+class MatchError(Exception):
+    """Something about the match set-up is wrong: one line for the user, exit code 2."""
+
+
+def wilson(points: float, n: int) -> Tuple[float, float]:
+    """95% Wilson interval of a proportion (a draw counts half a point)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = points / n
+    denom = 1 + Z95 ** 2 / n
+    centre = (p + Z95 ** 2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(max(0.0, p * (1 - p) / n + Z95 ** 2 / (4 * n * n))) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+# --- the framework and the players -------------------------------------------------------------
+
+def find_framework(spec: Optional[str]) -> pathlib.Path:
+    """The framework folder (the one holding simulate_game.py)."""
+    root = os.environ.get("COMPETITIVE_SUDOKU_FRAMEWORK")
+    if spec is None or spec in FRAMEWORK_VERSIONS:
+        if not root:
+            raise MatchError("no framework: give --framework DIR or set $COMPETITIVE_SUDOKU_FRAMEWORK "
+                             "(the folder holding competitive-sudoku-2024)")
+        path = pathlib.Path(root) / FRAMEWORK_VERSIONS[spec or "2024"]
+    else:
+        path = pathlib.Path(spec)
+        if not (path / "simulate_game.py").is_file() and (path / FRAMEWORK_VERSIONS["2024"]).is_dir():
+            path = path / FRAMEWORK_VERSIONS["2024"]
+    if not (path / "simulate_game.py").is_file() or not (path / "competitive_sudoku").is_dir():
+        raise MatchError(f"{path} is not a course framework folder (no simulate_game.py and competitive_sudoku/)")
+    return path.resolve()
+
+
+@dataclass
+class Player:
+    spec: str
+    name: str  # the folder (module) name inside the framework copy
+    kind: str  # "ours", "framework" or "folder"
+    agent: Optional[str] = None
+    source: Optional[pathlib.Path] = None
+
+
+def parse_player(spec: str, framework: pathlib.Path, default_agent: str, other: Optional[Player] = None) -> Player:
+    """The player `spec`; a folder whose name `other` uses for a different player is renamed.
+    Two of the same (ours with the same agent, a framework player) share one module."""
+    if spec == "ours" or spec.startswith("ours:"):
+        agent = spec.partition(":")[2] or default_agent
+        if not re.fullmatch(r"[A-Za-z0-9_-]+", agent):
+            raise MatchError(f"bad agent name {agent!r} in {spec!r}")
+        name = "ours_" + agent.replace("-", "_")
+        player = Player(spec, name, "ours", agent=agent)
+    elif (framework / spec / "sudokuai.py").is_file() and "/" not in spec:
+        player = Player(spec, spec, "framework")
+    else:
+        path = pathlib.Path(spec).expanduser()
+        if not (path / "sudokuai.py").is_file():
+            raise MatchError(f"player {spec!r}: not 'ours', not a player of {framework.name}, "
+                             "and not a folder holding sudokuai.py")
+        path = path.resolve()
+        name = re.sub(r"\W", "_", path.name)
+        if (framework / name).exists():
+            name += "_ext"
+        player = Player(spec, name, "folder", source=path)
+    while other is not None and player.name == other.name and (player.kind, player.agent, player.source) != \
+            (other.kind, other.agent, other.source):
+        player.name += "_b"
+    return player
+
+
+def check_agent(engine: pathlib.Path, agent: str, options: Dict[str, str]) -> None:
+    """Fails early, in one line, when the engine does not have that agent or option value."""
+    try:
+        with SudokuEngine([str(engine)], startup_timeout=20) as probe:
+            choices = probe.options.get("Agent")
+            if choices is not None and choices.choices and agent not in choices.choices:
+                raise MatchError(f"{engine.name} has no agent {agent!r} (it has {', '.join(choices.choices)})")
+            for name, value in options.items():
+                probe.setoption(name, value)
+    except EngineProblem as err:
+        raise MatchError(f"{engine}: {err}") from None
+
+
+def install_players(copy: pathlib.Path, players: Sequence[Player], engine: pathlib.Path,
+                    options: Dict[str, str]) -> None:
+    """Puts the players into a framework copy. Ours is the adapter plus a thin module that sets
+    its environment (engine, options) in the player process, so two of ours can differ."""
+    for p in players:
+        target = copy / p.name
+        if p.kind == "framework" or target.exists():
+            continue
+        if p.kind == "folder":
+            shutil.copytree(p.source, target, ignore=shutil.ignore_patterns("__pycache__"))
+            continue
+        target.mkdir()
+        shutil.copy(ADAPTER / "sudokuai.py", target / "adapter.py")
+        (target / "__init__.py").write_text("")
+        settings = {"Agent": p.agent, **options}
+        env = {"SUDOKU_AGENT_BIN": str(engine),
+               "SUDOKU_AGENT_OPTIONS": ",".join(f"{k}={v}" for k, v in settings.items())}
+        (target / "sudokuai.py").write_text(
+            "# Written by scripts/framework_match.py: the project's adapter with these settings.\n"
+            "import os\n\n"
+            "from .adapter import SudokuAI as _Adapter\n\n"
+            f"SETTINGS = {env!r}\n\n\n"
+            "class SudokuAI(_Adapter):\n"
+            "    def compute_best_move(self, game_state) -> None:\n"
+            "        os.environ.update(SETTINGS)  # in the framework's player process only\n"
+            "        super().compute_best_move(game_state)\n")
+
+
+def make_copy(framework: pathlib.Path, into: pathlib.Path) -> pathlib.Path:
+    ignore = shutil.ignore_patterns("__pycache__", "*.pkl", "*-match-result.txt", ".git")
+    shutil.copytree(framework, into, ignore=ignore, symlinks=True)
+    return into
+
+
+def resolve_board(spec: Optional[str], framework: pathlib.Path) -> Optional[str]:
+    """A board file: a path, or a name in the framework's boards/ (`empty-2x3`, or just `2x3`)."""
+    if spec is None:
+        return None
+    path = pathlib.Path(spec).expanduser()
+    if path.is_file():
+        return str(path.resolve())
+    for name in (spec, f"{spec}.txt", f"empty-{spec}.txt"):
+        if (framework / "boards" / name).is_file():
+            return f"boards/{name}"
+    raise MatchError(f"board {spec!r}: no such file, nor boards/{spec}[.txt] or boards/empty-{spec}.txt in {framework}")
+
+
+# --- one game ----------------------------------------------------------------------------------
+
+@dataclass
+class Game:
+    number: int
+    first: str
+    second: str
+    a_first: bool  # whether player A (the first one named) moved first
+    scores: Optional[Tuple[int, int]] = None
+    result: Optional[str] = None  # "1", "2", "draw"; None when the game did not finish
+    forfeit: str = ""  # the framework's line when a player lost by a bad or missing move
+    error: str = ""
+    seconds: float = 0.0
+    output: List[str] = field(default_factory=list)
+
+    @property
+    def a_points(self) -> Optional[float]:
+        if self.result is None:
+            return None
+        if self.result == "draw":
+            return 0.5
+        return 1.0 if (self.result == "1") == self.a_first else 0.0
+
+
+def parse_game_output(game: Game, text: str) -> None:
+    """Reads what simulate_game.py printed: the score line, the winner line, any forfeit."""
+    for line in text.splitlines():
+        line = line.strip()
+        m = re.match(r"Score: (-?\d+) - (-?\d+)$", line)
+        if m:
+            game.scores = (int(m.group(1)), int(m.group(2)))
+        if line.startswith("Error:") or line.startswith("No move was supplied"):
+            game.forfeit = line
+        m = re.search(r"Player ([12]) wins the game\.$", line)
+        if m:
+            game.result = m.group(1)
+        elif line == "The game ends in a draw.":
+            game.result = "draw"
+
+
+def kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def play_one(game: Game, copy: pathlib.Path, board: Optional[str], playmode: Optional[str],
+             seconds: float, warmup: bool, running: "set[subprocess.Popen]") -> Game:
+    cmd = [sys.executable, "simulate_game.py", "--first", game.first, "--second", game.second,
+           "--time", str(seconds), "--quiet"]
+    if board:
+        cmd += ["--board", board]
+    if playmode:
+        cmd += ["--playmode", playmode]
+    if warmup:
+        cmd += ["--warm-up"]
+    start = time.monotonic()
+    # A generous guard against a hung framework: every square twice, with start-up time.
+    limit = 120 + 2 * 256 * (seconds + 2)
+    # Its own process group: the framework's player processes (and their engines) go with it.
+    proc = subprocess.Popen(cmd, cwd=copy, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"), start_new_session=True)
+    running.add(proc)
+    try:
+        out, err = proc.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        kill_group(proc)
+        out, err = proc.communicate()
+        game.error = f"the framework did not finish the game within {limit:.0f} s"
+    finally:
+        running.discard(proc)
+    game.seconds = time.monotonic() - start
+    game.output = out.splitlines()[-20:]
+    parse_game_output(game, out)
+    if not game.error and (proc.returncode != 0 or game.result is None):
+        tail = [l for l in (err or out).strip().splitlines() if l.strip()]
+        game.error = f"simulate_game.py exited with code {proc.returncode}" + (f": {tail[-1][:300]}" if tail else "")
+    return game
+
+
+# --- the match ---------------------------------------------------------------------------------
+
+def game_line(g: Game, a: str, b: str) -> str:
+    """One game, players by label (`a` is the player named first on the command line)."""
+    first, second = (a, b) if g.a_first else (b, a)
+    head = f"game {g.number:>3}: {first} (1st) - {second} (2nd)"
+    if g.result is None:
+        return f"{head}  not finished: {g.error}"
+    score = f"{g.scores[0]}-{g.scores[1]}" if g.scores else "forfeit" if g.forfeit else "?"
+    who = "draw" if g.result == "draw" else f"{first if g.result == '1' else second} wins"
+    line = f"{head}  {score:>7}  {who}"
+    if g.forfeit:
+        line += f"  [{g.forfeit}]"
+    return line
+
+
+def wdl(games: Sequence[Game]) -> Tuple[int, int, int, float]:
+    pts = [g.a_points for g in games if g.a_points is not None]
+    wins = sum(1 for p in pts if p == 1.0)
+    draws = sum(1 for p in pts if p == 0.5)
+    return wins, draws, len(pts) - wins - draws, sum(pts)
+
+
+def summary(games: Sequence[Game], a: str, b: str) -> List[str]:
+    done = [g for g in games if g.result is not None]
+    w, d, l, pts = wdl(done)
+    n = len(done)
+    lo, hi = wilson(pts, n)
+    pct = f"{100 * pts / n:.1f}%" if n else "-"
+    lines = [f"{a} vs {b}: {n} games, W-D-L {w}-{d}-{l}, score {pts:g}/{n} = {pct} (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"]
+    sides = []
+    for label, first in (("as first", True), ("as second", False)):
+        sel = [g for g in done if g.a_first == first]
+        sw, sd, sl, sp = wdl(sel)
+        own = [g.scores[0 if first else 1] for g in sel if g.scores]
+        other = [g.scores[1 if first else 0] for g in sel if g.scores]
+        mean = f", mean score {sum(own) / len(own):.1f}-{sum(other) / len(other):.1f}" if own else ""
+        share = f"{100 * sp / len(sel):.1f}%" if sel else "-"
+        sides.append(f"{label} {sw}-{sd}-{sl} ({share}{mean})")
+    lines.append(f"  {a}: " + "; ".join(sides))
+    a_lost = sum(1 for g in done if g.forfeit and g.a_points == 0.0)
+    b_lost = sum(1 for g in done if g.forfeit and g.a_points == 1.0)
+    lines.append(f"  forfeits (games lost by a taboo-listed, invalid or missing move): {a} {a_lost}, {b} {b_lost}")
+    failed = len(games) - n
+    if failed:
+        lines.append(f"  {failed} game(s) did not finish (reported above)")
+    return lines
+
+
+def parse_options(text: Optional[str]) -> Dict[str, str]:
+    options: Dict[str, str] = {}
+    for item in filter(None, (text or "").split(",")):
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise MatchError(f"--options: expected Name=value, got {item!r}")
+        options[name.strip()] = value.strip()
+    return options
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog="\n\n".join(__doc__.split("\n\n")[1:]))
+    parser.add_argument("player_a", help="ours[:AGENT], a framework player name, or a player folder")
+    parser.add_argument("player_b", help="the opponent, same forms")
+    parser.add_argument("--framework", help="framework folder, or 2024/2022 under $COMPETITIVE_SUDOKU_FRAMEWORK")
+    parser.add_argument("--games", type=int, default=2, help="games, sides alternating (default 2)")
+    parser.add_argument("--board", help="board file, or a name in the framework's boards/ (empty-3x3, 2x3); "
+                                        "default: the framework's own default")
+    parser.add_argument("--playmode", choices=("classic", "rows", "border", "random"),
+                        help="2024/25 framework only (its default: rows)")
+    parser.add_argument("--time", type=float, default=0.5, help="seconds per move (default 0.5)")
+    parser.add_argument("--agent", default="default", help="our agent for 'ours' without :AGENT (default: default)")
+    parser.add_argument("--threads", type=int, help="our agent's Threads option")
+    parser.add_argument("--options", help="more of our agent's options: Name=value,Name=value")
+    parser.add_argument("--engine", help="sudoku-agent binary (default: $ENGINE_BIN_DIR, target/release, PATH)")
+    parser.add_argument("--jobs", type=int, default=1, help="games played at the same time (default 1)")
+    parser.add_argument("--jsonl", help="append one JSON line per game to this file")
+    parser.add_argument("--warm-up", action="store_true", help="pass --warm-up to the framework (first game)")
+    args = parser.parse_args(argv)
+    try:
+        if args.games < 1 or args.jobs < 1 or args.time <= 0:
+            raise MatchError("--games and --jobs must be at least 1 and --time positive")
+        framework = find_framework(args.framework)
+        has_playmode = "--playmode" in (framework / "simulate_game.py").read_text(errors="replace")
+        if args.playmode and not has_playmode:
+            if args.playmode != "classic":
+                raise MatchError(f"{framework.name} has no --playmode: it plays classic rules only")
+            args.playmode = None
+        if args.warm_up and "--warm-up" not in (framework / "simulate_game.py").read_text(errors="replace"):
+            raise MatchError(f"{framework.name} has no --warm-up")
+        board = resolve_board(args.board, framework)
+        options = parse_options(args.options)
+        if args.threads is not None:
+            if args.threads < 1:
+                raise MatchError("--threads must be at least 1")
+            options["Threads"] = str(args.threads)
+        a = parse_player(args.player_a, framework, args.agent)
+        b = parse_player(args.player_b, framework, args.agent, a)
+        ours = [p for p in (a, b) if p.kind == "ours"]
+        engine = None
+        if ours:
+            try:
+                engine = pathlib.Path(args.engine).resolve() if args.engine else find_binary("sudoku-agent")
+            except FileNotFoundError as err:
+                raise MatchError(str(err)) from None
+            if not engine.is_file():
+                raise MatchError(f"{engine}: no such engine binary")
+            for p in ours:
+                check_agent(engine, p.agent, options)
+    except MatchError as err:
+        print(f"framework_match: {err}", file=sys.stderr)
+        return 2
+
+    mode = args.playmode or ("rows" if has_playmode else "classic")
+    label_a, label_b = (a.name, b.name) if a.name != b.name else (a.name + " (A)", b.name + " (B)")
+    print(f"{label_a} vs {label_b}: {args.games} games in {framework.name}, board {board or 'default'}, "
+          f"mode {mode}, {args.time:g} s per move", flush=True)
+    jsonl = open(args.jsonl, "a") if args.jsonl else None
+    running: "set[subprocess.Popen]" = set()
+    games: List[Game] = []
+    lock = threading.Lock()
+    with tempfile.TemporaryDirectory(prefix="framework-match-") as tmp:
+        # One framework copy per parallel game: the framework writes files into its folder.
+        copies: "queue.Queue[pathlib.Path]" = queue.Queue()
+        for k in range(min(args.jobs, args.games)):
+            copy = make_copy(framework, pathlib.Path(tmp) / f"framework{k + 1}")
+            install_players(copy, [a, b], engine, options)
+            copies.put(copy)
+
+        def run(number: int) -> Game:
+            a_first = number % 2 == 1
+            game = Game(number, a.name if a_first else b.name, b.name if a_first else a.name, a_first)
+            copy = copies.get()
+            try:
+                return play_one(game, copy, board, args.playmode, args.time, args.warm_up and number == 1, running)
+            finally:
+                copies.put(copy)
+
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs)
+        try:
+            futures = [pool.submit(run, k) for k in range(1, args.games + 1)]
+            for fut in concurrent.futures.as_completed(futures):
+                game = fut.result()
+                with lock:
+                    games.append(game)
+                    print(game_line(game, label_a, label_b), flush=True)
+                    if jsonl is not None:
+                        record = asdict(game)
+                        record.update(player_a=label_a, player_b=label_b, a_points=game.a_points,
+                                      framework=framework.name, board=board, playmode=mode, time=args.time)
+                        jsonl.write(json.dumps(record) + "\n")
+                        jsonl.flush()
+        except KeyboardInterrupt:
+            # Games not started are dropped, running ones killed (their frameworks with them).
+            pool.shutdown(wait=False, cancel_futures=True)
+            for proc in list(running):
+                kill_group(proc)
+            pool.shutdown(wait=True)
+            print(f"interrupted after {len(games)} of {args.games} games", file=sys.stderr)
+            return 130
+        finally:
+            pool.shutdown(wait=True)
+            if jsonl is not None:
+                jsonl.close()
+    games.sort(key=lambda g: g.number)
+    for line in summary(games, label_a, label_b):
+        print(line)
+    return 1 if any(g.result is None for g in games) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""A stand-in for the 2024/25 framework's simulate_game.py, for scripts/framework_match.py's
+tests: the same command line and the same result lines (`Score: a - b`, `Player 1 wins the
+game.`, `The game ends in a draw.`, `Error: ... Player 2 wins the game.`, `No move was supplied.
+...`), players run the same way (a process terminated after --time seconds; the last proposed
+move counts). The referee is deliberately small: classic rules whatever --playmode says, a move
+is valid when its square is empty and its value new to the row, column and block (no oracle,
+no taboo moves), a region completed scores 1, 3 or 7 for 1, 2 or 3 at once, and the game ends
+when no empty square takes any value. `--board` files: only the block shape is read (`m n` on
+the first line, or `rows = m` and `columns = n`); the board starts empty."""
+import argparse
+import importlib
+import multiprocessing
+import re
+import sys
+import time
+from pathlib import Path
+
+from competitive_sudoku.sudoku import GameState, Move, SudokuBoard
+
+
+def valid_values(board, i, j):
+    m, n, N = board.m, board.n, board.N
+    if board.get((i, j)):
+        return []
+    seen = {board.get((i, k)) for k in range(N)} | {board.get((k, j)) for k in range(N)}
+    bi, bj = i - i % m, j - j % n
+    seen |= {board.get((bi + a, bj + b)) for a in range(m) for b in range(n)}
+    return [v for v in range(1, N + 1) if v not in seen]
+
+
+def completed(board, i, j):
+    m, n, N = board.m, board.n, board.N
+    bi, bj = i - i % m, j - j % n
+    regions = [[(i, k) for k in range(N)], [(k, j) for k in range(N)],
+               [(bi + a, bj + b) for a in range(m) for b in range(n)]]
+    return sum(all(board.get(sq) for sq in region) for region in regions)
+
+
+def block_shape(path):
+    if not path:
+        return 2, 2
+    text = Path(path).read_text()
+    m = re.search(r"rows\s*=\s*(\d+)", text)
+    n = re.search(r"columns\s*=\s*(\d+)", text)
+    if m and n:
+        return int(m.group(1)), int(n.group(1))
+    first = text.split()
+    return int(first[0]), int(first[1])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--first", default="first_fit_player")
+    parser.add_argument("--second", default="first_fit_player")
+    parser.add_argument("--time", type=float, default=0.5)
+    parser.add_argument("--board")
+    parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--warm-up", action="store_true")
+    parser.add_argument("--playmode", choices=["classic", "rows", "border", "random"], default="rows")
+    args = parser.parse_args()
+    m, n = block_shape(args.board)
+    board = SudokuBoard(m, n)
+    state = GameState(SudokuBoard(m, n), board, [], [], [0, 0], 1)
+    players = []
+    for number, name in ((1, args.first), (2, args.second)):
+        player = importlib.import_module(name + ".sudokuai").SudokuAI()
+        player.player_number = number
+        player.lock = multiprocessing.Lock()
+        player.best_move = multiprocessing.Array("i", [0, 0, 0])
+        players.append(player)
+    N = board.N
+    while any(valid_values(board, i, j) for i in range(N) for j in range(N)):
+        number = state.current_player
+        player = players[number - 1]
+        player.best_move[:] = [0, 0, 0]
+        process = multiprocessing.Process(target=player.compute_best_move, args=(state,))
+        process.start()
+        time.sleep(args.time)
+        player.lock.acquire()
+        process.terminate()
+        player.lock.release()
+        process.join()
+        i, j, value = player.best_move[:]
+        if (i, j, value) == (0, 0, 0):
+            print(f"No move was supplied. Player {3 - number} wins the game.")
+            return
+        if not (0 <= i < N and 0 <= j < N) or value not in valid_values(board, i, j):
+            print(f"Error: ({i},{j}) -> {value} is not a valid move. Player {3 - number} wins the game.")
+            return
+        board.put((i, j), value)
+        state.moves.append(Move((i, j), value))
+        state.scores[number - 1] += [0, 1, 3, 7][completed(board, i, j)]
+        state.current_player = 3 - number
+    print(f"Score: {state.scores[0]} - {state.scores[1]}")
+    if state.scores[0] > state.scores[1]:
+        print("Player 1 wins the game.")
+    elif state.scores[0] == state.scores[1]:
+        print("The game ends in a draw.")
+    else:
+        print("Player 2 wins the game.")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
