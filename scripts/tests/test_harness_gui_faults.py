@@ -7,7 +7,7 @@ import signal
 from conftest import pump, real_engine, screenshot
 from test_harness_gui import drag, sudoku_app, tk_root, wait_for  # noqa: F401 (tk_root is a fixture)
 
-from engines import BlockudokuEngine, SudokuEngine, load_catalogue
+from engines import BlockudokuEngine, SudokuEngine
 
 
 def kill(engine):
@@ -18,7 +18,7 @@ def test_blockudoku_engine_killed_mid_game(tk_root, artifacts):  # noqa: F811
     import blockudoku_gui
 
     engine = real_engine("blockudoku", BlockudokuEngine)
-    app = blockudoku_gui.BlockudokuApp(tk_root, engine, load_catalogue(), seed=5, delay=10)
+    app = blockudoku_gui.BlockudokuApp(tk_root, engine, engine.catalogue(), seed=5, delay=10)
     try:
         pump(tk_root, 0.1)
         app.set_scoring("classic")
