@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Competitive Sudoku in a Tkinter window: play against the agent, or watch two agents.
+"""Competitive Sudoku in a Tkinter window: play against the agent, or watch two agents; or the
+classic single-player sudoku (`--mode puzzle`, scripts/sudoku_puzzle_gui.py).
 
 The board with its block lines, each player's cells in their colour, the squares the player to
 move may use (allowed-squares modes, when the engine reports them), both scores, the taboo
@@ -9,6 +10,9 @@ the window draws what `show` reports.
 
     python3 scripts/sudoku_gui.py [--engine PATH] [--board 3x3] [--mode classic]
                                   [--player1 human] [--player2 default] [--movetime 500]
+    python3 scripts/sudoku_gui.py --mode puzzle [--board 3x3] [--difficulty easy] [--seed 1] [--file F]
+
+The Mode choice in the window switches between the competitive modes and `puzzle`.
 """
 from __future__ import annotations
 
@@ -19,11 +23,13 @@ import sys
 import threading
 import tkinter as tk
 from tkinter import filedialog, ttk
-from typing import List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from engines import MODES, EngineDied, EngineError, EngineProblem, SudokuEngine, SudokuMove, SudokuState  # noqa: E402
+from engines.tools import DIFFICULTIES, SudokuTools  # noqa: E402
+from sudoku_puzzle_gui import PuzzleApp  # noqa: E402
 
 BOARD_PX = 450
 SIZES = ("2x2", "2x3", "3x3", "3x4", "4x4")
@@ -34,9 +40,13 @@ HUMAN = "human"
 
 class SudokuApp:
     def __init__(self, root: tk.Tk, engine: SudokuEngine, board: str = "3x3", mode: str = "classic",
-                 players: Tuple[str, str] = (HUMAN, "default"), movetime: int = 500):
+                 players: Tuple[str, str] = (HUMAN, "default"), movetime: int = 500,
+                 on_switch: Optional[Callable[[str], None]] = None):
         self.root = root
         self.engine = engine
+        # Called with "puzzle" when that mode is chosen (the window then shows the puzzle game).
+        self.on_switch = on_switch
+        self.closed = False
         self.state: Optional[SudokuState] = None
         self.selected: Optional[Tuple[int, int]] = None
         self.thinking = False
@@ -88,7 +98,8 @@ class SudokuApp:
         ttk.Combobox(chooser, textvariable=self.size_var, values=SIZES, width=5).pack(side="left", padx=2)
         tk.Label(chooser, text="Mode").pack(side="left", padx=(6, 0))
         self.mode_var = tk.StringVar(value=mode)
-        ttk.Combobox(chooser, textvariable=self.mode_var, values=MODES, width=8, state="readonly").pack(side="left", padx=2)
+        ttk.Combobox(chooser, textvariable=self.mode_var, values=MODES + (("puzzle",) if on_switch else ()), width=8,
+                     state="readonly").pack(side="left", padx=2)
         tk.Button(chooser, text="New game", command=self.new_game).pack(side="left", padx=4)
         tk.Button(chooser, text="Board file...", command=self.choose_file).pack(side="left")
 
@@ -120,6 +131,9 @@ class SudokuApp:
     # --- setting up ----------------------------------------------------------------------------
 
     def new_game(self, path: Optional[str] = None) -> None:
+        if self.mode_var.get() == "puzzle" and self.on_switch is not None and not path:
+            self.on_switch("puzzle")
+            return
         if self.engine_dead is not None:
             return  # the game on screen is kept until the engine is restarted
         self.cancel_search()
@@ -173,6 +187,8 @@ class SudokuApp:
 
     def watch_engine(self) -> None:
         """Notices an engine that died while nothing was asked of it."""
+        if self.closed:
+            return
         if self.engine_dead is None and not self.engine.alive:
             self.engine_died(self.engine._died("(idle)"))
         self.root.after(300, self.watch_engine)
@@ -209,6 +225,14 @@ class SudokuApp:
                 pass
             self.search_thread.join(timeout=5)
         self.thinking = False
+
+    def close(self) -> None:
+        """Ends the game (and its search) and clears the window for another mode."""
+        self.cancel_search()
+        self.closed = True
+        for child in self.root.winfo_children():
+            child.destroy()
+        self.root.unbind("<Key>")
 
     def choose_file(self) -> None:
         path = filedialog.askopenfilename(title="Board file", filetypes=[("Board files", "*.txt"), ("All files", "*")])
@@ -252,7 +276,7 @@ class SudokuApp:
 
     def maybe_agent_move(self) -> None:
         """Starts a search in the background when an agent is to move."""
-        if self.thinking or self.game_over or self.state is None or self.engine_dead is not None:
+        if self.closed or self.thinking or self.game_over or self.state is None or self.engine_dead is not None:
             return
         agent = self.player_kind(self.state.turn)
         if agent == HUMAN:
@@ -278,6 +302,8 @@ class SudokuApp:
         self.root.after(20, self.collect_search)
 
     def collect_search(self) -> None:
+        if self.closed:
+            return
         while True:
             try:
                 generation, result = self.results.get_nowait()
@@ -404,24 +430,49 @@ class SudokuApp:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description="Competitive Sudoku front end driving sudoku-agent through its protocol.")
+    parser = argparse.ArgumentParser(description="Competitive Sudoku front end driving sudoku-agent through its protocol, "
+                                                 "or (--mode puzzle) the classic sudoku with the engine as its referee and solver.")
     parser.add_argument("--engine", help="agent command (default: sudoku-agent from $ENGINE_BIN_DIR or target/release)")
-    parser.add_argument("--board", default="3x3", help="block shape m x n (default 3x3)")
-    parser.add_argument("--mode", default="classic", choices=MODES)
-    parser.add_argument("--file", help="start from a board file (either course-framework format)")
+    parser.add_argument("--board", default="3x3", help="block shape m x n (default 3x3; puzzle: 2x2, 2x3, 3x3, 3x4, 4x4)")
+    parser.add_argument("--mode", default="classic", choices=MODES + ("puzzle",))
+    parser.add_argument("--file", help="start from a board file (either course-framework format); puzzle mode: a puzzle file")
     parser.add_argument("--player1", default=HUMAN, help="'human' or an agent name (default human)")
     parser.add_argument("--player2", default="default", help="'human' or an agent name (default: default)")
     parser.add_argument("--movetime", type=int, default=500, help="agent time per move in ms")
+    parser.add_argument("--difficulty", default="easy", choices=DIFFICULTIES, help="puzzle mode: difficulty of New")
+    parser.add_argument("--seed", type=int, default=1, help="puzzle mode: seed of the first generated puzzle")
     args = parser.parse_args(argv)
-    engine = SudokuEngine(args.engine.split() if args.engine else None)
+    engine_argv = args.engine.split() if args.engine else None
     root = tk.Tk()
-    app = SudokuApp(root, engine, board=args.board, mode=args.mode, players=(args.player1, args.player2), movetime=args.movetime)
-    if args.file:
-        app.new_game(os.path.abspath(args.file))
+    current: List[object] = []
+
+    def start(mode: str, file: Optional[str] = None) -> None:
+        if current:
+            old = current.pop()
+            old.close()
+            if isinstance(old, SudokuApp):
+                old.engine.quit()
+        if mode == "puzzle":
+            tools = SudokuTools(engine_argv[0] if engine_argv else None)
+            app = PuzzleApp(root, tools, shape=args.board, difficulty=args.difficulty, seed=args.seed,
+                            on_switch=start, other_modes=MODES)
+            if file:
+                app.open_path(os.path.abspath(file))
+        else:
+            engine = SudokuEngine(engine_argv)
+            app = SudokuApp(root, engine, board=args.board, mode=mode, players=(args.player1, args.player2),
+                            movetime=args.movetime, on_switch=start)
+            if file:
+                app.new_game(os.path.abspath(file))
+        current.append(app)
+
+    start(args.mode, args.file)
     try:
         root.mainloop()
     finally:
-        app.engine.quit()
+        for app in current:
+            if isinstance(app, SudokuApp):
+                app.engine.quit()
     return 0
 
 
