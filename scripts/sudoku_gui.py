@@ -429,7 +429,7 @@ class SudokuApp:
         self.status_var.set(text)
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description="Competitive Sudoku front end driving sudoku-agent through its protocol, "
                                                  "or (--mode puzzle) the classic sudoku with the engine as its referee and solver.")
     parser.add_argument("--engine", help="agent command (default: sudoku-agent from $ENGINE_BIN_DIR or target/release)")
@@ -441,39 +441,60 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--movetime", type=int, default=500, help="agent time per move in ms")
     parser.add_argument("--difficulty", default="easy", choices=DIFFICULTIES, help="puzzle mode: difficulty of New")
     parser.add_argument("--seed", type=int, default=1, help="puzzle mode: seed of the first generated puzzle")
-    args = parser.parse_args(argv)
-    engine_argv = args.engine.split() if args.engine else None
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = parse_args(argv)
     root = tk.Tk()
-    current: List[object] = []
-
-    def start(mode: str, file: Optional[str] = None) -> None:
-        if current:
-            old = current.pop()
-            old.close()
-            if isinstance(old, SudokuApp):
-                old.engine.quit()
-        if mode == "puzzle":
-            tools = SudokuTools(engine_argv[0] if engine_argv else None)
-            app = PuzzleApp(root, tools, shape=args.board, difficulty=args.difficulty, seed=args.seed,
-                            on_switch=start, other_modes=MODES)
-            if file:
-                app.open_path(os.path.abspath(file))
-        else:
-            engine = SudokuEngine(engine_argv)
-            app = SudokuApp(root, engine, board=args.board, mode=mode, players=(args.player1, args.player2),
-                            movetime=args.movetime, on_switch=start)
-            if file:
-                app.new_game(os.path.abspath(file))
-        current.append(app)
-
-    start(args.mode, args.file)
+    window = Window(root, args)
+    window.start(args.mode, args.file)
     try:
         root.mainloop()
     finally:
-        for app in current:
-            if isinstance(app, SudokuApp):
-                app.engine.quit()
+        window.close()
     return 0
+
+
+class Window:
+    """The window's game: a competitive-sudoku SudokuApp or the PuzzleApp, switched by the Mode choice."""
+
+    def __init__(self, root: tk.Tk, args: argparse.Namespace):
+        self.root = root
+        self.args = args
+        self.engine_argv = args.engine.split() if args.engine else None
+        self.app: Optional[object] = None
+
+    def close(self) -> None:
+        if self.app is not None:
+            try:
+                self.app.close()
+            except tk.TclError:
+                pass  # the window is gone already
+            if isinstance(self.app, SudokuApp):
+                self.app.engine.quit()
+            self.app = None
+
+    def start(self, mode: str, file: Optional[str] = None) -> object:
+        self.close()
+        args = self.args
+        if mode == "puzzle":
+            tools = SudokuTools(self.engine_argv[0] if self.engine_argv else None)
+            app = PuzzleApp(self.root, tools, shape=args.board, difficulty=args.difficulty, seed=args.seed,
+                            on_switch=self.start, other_modes=MODES)
+            if file:
+                app.open_path(os.path.abspath(file))
+        else:
+            app = SudokuApp(self.root, SudokuEngine(self.engine_argv), board=args.board, mode=mode,
+                            players=(args.player1, args.player2), movetime=args.movetime, on_switch=self.start)
+            if file:
+                app.new_game(os.path.abspath(file))
+        self.app = app
+        return app
+
+
+def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
+    return _parser().parse_args(argv)
 
 
 if __name__ == "__main__":
