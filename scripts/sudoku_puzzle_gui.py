@@ -287,7 +287,7 @@ class PuzzleApp:
 
     def on_key(self, event) -> None:
         keysym = event.keysym
-        if keysym in ("BackSpace", "Delete") or event.char in ("0", "."):
+        if keysym in ("BackSpace", "Delete", "0", "period", "KP_0", "KP_Delete"):
             self.erase()
             return
         moves = {"Up": (-1, 0), "Down": (1, 0), "Left": (0, -1), "Right": (0, 1)}
@@ -298,7 +298,8 @@ class PuzzleApp:
             self.selected = ((r + dr) % size, (c + dc) % size)
             self.redraw()
             return
-        ch = (event.char or keysym or "").upper()
+        # The keysym, not the character: with Ctrl held the character is a control code.
+        ch = (keysym[3:] if keysym.startswith("KP_") else keysym if len(keysym) == 1 else event.char or "").upper()
         if len(ch) != 1:
             return
         if ch.isdigit():
