@@ -106,6 +106,7 @@ def test_puzzle_play(tk_root, tools, artifacts, tmp_path):  # noqa: F811
     pump(tk_root)
     assert app.wrong == {(0, 1)} and shown(app, 0, 1, "wrong") == ["5"]
     assert "1 of your 2 entries" in app.status_var.get()
+    assert wait_for(tk_root, lambda: shown(app, 0, 7, "candidate"), 20)  # the candidates of the new grid
     screenshot(tk_root, artifacts / "sudoku-puzzle-check.png")
 
     # Hint: a correct value from the engine's solution, on the selected empty cell.
