@@ -95,6 +95,7 @@ class PuzzleApp:
         self.on_switch = on_switch
         self.animate_ms = animate_ms
         self.closed = False
+        self.banner_shown = False
         self.givens = Grid.empty(3, 3)
         self.label = ""
         self.entries: Dict[Cell, int] = {}
@@ -113,13 +114,13 @@ class PuzzleApp:
         self.candidate_results: "queue.Queue[Tuple[str, object]]" = queue.Queue()
 
         root.title("Sudoku puzzle")
-        top = tk.Frame(root)
+        self.top = top = tk.Frame(root)
         top.pack(fill="x", padx=8, pady=4)
         self.title_var = tk.StringVar()
         self.time_var = tk.StringVar(value="0:00")
         tk.Label(top, textvariable=self.title_var, font=("Helvetica", 14, "bold")).pack(side="left")
         tk.Label(top, textvariable=self.time_var, font=("Helvetica", 14)).pack(side="right")
-        # The "solved" banner: shown only when the engine confirms the full grid.
+        # The "solved" banner, in place of the title row: shown only when the engine confirms the full grid.
         self.banner_var = tk.StringVar()
         self.banner = tk.Label(root, textvariable=self.banner_var, font=("Helvetica", 18, "bold"),
                                bg="#1e8449", fg="white", pady=4)
@@ -172,7 +173,8 @@ class PuzzleApp:
         premade_row.pack(fill="x", padx=8, pady=2)
         self.premade = load_premade()
         tk.Label(premade_row, text="Premade").pack(side="left")
-        self.premade_var = tk.StringVar(value=self.premade[0][0] if self.premade else "")
+        labels = [label for label, _ in self.premade]
+        self.premade_var = tk.StringVar(value="9x9 easy 1" if "9x9 easy 1" in labels else labels[0] if labels else "")
         ttk.Combobox(premade_row, textvariable=self.premade_var, values=[label for label, _ in self.premade],
                      width=14, state="readonly").pack(side="left", padx=2)
         tk.Button(premade_row, text="Load", command=self.load_premade).pack(side="left")
@@ -218,6 +220,8 @@ class PuzzleApp:
         self.restart_clock()
         size = SIZE_OF_SHAPE.get(grid.shape, f"{grid.size}x{grid.size}")
         self.title_var.set(f"{size}: {label}")
+        if size in SHAPE_OF_SIZE:
+            self.size_var.set(size)  # New brings another puzzle of this size
         self.draw_value_buttons()
         if solution.status == "none":
             self.status("This puzzle has no solution (the engine's solve): Hint, Check and Solve cannot help.", error=True)
@@ -265,7 +269,10 @@ class PuzzleApp:
         self.started = time.monotonic()
         self.solved_after = None
         self.solved_by = ""
-        self.banner.pack_forget()
+        if self.banner_shown:
+            self.banner_shown = False
+            self.banner.pack_forget()
+            self.top.pack(fill="x", padx=8, pady=4, before=self.canvas)
 
     def elapsed(self) -> float:
         return self.solved_after if self.solved_after is not None else time.monotonic() - self.started
@@ -399,7 +406,9 @@ class PuzzleApp:
                 self.solved_by = self.solved_by or "you"
                 who = "by the engine " if self.solved_by == "engine" else ""
                 self.banner_var.set(f"SOLVED {who}in {clock(self.solved_after)}")
-                self.banner.pack(fill="x", padx=8, before=self.canvas)
+                self.top.pack_forget()
+                self.banner_shown = True
+                self.banner.pack(fill="x", padx=8, pady=(4, 0), before=self.canvas)
                 self.status(f"Solved {who}in {clock(self.solved_after)}: the engine's check says the grid is valid.")
                 self.time_var.set(clock(self.solved_after))
             else:

@@ -76,8 +76,6 @@ class Grid:
             cells = [0 if ch in ".0" else parse_value_char(ch) for ch in row if ch not in "+-"]
             if len(cells) != size:
                 raise ValueError(f"a row of {len(cells)} cells in a {size}x{size} grid")
-            if any(v < 0 or v > size for v in cells):
-                raise ValueError(f"a value out of 1..{size} in row {row!r}")
             rows.append(tuple(cells))
         if len(rows) != size:
             raise ValueError(f"{len(rows)} rows in a {size}x{size} grid")
