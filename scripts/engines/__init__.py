@@ -5,6 +5,7 @@
 Each class starts the binary (by default found in $ENGINE_BIN_DIR, then target/release, then
 PATH), does the `hello` handshake and offers the protocol's commands as methods with typed
 results. Errors: EngineDied (with the exit code), EngineError (an `error` line), EngineTimeout.
+SudokuTools runs the `sudoku-agent` tools (solve, count, check, generate) for the puzzle mode.
 """
 from .base import (
     EngineDied,
@@ -29,10 +30,11 @@ from .sudoku import (
     parse_rows,
     rows_string,
 )
+from .tools import Grid, Solution, SudokuTools, ToolError
 
 __all__ = [
     "BlockudokuEngine", "BlockudokuResult", "EngineDied", "EngineError", "EngineOption", "EngineProblem",
     "EngineTimeout", "LineEngine", "Piece", "Placement", "PlayReply", "PlayState", "ProtocolViolation",
     "MODES", "SudokuEngine", "SudokuMove", "SudokuResult", "SudokuState", "board_rows", "cells_of", "find_binary", "load_catalogue",
-    "normalise_board", "parse_info", "parse_rows", "rows_string",
+    "normalise_board", "parse_info", "parse_rows", "rows_string", "Grid", "Solution", "SudokuTools", "ToolError",
 ]
