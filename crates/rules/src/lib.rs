@@ -17,4 +17,5 @@
 #![deny(missing_docs)]
 
 pub mod blockudoku;
+pub mod rng;
 pub mod sudoku;

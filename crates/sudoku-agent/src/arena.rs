@@ -442,11 +442,8 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
             {
                 bail!("--board '{}': not a valid block shape", args.board);
             }
-            match protocol::parse_line(&format!("position file {}", args.board)) {
-                Ok(protocol::Command::Position(g)) => *g,
-                Ok(_) => bail!("--board: cannot read '{}'", args.board),
-                Err(e) => bail!("--board: {e}"),
-            }
+            protocol::read_position_file(&args.board, Default::default())
+                .map_err(|e| anyhow::anyhow!("--board: {}", protocol::printable(&e)))?
         }
     };
     let mode = match &args.mode {

@@ -20,6 +20,7 @@
 // loops read better than zipped iterators here.
 #![allow(clippy::needless_range_loop)]
 
+use puzzle_rules::rng::SplitMix64;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -230,20 +231,12 @@ struct Node {
     hash: u64,
 }
 
-fn splitmix(x: &mut u64) -> u64 {
-    *x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *x;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 impl Geometry {
     fn new(game: &Game) -> Geometry {
         let shape = game.board().shape();
         let size = shape.size();
         let cells = size * size;
-        let mut seed = 0x5EED_u64;
+        let mut rng = SplitMix64(0x5EED);
         let regions = (0..cells)
             .map(|k| {
                 let (r, c) = (k / size, k % size);
@@ -275,16 +268,10 @@ impl Geometry {
             })
             .collect();
         let zobrist = (0..cells)
-            .map(|_| {
-                [
-                    splitmix(&mut seed),
-                    splitmix(&mut seed),
-                    splitmix(&mut seed),
-                ]
-            })
+            .map(|_| [rng.next_u64(), rng.next_u64(), rng.next_u64()])
             .collect();
-        let zob_turn = splitmix(&mut seed);
-        let zob_taboo = (0..MAX_TABOO).map(|_| splitmix(&mut seed)).collect();
+        let zob_turn = rng.next_u64();
+        let zob_taboo = (0..MAX_TABOO).map(|_| rng.next_u64()).collect();
         Geometry {
             size,
             cells,

@@ -5,6 +5,8 @@
 
 use std::fmt;
 
+use super::notation::{self, value_char};
+
 /// Largest supported side length N (values `1..=N`): 25, i.e. blocks up to 5x5.
 pub const MAX_SIZE: usize = 25;
 
@@ -193,6 +195,12 @@ pub struct Move {
 }
 
 impl Move {
+    /// Whether the move is on a board of side `size` with a value in `1..=size` (legal or
+    /// not).
+    pub fn fits(self, size: usize) -> bool {
+        self.row < size && self.col < size && self.value != 0 && self.value as usize <= size
+    }
+
     /// A move.
     pub fn new(row: usize, col: usize, value: u8) -> Move {
         Move { row, col, value }
@@ -338,31 +346,10 @@ impl Board {
     }
 
     /// Parses the row format `rows joined by /`, each cell `.`/`0` or a value (`1`-`9`, then
-    /// `A`=10, `B`=11, ...). Owner suffixes `+`/`-` are not accepted here (see the game module).
+    /// `A`=10, `B`=11, ...). Owner suffixes `+`/`-` are not accepted here (see
+    /// [`notation::parse_owned_rows`]).
     pub fn parse_rows(shape: Shape, text: &str) -> Result<Board, ParseError> {
-        let size = shape.size();
-        let rows: Vec<&str> = text.split('/').collect();
-        if rows.len() != size {
-            return Err(ParseError::RowCount {
-                expected: size,
-                found: rows.len(),
-            });
-        }
-        let mut cells = Vec::with_capacity(size * size);
-        for (row, line) in rows.iter().enumerate() {
-            let chars: Vec<char> = line.chars().collect();
-            if chars.len() != size {
-                return Err(ParseError::RowLength {
-                    row,
-                    expected: size,
-                    found: chars.len(),
-                });
-            }
-            for (col, ch) in chars.into_iter().enumerate() {
-                cells.push(parse_value_char(ch, row, col, size)?);
-            }
-        }
-        Board::from_cells(shape, &cells)
+        notation::parse_rows(shape, text)
     }
 
     /// The block shape.
@@ -476,53 +463,8 @@ impl Board {
 
     /// The row text form: rows joined by `/`, `.` for empty, values `1`-`9` then `A`...
     pub fn to_rows(&self) -> String {
-        let size = self.size();
-        let mut out = String::with_capacity(size * (size + 1));
-        for row in 0..size {
-            if row > 0 {
-                out.push('/');
-            }
-            for col in 0..size {
-                out.push(value_char(self.get(row, col)));
-            }
-        }
-        out
+        notation::format_rows(self.size(), &self.cells, None)
     }
-}
-
-/// The one-character form of a value: `.` for 0, `1`-`9`, then `A`=10, `B`=11, ...
-pub fn value_char(v: u8) -> char {
-    match v {
-        0 => '.',
-        1..=9 => (b'0' + v) as char,
-        _ => (b'A' + v - 10) as char,
-    }
-}
-
-/// Parses a one-character cell value (`.`/`0` empty, `1`-`9`, `A`/`a`=10, ...).
-pub fn parse_value_char(ch: char, row: usize, col: usize, size: usize) -> Result<u8, ParseError> {
-    let value = match ch {
-        '.' | '0' => 0,
-        '1'..='9' => ch as usize - '0' as usize,
-        'A'..='Z' => ch as usize - 'A' as usize + 10,
-        'a'..='z' => ch as usize - 'a' as usize + 10,
-        _ => {
-            return Err(ParseError::BadCell {
-                row,
-                col,
-                text: ch.to_string(),
-            })
-        }
-    };
-    if value > size {
-        return Err(ParseError::ValueTooLarge {
-            row,
-            col,
-            value,
-            size,
-        });
-    }
-    Ok(value as u8)
 }
 
 impl fmt::Display for Board {

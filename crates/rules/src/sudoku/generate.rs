@@ -8,10 +8,10 @@
 //! and seed always give the same puzzle: the only randomness is [`SplitMix64`].
 
 use super::board::{Board, Shape};
-use super::game::SplitMix64;
 #[cfg(test)]
 use super::solver::count_solutions;
 use super::solver::count_solutions_within;
+use crate::rng::SplitMix64;
 
 /// Search nodes one uniqueness check may use (boards up to 16x16, then larger ones, whose
 /// nodes cost several times more). Past it the clue stays: on 25x25 boards below about 45%
@@ -48,20 +48,6 @@ impl Difficulty {
             Difficulty::Easy => cells / 2,
             Difficulty::Medium => cells * 2 / 5,
             Difficulty::Hard => 0,
-        }
-    }
-}
-
-impl SplitMix64 {
-    /// A uniform number in `0..bound` (`bound > 0`).
-    fn below(&mut self, bound: usize) -> usize {
-        (((self.next_u64() >> 32) * bound as u64) >> 32) as usize
-    }
-
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i + 1);
-            items.swap(i, j);
         }
     }
 }
