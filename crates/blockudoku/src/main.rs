@@ -12,7 +12,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
-use puzzle_rules::blockudoku::{Board, GameState, Piece, Scoring};
+use puzzle_rules::blockudoku::{Board, GameState, Hand, Scoring};
 
 mod eval;
 mod legacy;
@@ -20,7 +20,7 @@ mod protocol;
 mod search;
 mod selfplay;
 
-use protocol::{Command, GoLimits, Hand, Setting};
+use protocol::{Command, GoLimits, Setting};
 use search::{Agent, Control, Outcome, WEIGHTS};
 
 #[derive(Parser)]
@@ -110,11 +110,7 @@ fn search_now(
     nodes: u64,
     widen: bool,
 ) -> Outcome {
-    let slots: Vec<(usize, &Piece)> = hand
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| p.as_ref().map(|p| (i, p)))
-        .collect();
+    let slots = hand.live();
     let ctl = Control::new(stop, nodes);
     search::search_widening(board, &slots, agent, &WEIGHTS, threads, &ctl, widen)
 }
@@ -123,7 +119,7 @@ impl Session {
     fn new() -> Session {
         Session {
             state: GameState::default(),
-            hand: Vec::new(),
+            hand: Hand::default(),
             scoring: Scoring::Blockudoku,
             agent: Agent::Default,
             threads: 1,
@@ -149,7 +145,7 @@ impl Session {
     }
 
     fn go(&mut self, limits: GoLimits) -> Result<(), String> {
-        if self.hand.iter().all(|p| p.is_none()) {
+        if self.hand.no_pieces() {
             return Err("no pieces in hand: send position first".into());
         }
         let stop = Arc::new(AtomicBool::new(false));
@@ -212,14 +208,9 @@ impl Session {
         let mut hand = self.hand.clone();
         let mut cleared = 0;
         for p in placements {
-            let slot = p.slot - 1;
-            let piece = match hand.get(slot) {
-                None => return Err(format!("play: slot {} is not in the hand", p.slot)),
-                Some(None) => return Err(format!("play: slot {} was already played", p.slot)),
-                Some(Some(piece)) => piece,
-            };
+            let piece = hand.take(p.slot).map_err(|e| format!("play: {e}"))?;
             let report = state
-                .place(piece, p.row, p.col, self.scoring)
+                .place(&piece, p.row, p.col, self.scoring)
                 .map_err(|e| {
                     format!(
                         "play: {}@{}: {e}",
@@ -228,7 +219,6 @@ impl Session {
                     )
                 })?;
             cleared += report.regions;
-            hand[slot] = None;
         }
         self.state = state;
         self.hand = hand;
@@ -269,7 +259,7 @@ impl Session {
             },
             Command::NewGame => {
                 self.state = GameState::default();
-                self.hand.clear();
+                self.hand = Hand::default();
             }
             Command::Position { state, hand } => {
                 self.state = state;

@@ -122,7 +122,7 @@ pub struct PlacementText {
 }
 
 /// A hand: up to three slots, `None` where the slot was played (`-`).
-pub type Hand = Vec<Option<Piece>>;
+pub use puzzle_rules::blockudoku::Hand;
 
 /// One input line, understood.
 #[derive(Clone, Debug, PartialEq)]
@@ -211,7 +211,7 @@ fn parse_pieces<'a>(
     if hand.iter().all(|p| p.is_none()) {
         return Err("position needs 1 to 3 pieces".into());
     }
-    Ok(hand)
+    Ok(Hand::new(hand))
 }
 
 fn parse_position<'a>(toks: impl Iterator<Item = &'a str>) -> Result<Command, String> {
@@ -400,7 +400,10 @@ pub fn parse_line(line: &str) -> Result<Command, String> {
             if hand.is_empty() {
                 return Err("one-shot line needs 1 to 3 pieces after the board".into());
             }
-            Ok(Command::OneShot { board, hand })
+            Ok(Command::OneShot {
+                board,
+                hand: Hand::new(hand),
+            })
         }
         _ => Err(format!("unknown command {}", shown(first))),
     }
@@ -436,7 +439,8 @@ pub fn bestmove_line(best: Option<&[Step]>) -> String {
 
 /// The hand as protocol tokens (`-` for played slots).
 pub fn hand_tokens(hand: &Hand) -> String {
-    hand.iter()
+    hand.slots
+        .iter()
         .map(|p| p.as_ref().map_or("-".to_string(), |p| p.to_string()))
         .collect::<Vec<_>>()
         .join(" ")
@@ -470,7 +474,7 @@ pub fn show_lines(state: &GameState, hand: &Hand) -> Vec<String> {
     }
     out.push(format!(
         "pieces {} score {} streak {}",
-        if hand.is_empty() {
+        if hand.slots.is_empty() {
             "none".into()
         } else {
             hand_tokens(hand)
@@ -492,10 +496,10 @@ mod tests {
         assert_eq!(parse_line("isready\r").unwrap(), Command::IsReady);
         assert!(
             matches!(parse_line("position empty pieces 1 2 3 score 5 streak 1").unwrap(),
-            Command::Position { state, hand } if state.score == 5 && state.streak == 1 && hand.len() == 3)
+            Command::Position { state, hand } if state.score == 5 && state.streak == 1 && hand.slots.len() == 3)
         );
         assert!(matches!(parse_line("position pieces ##/#. - 3").unwrap(),
-            Command::Position { hand, .. } if hand[1].is_none()));
+            Command::Position { hand, .. } if hand.slots[1].is_none()));
         assert_eq!(
             parse_line("go movetime 50 nodes 7").unwrap(),
             Command::Go(GoLimits {

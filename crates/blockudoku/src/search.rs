@@ -5,6 +5,7 @@
 //! command) and gives a node budget. Neither is honoured before one complete placement of the
 //! hand has been found, so every search that can place the hand returns a legal answer.
 
+use puzzle_rules::blockudoku::masks::cells;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -237,10 +238,8 @@ impl Worker<'_, '_> {
         let piece = self.hand[i].1;
         let mut buf = [(0i64, 0u8); 81];
         let mut n = 0;
-        let mut rest = fits;
-        while rest != 0 {
-            let anchor = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
+        let rest = fits;
+        for anchor in cells(rest) {
             if let Some(mask) = piece.mask_at(anchor / 9, anchor % 9) {
                 self.tick();
                 buf[n] = (
@@ -268,9 +267,7 @@ impl Worker<'_, '_> {
         }
         let piece = self.hand[i].1;
         let next_used = used | 1 << i;
-        while fits != 0 {
-            let anchor = fits.trailing_zeros() as usize;
-            fits &= fits - 1;
+        for anchor in cells(fits) {
             let Some(mask) = piece.mask_at(anchor / 9, anchor % 9) else {
                 continue;
             };
@@ -340,10 +337,8 @@ fn lookahead_with(board: Board, w: &Weights, table: &NofitTable) -> (i64, u64) {
     let mut nodes = 0;
     for piece in catalogue() {
         let mut best = w.no_fit;
-        let mut fits = piece.fit_anchors(board);
-        while fits != 0 {
-            let a = fits.trailing_zeros() as usize;
-            fits &= fits - 1;
+        let fits = piece.fit_anchors(board);
+        for a in cells(fits) {
             if let Some(mask) = piece.mask_at(a / 9, a % 9) {
                 nodes += 1;
                 let after = board.place_mask(mask).0;

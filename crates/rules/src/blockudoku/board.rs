@@ -87,12 +87,11 @@ impl std::error::Error for BoardParseError {}
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Board(u128);
 
-const ROW0: u128 = REGIONS[0];
-const COL0: u128 = REGIONS[9];
-const BOX0: u128 = REGIONS[18];
-const BOX_CORNERS: u128 = REGIONS[9] & (REGIONS[0] | REGIONS[3] | REGIONS[6])
-    | REGIONS[12] & (REGIONS[0] | REGIONS[3] | REGIONS[6])
-    | REGIONS[15] & (REGIONS[0] | REGIONS[3] | REGIONS[6]);
+use super::masks::{box3, column, row, BOX_CORNERS};
+
+const ROW0: u128 = row(0);
+const COL0: u128 = column(0);
+const BOX0: u128 = box3(0);
 
 /// What one placement did to the board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

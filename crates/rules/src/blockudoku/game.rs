@@ -1,5 +1,6 @@
 //! Placing pieces: legality, scoring rules, game state and dead-hand detection.
 
+use super::masks::cells;
 use std::fmt;
 use std::str::FromStr;
 
@@ -190,10 +191,8 @@ pub fn can_place_all(board: Board, hand: &[&Piece]) -> bool {
             {
                 continue;
             }
-            let mut fits = piece.fit_anchors(board);
-            while fits != 0 {
-                let anchor = fits.trailing_zeros() as usize;
-                fits &= fits - 1;
+            let fits = piece.fit_anchors(board);
+            for anchor in cells(fits) {
                 let mask = piece
                     .mask_at(anchor / 9, anchor % 9)
                     .expect("fit anchors keep the piece on the board");

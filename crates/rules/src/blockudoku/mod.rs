@@ -18,6 +18,8 @@
 mod board;
 mod catalogue_data;
 mod game;
+mod hand;
+pub mod masks;
 mod piece;
 
 pub use board::{cell_bit, Board, BoardParseError, Cleared, CELLS, FULL, REGIONS};
@@ -25,4 +27,5 @@ pub use game::{
     can_place_all, hand_is_dead, GameState, PlacementError, PlacementReport, Scoring,
     UnknownScoring, SCORINGS,
 };
+pub use hand::Hand;
 pub use piece::{catalogue, Piece, PieceParseError, CATALOGUE_SIZE, MAX_SIDE};
