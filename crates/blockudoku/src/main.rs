@@ -5,13 +5,12 @@
 //! `selfplay` and `bench` run one-shot jobs. A reader thread feeds stdin lines to the loop so
 //! `isready` and `stop` are answered while a search thread runs.
 
-use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
-use std::thread;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
+use engine_kit::handle::SearchHandle;
+use engine_kit::io::say;
 use puzzle_rules::blockudoku::{Board, GameState, Hand, Scoring};
 
 mod eval;
@@ -43,52 +42,15 @@ enum Sub {
 }
 
 fn main() {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) => {
-            use clap::error::ErrorKind;
-            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-                let _ = e.print();
-                return;
-            }
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("bad arguments");
-            eprintln!("{first}");
-            std::process::exit(2);
-        }
-    };
-    let result = match cli.command {
+    let cli: Cli = engine_kit::cli::parse_or_exit();
+    engine_kit::cli::exit_on_error(match cli.command {
         None => {
             serve();
             Ok(())
         }
         Some(Sub::Selfplay(args)) => selfplay::run_selfplay(&args),
         Some(Sub::Bench(args)) => selfplay::run_bench(&args),
-    };
-    if let Err(e) = result {
-        eprintln!("error: {e:#}");
-        std::process::exit(1);
-    }
-}
-
-/// Writes whole lines to stdout at once, flushing, so threads never interleave mid-line.
-fn say(lines: &[String]) {
-    let out = std::io::stdout();
-    let mut out = out.lock();
-    for l in lines {
-        let _ = writeln!(out, "{l}");
-    }
-    let _ = out.flush();
-}
-
-enum Input {
-    Line(String),
-    Eof,
-}
-
-struct Running {
-    stop: Arc<AtomicBool>,
-    handle: thread::JoinHandle<()>,
+    });
 }
 
 struct Session {
@@ -97,7 +59,7 @@ struct Session {
     scoring: Scoring,
     agent: Agent,
     threads: usize,
-    running: Option<Running>,
+    running: Option<SearchHandle>,
 }
 
 /// Runs one search to the end (no clock) and returns its outcome.
@@ -131,75 +93,43 @@ impl Session {
     /// the search thread itself.
     fn finish_search(&mut self, stop_first: bool) {
         if let Some(run) = self.running.take() {
-            if stop_first {
-                run.stop.store(true, Ordering::Relaxed);
-            }
-            let _ = run.handle.join();
+            run.join(stop_first);
         }
     }
 
     fn searching(&self) -> bool {
-        self.running
-            .as_ref()
-            .is_some_and(|r| !r.handle.is_finished())
+        self.running.as_ref().is_some_and(|r| !r.is_finished())
     }
 
     fn go(&mut self, limits: GoLimits) -> Result<(), String> {
         if self.hand.no_pieces() {
             return Err("no pieces in hand: send position first".into());
         }
-        let stop = Arc::new(AtomicBool::new(false));
-        if let Some(ms) = limits.movetime {
-            let timer_stop = Arc::clone(&stop);
-            // Stop a little early: the answer still has to be formatted and written.
-            let wait = Duration::from_millis(ms).saturating_sub(Duration::from_millis(2));
-            thread::spawn(move || {
-                thread::sleep(wait);
-                timer_stop.store(true, Ordering::Relaxed);
-            });
-        }
+        // Stop a little early: the answer still has to be formatted and written.
+        let stop_after = limits
+            .movetime
+            .map(|ms| Duration::from_millis(ms).saturating_sub(Duration::from_millis(2)));
         let (board, hand, agent, threads) = (
             self.state.board,
             self.hand.clone(),
             self.agent,
             self.threads,
         );
-        let search_stop = Arc::clone(&stop);
         // A bare `go` answers at once from the default beam; given time or nodes, widen.
         let widen = limits.movetime.is_some() || limits.nodes.is_some() || limits.infinite;
-        let handle = thread::spawn(move || {
+        let nodes = limits.nodes.unwrap_or(u64::MAX);
+        let search = move |stop: &AtomicBool| {
             let start = Instant::now();
-            let out = search_now(
-                board,
-                &hand,
-                agent,
-                threads,
-                &search_stop,
-                limits.nodes.unwrap_or(u64::MAX),
-                widen,
-            );
-            let elapsed = start.elapsed();
-            // `go infinite` keeps its answer until `stop` (or quit / end of input).
-            while limits.infinite && !search_stop.load(Ordering::Relaxed) {
-                thread::sleep(Duration::from_millis(1));
-            }
-            let ms = elapsed.as_millis() as u64;
-            let nps = (out.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
-            let mut lines = Vec::new();
-            if let Some((line, value)) = &out.best {
-                let pv = protocol::bestmove_line(Some(line));
-                lines.push(format!(
-                    "info nodes {} nps {nps} time {ms} eval {value} pv {}",
-                    out.nodes,
-                    &pv["bestmove ".len()..]
-                ));
-            } else {
-                lines.push(format!("info nodes {} nps {nps} time {ms}", out.nodes));
-            }
-            lines.push(protocol::bestmove_line(out.best.as_ref().map(|b| &b.0[..])));
-            say(&lines);
-        });
-        self.running = Some(Running { stop, handle });
+            let out = search_now(board, &hand, agent, threads, stop, nodes, widen);
+            (out, start.elapsed())
+        };
+        let answer = |(out, elapsed): (Outcome, Duration)| say(&protocol::go_reply(&out, elapsed));
+        self.running = Some(SearchHandle::go(
+            limits.infinite,
+            stop_after,
+            search,
+            answer,
+        ));
         Ok(())
     }
 
@@ -240,17 +170,12 @@ impl Session {
                     format!("id version {}", env!("CARGO_PKG_VERSION")),
                     protocol::PROTOCOL.to_string(),
                 ];
-                lines.extend(protocol::OPTIONS.iter().map(protocol::option_line));
+                lines.extend(protocol::options().hello_lines());
                 lines.push("hello ok".into());
                 say(&lines);
             }
-            Command::IsReady => say(&["readyok".into()]),
-            Command::Stop => {
-                if let Some(run) = &self.running {
-                    run.stop.store(true, Ordering::Relaxed);
-                }
-                self.finish_search(true);
-            }
+            Command::IsReady => say(&["readyok"]),
+            Command::Stop => self.finish_search(true),
             Command::Quit => return false,
             Command::SetOption(s) => match s {
                 Setting::Threads(n) => self.threads = n,
@@ -302,37 +227,12 @@ impl Session {
     }
 }
 
-fn spawn_reader() -> mpsc::Receiver<Input> {
-    let (tx, rx) = mpsc::channel();
-    thread::spawn(move || {
-        let stdin = std::io::stdin();
-        let mut stdin = stdin.lock();
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match stdin.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => {
-                    let _ = tx.send(Input::Eof);
-                    return;
-                }
-                Ok(_) => {
-                    let line = String::from_utf8_lossy(&buf).into_owned();
-                    if tx.send(Input::Line(line)).is_err() {
-                        return;
-                    }
-                }
-            }
-        }
-    });
-    rx
-}
-
 fn serve() {
-    let rx = spawn_reader();
+    let rx = engine_kit::io::spawn_reader();
     let mut session = Session::new();
     let mut legacy: Option<legacy::Legacy> = None;
     let mut first_token_seen = false;
-    while let Ok(Input::Line(line)) = rx.recv() {
+    while let Ok(Some(line)) = rx.recv() {
         if !first_token_seen {
             let Some(first) = line.split_whitespace().next() else {
                 continue;

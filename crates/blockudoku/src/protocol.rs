@@ -2,11 +2,15 @@
 //!
 //! Parsing is total: every byte sequence gives a command or an error message, never a panic
 //! (a property test feeds it arbitrary bytes and grammar-built token soup). The option table
-//! [`OPTIONS`] drives `setoption` validation, the `hello` reply and the protocol document.
+//! [`options`] drives `setoption` validation, the `hello` reply and the protocol document.
 
 use puzzle_rules::blockudoku::{Board, GameState, Piece, Scoring, SCORINGS};
 
-use crate::search::{Step, AGENTS};
+use std::time::Duration;
+
+use engine_kit::options::{OptionKind, OptionSpec, OptionTable};
+
+use crate::search::{Outcome, Step, AGENTS};
 
 /// Protocol name and version announced by `hello`.
 pub const PROTOCOL: &str = "protocol blockudoku 1";
@@ -14,77 +18,35 @@ pub const PROTOCOL: &str = "protocol blockudoku 1";
 /// Longest accepted `movetime`, in ms (one day): more is surely a mistake.
 pub const MAX_MOVETIME: u64 = 86_400_000;
 
-/// One protocol option.
-pub struct OptionSpec {
-    /// Option name as used by `setoption name`.
-    pub name: &'static str,
-    /// `spin` (integer range) or `combo` (one of a list).
-    pub kind: OptionKind,
-}
-
-/// An option's type and allowed values.
-pub enum OptionKind {
-    /// An integer in `min..=max`.
-    Spin {
-        /// Default value.
-        default: i64,
-        /// Smallest value.
-        min: i64,
-        /// Largest value.
-        max: i64,
-    },
-    /// One of `vars`.
-    Combo {
-        /// Default value.
-        default: &'static str,
-        /// Allowed values.
-        vars: fn() -> Vec<&'static str>,
-    },
-}
-
-/// Every option the engine understands.
-pub const OPTIONS: [OptionSpec; 3] = [
-    OptionSpec {
-        name: "Threads",
-        kind: OptionKind::Spin {
-            default: 1,
-            min: 1,
-            max: 64,
-        },
-    },
-    OptionSpec {
-        name: "Scoring",
-        kind: OptionKind::Combo {
-            default: "blockudoku",
-            vars: || SCORINGS.iter().map(|s| s.name()).collect(),
-        },
-    },
-    OptionSpec {
-        name: "Agent",
-        kind: OptionKind::Combo {
-            default: "default",
-            vars: || AGENTS.iter().map(|a| a.name()).collect(),
-        },
-    },
-];
-
-/// The `option ...` line of `spec`.
-pub fn option_line(spec: &OptionSpec) -> String {
-    match &spec.kind {
-        OptionKind::Spin { default, min, max } => {
-            format!(
-                "option name {} type spin default {default} min {min} max {max}",
-                spec.name
-            )
-        }
-        OptionKind::Combo { default, vars } => {
-            let vars: Vec<String> = vars().iter().map(|v| format!("var {v}")).collect();
-            format!(
-                "option name {} type combo default {default} {}",
-                spec.name,
-                vars.join(" ")
-            )
-        }
+/// Every option the engine understands: drives `setoption` validation and the `hello`
+/// reply.
+pub fn options() -> OptionTable {
+    OptionTable {
+        specs: vec![
+            OptionSpec {
+                name: "Threads",
+                kind: OptionKind::Spin {
+                    default: 1,
+                    min: 1,
+                    max: 64,
+                },
+            },
+            OptionSpec {
+                name: "Scoring",
+                kind: OptionKind::Combo {
+                    default: "blockudoku",
+                    vars: SCORINGS.iter().map(|s| s.name()).collect(),
+                },
+            },
+            OptionSpec {
+                name: "Agent",
+                kind: OptionKind::Combo {
+                    default: "default",
+                    vars: AGENTS.iter().map(|a| a.name()).collect(),
+                },
+            },
+        ],
+        ignore_case: true,
     }
 }
 
@@ -316,9 +278,9 @@ fn parse_setoption<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<Comman
         return Err("setoption needs: name <N> value <V>".into());
     }
     let name = toks.next().ok_or("setoption needs: name <N> value <V>")?;
-    let spec = OPTIONS
-        .iter()
-        .find(|o| o.name.eq_ignore_ascii_case(name))
+    let table = options();
+    let spec = table
+        .find(name)
         .ok_or_else(|| format!("unknown option {}", shown(name)))?;
     if toks.next() != Some("value") {
         return Err(format!("setoption {} needs a value", spec.name));
@@ -331,12 +293,10 @@ fn parse_setoption<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<Comman
     }
     let setting = match spec.name {
         "Threads" => {
-            let OptionKind::Spin { min, max, .. } = spec.kind else {
-                unreachable!("Threads is a spin option")
-            };
-            match value.parse::<i64>() {
-                Ok(v) if (min..=max).contains(&v) => Setting::Threads(v as usize),
-                _ => {
+            let (min, max) = spec.range();
+            match spec.spin_value(value) {
+                Some(v) => Setting::Threads(v as usize),
+                None => {
                     return Err(format!(
                         "option Threads value must be {min}-{max}, got {}",
                         shown(value)
@@ -423,18 +383,37 @@ pub fn cell_name(cell: usize) -> String {
     format!("r{}c{}", cell / 9 + 1, cell % 9 + 1)
 }
 
+/// The placements of a line as protocol words (`1@r1c1 2@r2c1`).
+pub fn placements_text(line: &[Step]) -> String {
+    let moves: Vec<String> = line
+        .iter()
+        .map(|s| format!("{}@{}", s.slot + 1, cell_name(s.anchor as usize)))
+        .collect();
+    moves.join(" ")
+}
+
 /// The `bestmove` line for a search result.
 pub fn bestmove_line(best: Option<&[Step]>) -> String {
     match best {
         None => "bestmove none".into(),
-        Some(line) => {
-            let moves: Vec<String> = line
-                .iter()
-                .map(|s| format!("{}@{}", s.slot + 1, cell_name(s.anchor as usize)))
-                .collect();
-            format!("bestmove {}", moves.join(" "))
-        }
+        Some(line) => format!("bestmove {}", placements_text(line)),
     }
+}
+
+/// The reply to `go`: one `info` line (nodes, speed, time, and the evaluation and line
+/// when there is a move), then `bestmove`.
+pub fn go_reply(out: &Outcome, elapsed: Duration) -> [String; 2] {
+    let ms = elapsed.as_millis() as u64;
+    let nps = (out.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
+    let info = match &out.best {
+        Some((line, value)) => format!(
+            "info nodes {} nps {nps} time {ms} eval {value} pv {}",
+            out.nodes,
+            placements_text(line)
+        ),
+        None => format!("info nodes {} nps {nps} time {ms}", out.nodes),
+    };
+    [info, bestmove_line(out.best.as_ref().map(|b| &b.0[..]))]
 }
 
 /// The hand as protocol tokens (`-` for played slots).

@@ -147,17 +147,12 @@ fn load_pieces(path: &std::path::Path) -> Result<Vec<Piece>> {
     Ok(set)
 }
 
-/// Wilson score interval (95%) for `k` events in `n` trials.
-pub fn wilson(k: u64, n: u64) -> (f64, f64) {
+/// The 95% Wilson interval of `k` deaths in `n` rounds.
+fn wilson(k: u64, n: u64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }
-    let (k, n, z) = (k as f64, n as f64, 1.96f64);
-    let p = k / n;
-    let denom = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-    ((centre - half).max(0.0), centre + half)
+    engine_kit::stats::wilson(k as f64 / n as f64, n as f64, 1.96)
 }
 
 /// Runs `blockudoku selfplay`.

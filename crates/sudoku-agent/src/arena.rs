@@ -561,7 +561,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
     let losses = results.iter().filter(|r| r.points == 0.0).count();
     let draws = results.len() - wins - losses;
     let mean = results.iter().map(|r| r.points).sum::<f64>() / n;
-    let (lo, hi) = wilson(mean, n);
+    let (lo, hi) = engine_kit::stats::wilson(mean, n, 1.959_964);
     let count = |side: usize, kind: ForfeitKind| {
         results
             .iter()
@@ -603,36 +603,4 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
     }
     crate::say!("moves per game: {moves:.1}");
     Ok(())
-}
-
-/// 95% Wilson score interval of a mean score `p` (draws count 1/2) over `n` games. Unlike the
-/// normal approximation it stays honest at 0% and 100% (100 wins out of 100 give 96.3%..100%);
-/// counting draws as half wins only widens it.
-fn wilson(p: f64, n: f64) -> (f64, f64) {
-    const Z: f64 = 1.959_964;
-    if n <= 0.0 {
-        return (0.0, 1.0);
-    }
-    let z2 = Z * Z;
-    let denom = 1.0 + z2 / n;
-    let centre = (p + z2 / (2.0 * n)) / denom;
-    let half = Z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::wilson;
-
-    #[test]
-    fn wilson_interval() {
-        let (lo, hi) = wilson(1.0, 100.0);
-        assert!((lo - 0.963).abs() < 0.001 && hi == 1.0, "{lo} {hi}");
-        let (lo, hi) = wilson(0.5, 100.0);
-        assert!(
-            (lo - 0.404).abs() < 0.001 && (hi - 0.596).abs() < 0.001,
-            "{lo} {hi}"
-        );
-        assert_eq!(wilson(0.0, 0.0), (0.0, 1.0));
-    }
 }

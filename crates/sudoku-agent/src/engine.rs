@@ -1,79 +1,36 @@
 //! The protocol loop: a reader thread turns stdin lines into messages so `isready` and
 //! `stop` are answered while a search runs on its own thread; end of input means `quit`.
 
-use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
 
-use puzzle_rules::sudoku::board::{Board, Shape};
+use engine_kit::handle::SearchHandle;
+
+use puzzle_rules::sudoku::board::{Board, Move, Shape};
 use puzzle_rules::sudoku::game::{Game, Mode, Outcome, Player};
 
 use crate::agents::{Agent, AgentKind};
-use crate::protocol::{self, Command, GoLimits, MAX_THREADS, OPTIONS, PROTOCOL_LINE};
+use crate::protocol::{self, event_line, options, Command, GoLimits, MAX_THREADS, PROTOCOL_LINE};
 use crate::search::{Event, Limits};
 
 /// Without any limit, `go` thinks this long.
 const DEFAULT_MOVETIME_MS: u64 = 1000;
 
-/// Writes whole lines to stdout under one lock (the search thread writes too).
-#[derive(Clone)]
-struct Out(Arc<Mutex<()>>);
+pub use engine_kit::handle::deadline_for;
 
-impl Out {
-    fn line(&self, text: &str) {
-        let _guard = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "{text}");
-        let _ = out.flush();
-    }
-}
-
-/// The deadline a search aims at: a little before the `movetime`, leaving room to print
-/// `bestmove` and for the reader to receive it in time.
-pub fn deadline_for(start: Instant, movetime_ms: u64) -> Instant {
-    let ms = movetime_ms as f64;
-    let aim = (ms * 0.95 - 3.0).max(0.0);
-    start + Duration::from_micros((aim * 1000.0) as u64)
-}
-
-/// Formats a search event as its protocol line.
-pub fn event_line(event: &Event) -> String {
-    match event {
-        Event::Propose(m) => format!("propose {m}"),
-        Event::Info {
-            depth,
-            nodes,
-            millis,
-            score,
-            pv,
-            exact,
-        } => {
-            let nps = nodes * 1000 / (*millis).max(1);
-            format!(
-                "info depth {depth} nodes {nodes} nps {nps} time {millis} score {score}{} pv {pv}",
-                if *exact { " exact" } else { "" }
-            )
-        }
-    }
-}
-
-struct Running {
-    stop: Arc<AtomicBool>,
-    infinite: bool,
-    handle: JoinHandle<()>,
+/// Writes one reply line (line-atomic: the search thread writes too).
+fn out(line: &str) {
+    engine_kit::io::say_line(line);
 }
 
 struct Session {
-    out: Out,
     game: Game,
     kind: AgentKind,
     threads: usize,
     seed: u64,
     agent: Arc<Agent>,
-    running: Option<Running>,
+    running: Option<SearchHandle>,
 }
 
 fn default_threads() -> usize {
@@ -89,10 +46,7 @@ impl Session {
     /// Waits for the running search's `bestmove`; `now` (or `go infinite`) stops it first.
     fn finish_search(&mut self, now: bool) {
         if let Some(run) = self.running.take() {
-            if now || run.infinite {
-                run.stop.store(true, Ordering::Relaxed);
-            }
-            let _ = run.handle.join();
+            run.join(now);
         }
     }
 
@@ -101,19 +55,18 @@ impl Session {
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        match name {
+        let table = options(default_threads());
+        let spec = table
+            .find(name)
+            .ok_or_else(|| format!("unknown option '{}'", protocol::quote(name)))?;
+        match spec.name {
             "Threads" => {
-                let t: usize = value
-                    .parse()
-                    .ok()
-                    .filter(|t| (1..=MAX_THREADS).contains(t))
-                    .ok_or_else(|| {
-                        format!(
-                            "Threads must be 1..{MAX_THREADS}, got '{}'",
-                            protocol::quote(value)
-                        )
-                    })?;
-                self.threads = t;
+                self.threads = spec.spin_value(value).ok_or_else(|| {
+                    format!(
+                        "Threads must be 1..{MAX_THREADS}, got '{}'",
+                        protocol::quote(value)
+                    )
+                })? as usize;
             }
             "Agent" => {
                 self.kind = AgentKind::parse(value).ok_or_else(|| {
@@ -123,46 +76,27 @@ impl Session {
                     )
                 })?;
             }
-            "Seed" => {
-                self.seed = value.parse().map_err(|_| {
+            _ => {
+                self.seed = spec.spin_value(value).ok_or_else(|| {
                     format!(
                         "Seed must be a number 0..2^64-1, got '{}'",
                         protocol::quote(value)
                     )
                 })?;
             }
-            _ => return Err(format!("unknown option '{}'", protocol::quote(name))),
         }
         self.rebuild_agent();
         Ok(())
     }
 
     fn hello(&self) {
-        self.out.line("id name sudoku-agent");
-        self.out
-            .line(&format!("id version {}", env!("CARGO_PKG_VERSION")));
-        self.out.line(PROTOCOL_LINE);
-        for opt in &OPTIONS {
-            let line = match opt.name {
-                "Threads" => format!(
-                    "option name Threads type {} default {} min 1 max {MAX_THREADS}",
-                    opt.kind,
-                    default_threads()
-                ),
-                "Agent" => format!(
-                    "option name Agent type {} default default var random var greedy var seed var default",
-                    opt.kind
-                ),
-                _ => format!(
-                    "option name {} type {} default 0 min 0 max {}",
-                    opt.name,
-                    opt.kind,
-                    u64::MAX
-                ),
-            };
-            self.out.line(&line);
+        out("id name sudoku-agent");
+        out(&format!("id version {}", env!("CARGO_PKG_VERSION")));
+        out(PROTOCOL_LINE);
+        for line in options(default_threads()).hello_lines() {
+            out(&line);
         }
-        self.out.line("hello ok");
+        out("hello ok");
     }
 
     fn go(&mut self, limits: GoLimits) {
@@ -177,55 +111,41 @@ impl Session {
             nodes: limits.nodes,
             depth: limits.depth,
         };
-        let stop = Arc::new(AtomicBool::new(false));
-        let (game, agent, out) = (self.game.clone(), self.agent.clone(), self.out.clone());
-        let stop2 = stop.clone();
-        let infinite = limits.infinite;
-        let handle = std::thread::spawn(move || {
-            let mut report = |e: Event| out.line(&event_line(&e));
-            let best = agent.choose(&game, search_limits, &stop2, &mut report);
-            // Under `go infinite` the answer waits for `stop`, as in UCI.
-            while infinite && !stop2.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            match best {
-                Some(m) => out.line(&format!("bestmove {m}")),
-                None => out.line("bestmove none"),
-            }
-        });
-        self.running = Some(Running {
-            stop,
-            infinite,
-            handle,
-        });
+        let (game, agent) = (self.game.clone(), self.agent.clone());
+        let search = move |stop: &AtomicBool| {
+            let mut report = |e: Event| out(&event_line(&e));
+            agent.choose(&game, search_limits, stop, &mut report)
+        };
+        let answer = |best: Option<Move>| match best {
+            Some(m) => out(&format!("bestmove {m}")),
+            None => out("bestmove none"),
+        };
+        self.running = Some(SearchHandle::go(limits.infinite, None, search, answer));
     }
 
     fn play(&mut self, mv: Option<puzzle_rules::sudoku::board::Move>) {
         let Some(mv) = mv else {
             if self.game.is_over() {
-                self.out.line("error the game is over");
+                out("error the game is over");
             } else if self.game.can_move(self.game.turn()) {
-                self.out
-                    .line("error play none: the player to move has a legal move");
+                out("error play none: the player to move has a legal move");
             } else {
                 self.game.pass();
-                self.out.line(&format!("passed {}", self.state_words()));
+                out(&format!("passed {}", self.state_words()));
             }
             return;
         };
         if self.game.is_over() {
-            self.out.line("error the game is over");
+            out("error the game is over");
             return;
         }
         match self.game.play(mv) {
-            Ok(Outcome::Placed { points, .. }) => self.out.line(&format!(
+            Ok(Outcome::Placed { points, .. }) => out(&format!(
                 "played {mv} placed {points} {}",
                 self.state_words()
             )),
-            Ok(Outcome::Taboo) => self
-                .out
-                .line(&format!("played {mv} taboo {}", self.state_words())),
-            Err(f) => self.out.line(&format!("error {f}")),
+            Ok(Outcome::Taboo) => out(&format!("played {mv} taboo {}", self.state_words())),
+            Err(f) => out(&format!("error {f}")),
         }
     }
 
@@ -250,12 +170,11 @@ impl Session {
 
     fn show(&self) {
         for line in self.game.board().to_string().lines() {
-            self.out.line(line);
+            out(line);
         }
         let taboo: Vec<String> = self.game.taboo().iter().map(|m| m.to_string()).collect();
-        self.out
-            .line(&format!("rows {}", self.game.to_owned_rows()));
-        self.out.line(&format!(
+        out(&format!("rows {}", self.game.to_owned_rows()));
+        out(&format!(
             "mode {} {} taboo {}",
             self.game.mode(),
             self.state_words(),
@@ -270,7 +189,7 @@ impl Session {
             // play now: what a front end highlights.
             for player in [Player::One, Player::Two] {
                 let n = player.number();
-                self.out.line(&format!(
+                out(&format!(
                     "allowed{n} {}",
                     cell_list(self.game.starts(player))
                 ));
@@ -278,7 +197,7 @@ impl Session {
             for player in [Player::One, Player::Two] {
                 let n = player.number();
                 let cells = self.game.playable_cells(player);
-                self.out.line(&format!("playable{n} {}", cell_list(&cells)));
+                out(&format!("playable{n} {}", cell_list(&cells)));
             }
         }
     }
@@ -295,32 +214,9 @@ fn cell_list(cells: &[(usize, usize)]) -> String {
 
 /// Serves the protocol on stdin/stdout until `quit` or end of input.
 pub fn serve() -> anyhow::Result<()> {
-    let (tx, rx) = mpsc::channel::<Option<String>>();
-    std::thread::spawn(move || {
-        let stdin = std::io::stdin();
-        let mut lock = stdin.lock();
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match lock.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => {
-                    let _ = tx.send(None);
-                    return;
-                }
-                Ok(_) => {
-                    // Bytes that are not UTF-8 still make a line (and then an error reply).
-                    let text = String::from_utf8_lossy(&buf);
-                    let text = text.trim_end_matches(['\n', '\r']).to_string();
-                    if tx.send(Some(text)).is_err() {
-                        return;
-                    }
-                }
-            }
-        }
-    });
+    let rx = engine_kit::io::spawn_reader();
     let threads = default_threads();
     let mut s = Session {
-        out: Out(Arc::new(Mutex::new(()))),
         game: empty_game(),
         kind: AgentKind::Default,
         threads,
@@ -329,16 +225,17 @@ pub fn serve() -> anyhow::Result<()> {
         running: None,
     };
     while let Ok(Some(line)) = rx.recv() {
-        let cmd = match protocol::parse_line(&line) {
+        let line = line.trim_end_matches(['\n', '\r']);
+        let cmd = match protocol::parse_line(line) {
             Ok(c) => c,
             Err(e) => {
-                s.out.line(&format!("error {e}"));
+                out(&format!("error {e}"));
                 continue;
             }
         };
         match cmd {
             Command::Empty => {}
-            Command::IsReady => s.out.line("readyok"),
+            Command::IsReady => out("readyok"),
             Command::Stop => s.finish_search(true),
             Command::Quit => break,
             other => {
@@ -349,7 +246,7 @@ pub fn serve() -> anyhow::Result<()> {
                     Command::Hello => s.hello(),
                     Command::SetOption { name, value } => {
                         if let Err(e) = s.set_option(&name, &value) {
-                            s.out.line(&format!("error setoption: {e}"));
+                            out(&format!("error setoption: {e}"));
                         }
                     }
                     Command::NewGame => {

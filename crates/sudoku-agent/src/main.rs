@@ -54,31 +54,11 @@ enum Command {
 }
 
 fn main() {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) => {
-            // Help and version go to stdout in full; a usage error is one line on stderr
-            // (scripts parse it), with a non-zero exit.
-            if !e.use_stderr() {
-                let _ = e.print();
-                std::process::exit(0);
-            }
-            let text = e.render().to_string();
-            eprintln!(
-                "{}",
-                text.lines().next().unwrap_or("error: bad command line")
-            );
-            std::process::exit(2);
-        }
-    };
-    let result = match cli.command {
+    let cli: Cli = engine_kit::cli::parse_or_exit();
+    engine_kit::cli::exit_on_error(match cli.command {
         None => engine::serve(),
         Some(Command::Arena(args)) => arena::run(args),
         Some(Command::Bench { nodes }) => bench::run(nodes),
         Some(Command::Tool(cmd)) => tools::run(cmd),
-    };
-    if let Err(e) = result {
-        eprintln!("error: {e:#}");
-        std::process::exit(1);
-    }
+    });
 }

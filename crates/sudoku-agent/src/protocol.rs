@@ -4,9 +4,14 @@
 
 use std::fmt::Write as _;
 
+use engine_kit::options::{OptionKind, OptionSpec, OptionTable};
+
 use puzzle_rules::sudoku::board::{parse_cell, Board, Move, Shape};
 use puzzle_rules::sudoku::game::{Game, Mode, Player};
 use puzzle_rules::sudoku::notation::{self, parse_owned_rows, Extras, GameSetup};
+
+use crate::agents::AgentKind;
+use crate::search::Event;
 
 /// Protocol version announced by `hello`.
 pub const PROTOCOL_LINE: &str = "protocol competitive-sudoku 1";
@@ -15,29 +20,59 @@ pub const MAX_MOVETIME_MS: u64 = 86_400_000;
 /// Largest accepted `Threads`.
 pub const MAX_THREADS: usize = 256;
 
-/// One option of `setoption`; the table drives parsing and the `hello` lines.
-pub struct OptionSpec {
-    /// Name as written in `setoption name <N>`.
-    pub name: &'static str,
-    /// The `option ...` line's `type ... default ...` part (default filled in at runtime).
-    pub kind: &'static str,
+/// The options, in `hello` order: the table drives `setoption` and the `hello` lines.
+/// `threads` is the default of `Threads` (the number of CPUs).
+pub fn options(threads: usize) -> OptionTable {
+    OptionTable {
+        specs: vec![
+            OptionSpec {
+                name: "Threads",
+                kind: OptionKind::Spin {
+                    default: threads as u64,
+                    min: 1,
+                    max: MAX_THREADS as u64,
+                },
+            },
+            OptionSpec {
+                name: "Agent",
+                kind: OptionKind::Combo {
+                    default: "default",
+                    vars: AgentKind::ALL.iter().map(|a| a.name()).collect(),
+                },
+            },
+            OptionSpec {
+                name: "Seed",
+                kind: OptionKind::Spin {
+                    default: 0,
+                    min: 0,
+                    max: u64::MAX,
+                },
+            },
+        ],
+        ignore_case: false,
+    }
 }
 
-/// The options, in `hello` order.
-pub const OPTIONS: [OptionSpec; 3] = [
-    OptionSpec {
-        name: "Threads",
-        kind: "spin",
-    },
-    OptionSpec {
-        name: "Agent",
-        kind: "combo",
-    },
-    OptionSpec {
-        name: "Seed",
-        kind: "spin",
-    },
-];
+/// Formats a search event as its protocol line.
+pub fn event_line(event: &Event) -> String {
+    match event {
+        Event::Propose(m) => format!("propose {m}"),
+        Event::Info {
+            depth,
+            nodes,
+            millis,
+            score,
+            pv,
+            exact,
+        } => {
+            let nps = nodes * 1000 / (*millis).max(1);
+            format!(
+                "info depth {depth} nodes {nodes} nps {nps} time {millis} score {score}{} pv {pv}",
+                if *exact { " exact" } else { "" }
+            )
+        }
+    }
+}
 
 /// Limits of a `go`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
