@@ -311,7 +311,7 @@ fn parse_setoption<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<Comman
         ),
         _ => Setting::Agent(
             crate::search::Agent::from_name(value)
-                .ok_or_else(|| format!("unknown agent {} (default, seed)", shown(value)))?,
+                .ok_or_else(|| format!("unknown agent {} (default, original)", shown(value)))?,
         ),
     };
     Ok(Command::SetOption(setting))

@@ -20,24 +20,26 @@ pub use crate::eval::{evaluate, evaluate_above, Terms, Weights, WEIGHTS};
 pub enum Agent {
     /// The strongest agent: whole-hand search with merged orders and a shape evaluation.
     Default,
-    /// The original agent: depth-first, leaf value = mobility, stop at the first leaf > 1500.
-    Seed,
+    /// The original agent of the blog post: depth-first, leaf value = mobility, stop at the
+    /// first leaf > 1500. Also accepted as `seed`, its former name.
+    Original,
 }
 
 /// Every agent, in documentation order.
-pub const AGENTS: [Agent; 2] = [Agent::Default, Agent::Seed];
+pub const AGENTS: [Agent; 2] = [Agent::Default, Agent::Original];
 
 impl Agent {
     /// The option value naming the agent.
     pub fn name(self) -> &'static str {
         match self {
             Agent::Default => "default",
-            Agent::Seed => "seed",
+            Agent::Original => "original",
         }
     }
 
-    /// The agent called `name`, if any.
+    /// The agent called `name`, if any (`seed` is the former name of `original`).
     pub fn from_name(name: &str) -> Option<Agent> {
+        let name = if name == "seed" { "original" } else { name };
         AGENTS.iter().copied().find(|a| a.name() == name)
     }
 }
@@ -192,7 +194,7 @@ impl Worker<'_, '_> {
                 };
                 evaluate_above(board, &self.weights, bound)
             }
-            Agent::Seed => mobility(board),
+            Agent::Original => mobility(board),
         };
         if self.best.as_ref().is_none_or(|b| value > b.1) {
             self.best = Some((self.path.clone(), value));
@@ -207,7 +209,7 @@ impl Worker<'_, '_> {
             self.top.truncate(keep);
         }
         // The original agent takes the first leaf with more than 1500 placements.
-        if self.agent == Agent::Seed && value > 1500 {
+        if self.agent == Agent::Original && value > 1500 {
             self.halted = true;
         }
     }
@@ -380,7 +382,7 @@ pub fn search_widening(
             }
         }
         let stopped = ctl.stop.load(Ordering::Relaxed) || out.nodes >= ctl.node_limit;
-        if !widen || stopped || beam == FULL_BEAM || agent == Agent::Seed || best.is_none() {
+        if !widen || stopped || beam == FULL_BEAM || agent == Agent::Original || best.is_none() {
             return Outcome {
                 best,
                 nodes: out.nodes,
@@ -419,7 +421,7 @@ pub fn search(
         top: Vec::new(),
     };
     let finish = |w: &Worker| w.local % POLL;
-    if threads <= 1 || agent == Agent::Seed || hand.is_empty() {
+    if threads <= 1 || agent == Agent::Original || hand.is_empty() {
         let mut w = new_worker();
         w.dfs(board, 0);
         ctl.nodes.fetch_add(finish(&w), Ordering::Relaxed);

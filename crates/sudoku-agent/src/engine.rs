@@ -71,7 +71,7 @@ impl Session {
             "Agent" => {
                 self.kind = AgentKind::parse(value).ok_or_else(|| {
                     format!(
-                        "Agent must be random, greedy, seed or default, got '{}'",
+                        "Agent must be random, greedy, original or default, got '{}'",
                         protocol::quote(value)
                     )
                 })?;

@@ -471,7 +471,7 @@ mod tests {
         use std::time::{Duration, Instant};
         let rows = vec![".".repeat(25); 25].join("/");
         let g = game(&format!("position 5x5 {rows} mode border"));
-        for kind in [AgentKind::Seed, AgentKind::Default] {
+        for kind in [AgentKind::Original, AgentKind::Default] {
             let start = Instant::now();
             let limits = Limits {
                 deadline: Some(start + Duration::from_millis(50)),

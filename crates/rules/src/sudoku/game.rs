@@ -324,15 +324,7 @@ impl Game {
     pub fn legal_moves(&self, player: Player) -> Vec<Move> {
         let mut moves = Vec::new();
         for (row, col) in self.playable_cells(player) {
-            let mut cand = self.board.candidates(row, col);
-            while cand != 0 {
-                let value = cand.trailing_zeros() as u8 + 1;
-                cand &= cand - 1;
-                let mv = Move::new(row, col, value);
-                if !self.taboo.contains(&mv) {
-                    moves.push(mv);
-                }
-            }
+            moves.extend(cell_moves(&self.board, row, col, &self.taboo));
         }
         moves
     }
@@ -405,6 +397,27 @@ impl Game {
     pub fn to_owned_rows(&self) -> String {
         notation::format_rows(self.board.size(), self.board.cells(), Some(&self.owners))
     }
+}
+
+/// The moves into cell (`row`, `col`) that break no board rule and are not in `taboo`,
+/// values ascending: the one enumeration of candidate moves, shared by [`Game::legal_moves`]
+/// and the agents' own search states.
+pub fn cell_moves<'a>(
+    board: &Board,
+    row: usize,
+    col: usize,
+    taboo: &'a [Move],
+) -> impl Iterator<Item = Move> + 'a {
+    let mut cand = board.candidates(row, col);
+    std::iter::from_fn(move || {
+        if cand == 0 {
+            return None;
+        }
+        let value = cand.trailing_zeros() as u8 + 1;
+        cand &= cand - 1;
+        Some(Move::new(row, col, value))
+    })
+    .filter(move |mv| !taboo.contains(mv))
 }
 
 /// Why a game state cannot be set up from its parts.
