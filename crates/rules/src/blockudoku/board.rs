@@ -2,32 +2,7 @@
 
 use std::fmt;
 
-/// Number of cells on the board.
-pub const CELLS: usize = 81;
-
-/// All 81 board bits set (bit `row * 9 + col`, 0-based).
-pub const FULL: u128 = (1u128 << CELLS) - 1;
-
-/// The 27 regions that clear when full: rows 0-8, then columns 0-8, then 3x3 boxes 0-8
-/// (boxes numbered row-major from the top-left).
-pub const REGIONS: [u128; 27] = region_masks();
-
-const fn region_masks() -> [u128; 27] {
-    let mut out = [0u128; 27];
-    let mut r = 0;
-    while r < 9 {
-        let mut c = 0;
-        while c < 9 {
-            let bit = 1u128 << (r * 9 + c);
-            out[r] |= bit;
-            out[9 + c] |= bit;
-            out[18 + (r / 3) * 3 + c / 3] |= bit;
-            c += 1;
-        }
-        r += 1;
-    }
-    out
-}
+use super::masks::{box3, column, row, BOX_CORNERS, CELLS, FULL};
 
 /// The bit of cell (`row`, `col`), both 0-based. Callers keep both below 9.
 #[inline]
@@ -86,8 +61,6 @@ impl std::error::Error for BoardParseError {}
 /// A 9x9 Blockudoku board: bit `row * 9 + col` is set when the cell is filled.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Board(u128);
-
-use super::masks::{box3, column, row, BOX_CORNERS};
 
 const ROW0: u128 = row(0);
 const COL0: u128 = column(0);
@@ -243,6 +216,7 @@ impl std::str::FromStr for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::blockudoku::REGIONS;
 
     #[test]
     fn regions_cover_each_cell_three_times() {

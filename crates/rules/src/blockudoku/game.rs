@@ -296,7 +296,7 @@ mod tests {
     #[test]
     fn dead_hands_need_clearing_between_placements() {
         // Only one hole at (0,0): a single dot fits, a domino does not.
-        let board = Board::from_bits(crate::blockudoku::board::FULL & !cell_bit(0, 0));
+        let board = Board::from_bits(crate::blockudoku::FULL & !cell_bit(0, 0));
         assert!(!hand_is_dead(board, &[p(1)]));
         assert!(hand_is_dead(board, &[p(4)]));
         // The dot fills the board, which clears everything; then the domino fits. Order matters:

@@ -3,7 +3,32 @@
 //! iterator) instead of hand-built constants and `trailing_zeros` loops. Bit
 //! `row * 9 + col` is cell (`row`, `col`), as in [`super::Board`].
 
-use super::board::{FULL, REGIONS};
+/// Number of cells on the board.
+pub const CELLS: usize = 81;
+
+/// All 81 board bits set (bit `row * 9 + col`, 0-based).
+pub const FULL: u128 = (1u128 << CELLS) - 1;
+
+/// The 27 regions that clear when full: rows 0-8, then columns 0-8, then 3x3 boxes 0-8
+/// (boxes numbered row-major from the top-left).
+pub const REGIONS: [u128; 27] = region_masks();
+
+const fn region_masks() -> [u128; 27] {
+    let mut out = [0u128; 27];
+    let mut r = 0;
+    while r < 9 {
+        let mut c = 0;
+        while c < 9 {
+            let bit = 1u128 << (r * 9 + c);
+            out[r] |= bit;
+            out[9 + c] |= bit;
+            out[18 + (r / 3) * 3 + c / 3] |= bit;
+            c += 1;
+        }
+        r += 1;
+    }
+    out
+}
 
 /// Row `r` (0-8, top to bottom).
 pub const fn row(r: usize) -> u128 {

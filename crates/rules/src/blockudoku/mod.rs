@@ -22,10 +22,11 @@ mod hand;
 pub mod masks;
 mod piece;
 
-pub use board::{cell_bit, Board, BoardParseError, Cleared, CELLS, FULL, REGIONS};
+pub use board::{cell_bit, Board, BoardParseError, Cleared};
 pub use game::{
     can_place_all, hand_is_dead, GameState, PlacementError, PlacementReport, Scoring,
     UnknownScoring, SCORINGS,
 };
 pub use hand::Hand;
+pub use masks::{CELLS, FULL, REGIONS};
 pub use piece::{catalogue, Piece, PieceParseError, CATALOGUE_SIZE, MAX_SIDE};

@@ -5,8 +5,6 @@
 
 use std::fmt;
 
-use super::notation::{self, value_char};
-
 /// Largest supported side length N (values `1..=N`): 25, i.e. blocks up to 5x5.
 pub const MAX_SIZE: usize = 25;
 
@@ -345,13 +343,6 @@ impl Board {
         Ok(board)
     }
 
-    /// Parses the row format `rows joined by /`, each cell `.`/`0` or a value (`1`-`9`, then
-    /// `A`=10, `B`=11, ...). Owner suffixes `+`/`-` are not accepted here (see
-    /// [`notation::parse_owned_rows`]).
-    pub fn parse_rows(shape: Shape, text: &str) -> Result<Board, ParseError> {
-        notation::parse_rows(shape, text)
-    }
-
     /// The block shape.
     pub fn shape(&self) -> Shape {
         self.shape
@@ -460,10 +451,14 @@ impl Board {
     pub fn score_of(&self, row: usize, col: usize) -> u32 {
         score_for_regions(self.regions_completed_by(row, col))
     }
+}
 
-    /// The row text form: rows joined by `/`, `.` for empty, values `1`-`9` then `A`...
-    pub fn to_rows(&self) -> String {
-        notation::format_rows(self.size(), &self.cells, None)
+/// The one-character form of a value: `.` for 0, `1`-`9`, then `A`=10, `B`=11, ...
+pub fn value_char(v: u8) -> char {
+    match v {
+        0 => '.',
+        1..=9 => (b'0' + v) as char,
+        _ => (b'A' + v - 10) as char,
     }
 }
 

@@ -13,7 +13,6 @@
 use std::fmt;
 
 use super::board::{Board, Move, MoveError, Shape};
-use super::notation;
 use super::solver;
 use crate::rng::SplitMix64;
 
@@ -391,11 +390,6 @@ impl Game {
     /// Passes the turn (only meaningful when the player to move cannot move).
     pub fn pass(&mut self) {
         self.turn = self.turn.other();
-    }
-
-    /// The board in the protocol's row form with owner suffixes (`5+` player 1, `5-` player 2).
-    pub fn to_owned_rows(&self) -> String {
-        notation::format_rows(self.board.size(), self.board.cells(), Some(&self.owners))
     }
 }
 

@@ -14,14 +14,7 @@ use std::fmt;
 use super::board::{Board, Move, ParseError, Shape};
 use super::game::{starting_cells, Game, Mode, Player, SetupError};
 
-/// The one-character form of a value: `.` for 0, `1`-`9`, then `A`=10, `B`=11, ...
-pub fn value_char(v: u8) -> char {
-    match v {
-        0 => '.',
-        1..=9 => (b'0' + v) as char,
-        _ => (b'A' + v - 10) as char,
-    }
-}
+pub use super::board::value_char;
 
 /// Parses a one-character cell value (`.`/`0` empty, `1`-`9`, `A`/`a`=10, ...).
 pub fn parse_value_char(ch: char, row: usize, col: usize, size: usize) -> Result<u8, ParseError> {
@@ -137,6 +130,32 @@ pub fn format_rows(size: usize, cells: &[u8], owners: Option<&[u8]>) -> String {
         }
     }
     out
+}
+
+impl Board {
+    /// Parses the row format `rows joined by /`, each cell `.`/`0` or a value (`1`-`9`,
+    /// then `A`=10, `B`=11, ...). Owner suffixes `+`/`-` are not accepted here (see
+    /// [`parse_owned_rows`]).
+    pub fn parse_rows(shape: Shape, text: &str) -> Result<Board, ParseError> {
+        parse_rows(shape, text)
+    }
+
+    /// The row text form: rows joined by `/`, `.` for empty, values `1`-`9` then `A`...
+    pub fn to_rows(&self) -> String {
+        format_rows(self.size(), self.cells(), None)
+    }
+}
+
+impl Game {
+    /// The board in the protocol's row form with owner suffixes (`5+` player 1, `5-`
+    /// player 2).
+    pub fn to_owned_rows(&self) -> String {
+        format_rows(
+            self.board().size(),
+            self.board().cells(),
+            Some(self.owners()),
+        )
+    }
 }
 
 /// At most 40 characters of `text` (then `...`), with control characters escaped: how

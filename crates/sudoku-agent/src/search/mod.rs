@@ -41,9 +41,9 @@ use std::time::Instant;
 use puzzle_rules::sudoku::board::Move;
 use puzzle_rules::sudoku::game::Game;
 
-use node::{Geometry, Node};
+use node::{real_move, Geometry, Node};
 pub use root::analyse_root;
-use root::{quick_move, real_move, solve_until, Solved};
+use root::{quick_move, solve_until, Solved};
 pub use table::Table;
 use worker::Worker;
 

@@ -7,10 +7,11 @@
 #![allow(clippy::needless_range_loop)]
 
 use puzzle_rules::rng::SplitMix64;
+use puzzle_rules::sudoku::board::Move;
 use puzzle_rules::sudoku::game::{Game, Mode, Player};
 
 use super::root::RootInfo;
-use super::MAX_TABOO;
+use super::{MAX_TABOO, PASS};
 
 /// Fixed geometry of a board shape and mode.
 pub(super) struct Geometry {
@@ -275,4 +276,24 @@ impl Node {
         self.turn ^= 1;
         self.hash ^= geo.zob_turn;
     }
+}
+
+/// Converts a reduced-game move at the root to a real move.
+pub(super) fn real_move(
+    game: &Game,
+    geo: &Geometry,
+    node: &Node,
+    root: &RootInfo,
+    mv: u16,
+) -> Move {
+    let size = geo.size;
+    if mv == PASS {
+        let i = node
+            .usable_pass(geo, node.turn)
+            .expect("pass chosen only when usable");
+        return root.taboo[i];
+    }
+    let cell = mv as usize;
+    let _ = game;
+    Move::new(cell / size, cell % size, root.solution[cell])
 }

@@ -5,9 +5,6 @@ use puzzle_rules::sudoku::board::{Board, Move};
 use puzzle_rules::sudoku::game::Game;
 use puzzle_rules::sudoku::solver;
 
-use super::node::{Geometry, Node};
-use super::PASS;
-
 /// Exact facts about the root found with the solver.
 pub struct RootInfo {
     /// One solution of the root board (row-major values).
@@ -84,26 +81,6 @@ pub fn analyse_root(game: &Game, stop: &dyn Fn() -> bool) -> Option<RootInfo> {
         }
     }
     Some(RootInfo { solution, taboo })
-}
-
-/// Converts a reduced-game move at the root to a real move.
-pub(super) fn real_move(
-    game: &Game,
-    geo: &Geometry,
-    node: &Node,
-    root: &RootInfo,
-    mv: u16,
-) -> Move {
-    let size = geo.size;
-    if mv == PASS {
-        let i = node
-            .usable_pass(geo, node.turn)
-            .expect("pass chosen only when usable");
-        return root.taboo[i];
-    }
-    let cell = mv as usize;
-    let _ = game;
-    Move::new(cell / size, cell % size, root.solution[cell])
 }
 
 /// The quickest safe move: a solution value on the playable cell that scores most and, on
