@@ -22,12 +22,11 @@ mod selfplay;
 use protocol::{Command, GoLimits, Setting};
 use search::{Agent, Control, Outcome, WEIGHTS};
 
+/// The `--help` summary.
+const ABOUT: &str = "Blockudoku engine (protocol blockudoku 1)";
+
 #[derive(Parser)]
-#[command(
-    name = "blockudoku",
-    version,
-    about = "Blockudoku engine (protocol blockudoku 1)"
-)]
+#[command(name = "blockudoku", version, about = ABOUT)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Sub>,

@@ -8,7 +8,7 @@ use puzzle_rules::blockudoku::{Board, GameState, Piece, Scoring, SCORINGS};
 
 use std::time::Duration;
 
-use engine_kit::options::{OptionKind, OptionSpec, OptionTable};
+use engine_kit::options::{OptionSpec, OptionTable};
 
 use crate::search::{Outcome, Step, AGENTS};
 
@@ -23,28 +23,17 @@ pub const MAX_MOVETIME: u64 = 86_400_000;
 pub fn options() -> OptionTable {
     OptionTable {
         specs: vec![
-            OptionSpec {
-                name: "Threads",
-                kind: OptionKind::Spin {
-                    default: 1,
-                    min: 1,
-                    max: 64,
-                },
-            },
-            OptionSpec {
-                name: "Scoring",
-                kind: OptionKind::Combo {
-                    default: "blockudoku",
-                    vars: SCORINGS.iter().map(|s| s.name()).collect(),
-                },
-            },
-            OptionSpec {
-                name: "Agent",
-                kind: OptionKind::Combo {
-                    default: "default",
-                    vars: AGENTS.iter().map(|a| a.name()).collect(),
-                },
-            },
+            OptionSpec::spin("Threads", 1, 1, 64),
+            OptionSpec::combo(
+                "Scoring",
+                "blockudoku",
+                SCORINGS.iter().map(|s| s.name()).collect(),
+            ),
+            OptionSpec::combo(
+                "Agent",
+                "default",
+                AGENTS.iter().map(|a| a.name()).collect(),
+            ),
         ],
         ignore_case: true,
     }

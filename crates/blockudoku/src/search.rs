@@ -550,13 +550,7 @@ mod tests {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
         for _ in 0..60 {
-            let mut bits = 0u128;
-            for i in 0..81 {
-                if rng.gen_bool(0.55) {
-                    bits |= 1u128 << i;
-                }
-            }
-            let board = Board::from_bits(bits);
+            let board = Board::from_fn(|_| rng.gen_bool(0.55));
             let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=47)).collect();
             let pieces: Vec<&Piece> = ids.iter().map(|&i| Piece::catalogue(i).unwrap()).collect();
             for agent in AGENTS {
@@ -592,24 +586,19 @@ mod tests {
     fn node_limit_is_deterministic_and_stop_still_answers() {
         let stop = AtomicBool::new(true);
         let h = hand(&[33, 34, 35]);
-        let a = search(
-            Board::EMPTY,
-            &h,
-            Agent::Default,
-            &WEIGHTS,
-            1,
-            &Control::new(&stop, 1000),
-            DEFAULT_BEAM,
-        );
-        let b = search(
-            Board::EMPTY,
-            &h,
-            Agent::Default,
-            &WEIGHTS,
-            1,
-            &Control::new(&stop, 1000),
-            DEFAULT_BEAM,
-        );
+        let run = || {
+            let ctl = Control::new(&stop, 1000);
+            search(
+                Board::EMPTY,
+                &h,
+                Agent::Default,
+                &WEIGHTS,
+                1,
+                &ctl,
+                DEFAULT_BEAM,
+            )
+        };
+        let (a, b) = (run(), run());
         assert!(a.best.is_some());
         assert_eq!(a.best.unwrap().0, b.best.unwrap().0);
         // The node limit bounds the search; the lookahead over the kept boards comes on top.

@@ -33,6 +33,22 @@ pub enum OptionKind {
 }
 
 impl OptionSpec {
+    /// A spin option: an integer in `min..=max`.
+    pub fn spin(name: &'static str, default: u64, min: u64, max: u64) -> OptionSpec {
+        OptionSpec {
+            name,
+            kind: OptionKind::Spin { default, min, max },
+        }
+    }
+
+    /// A combo option: one of `vars`.
+    pub fn combo(name: &'static str, default: &'static str, vars: Vec<&'static str>) -> OptionSpec {
+        OptionSpec {
+            name,
+            kind: OptionKind::Combo { default, vars },
+        }
+    }
+
     /// The `option ...` line of `hello`.
     pub fn hello_line(&self) -> String {
         match &self.kind {
@@ -105,21 +121,8 @@ mod tests {
     fn lines_and_values() {
         let table = OptionTable {
             specs: vec![
-                OptionSpec {
-                    name: "Threads",
-                    kind: OptionKind::Spin {
-                        default: 1,
-                        min: 1,
-                        max: 64,
-                    },
-                },
-                OptionSpec {
-                    name: "Agent",
-                    kind: OptionKind::Combo {
-                        default: "default",
-                        vars: vec!["default", "original"],
-                    },
-                },
+                OptionSpec::spin("Threads", 1, 1, 64),
+                OptionSpec::combo("Agent", "default", vec!["default", "original"]),
             ],
             ignore_case: true,
         };

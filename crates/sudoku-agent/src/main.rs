@@ -27,12 +27,11 @@ mod protocol;
 mod search;
 mod tools;
 
+/// The `--help` summary.
+const ABOUT: &str = "Competitive Sudoku agent and sudoku tools";
+
 #[derive(Parser)]
-#[command(
-    name = "sudoku-agent",
-    version,
-    about = "Competitive Sudoku agent and sudoku tools"
-)]
+#[command(name = "sudoku-agent", version, about = ABOUT)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use engine_kit::options::{OptionKind, OptionSpec, OptionTable};
+use engine_kit::options::{OptionSpec, OptionTable};
 
 use puzzle_rules::sudoku::board::{parse_cell, Board, Move, Shape};
 use puzzle_rules::sudoku::game::{Game, Mode, Player};
@@ -25,29 +25,13 @@ pub const MAX_THREADS: usize = 256;
 pub fn options(threads: usize) -> OptionTable {
     OptionTable {
         specs: vec![
-            OptionSpec {
-                name: "Threads",
-                kind: OptionKind::Spin {
-                    default: threads as u64,
-                    min: 1,
-                    max: MAX_THREADS as u64,
-                },
-            },
-            OptionSpec {
-                name: "Agent",
-                kind: OptionKind::Combo {
-                    default: "default",
-                    vars: AgentKind::ALL.iter().map(|a| a.name()).collect(),
-                },
-            },
-            OptionSpec {
-                name: "Seed",
-                kind: OptionKind::Spin {
-                    default: 0,
-                    min: 0,
-                    max: u64::MAX,
-                },
-            },
+            OptionSpec::spin("Threads", threads as u64, 1, MAX_THREADS as u64),
+            OptionSpec::combo(
+                "Agent",
+                "default",
+                AgentKind::ALL.iter().map(|a| a.name()).collect(),
+            ),
+            OptionSpec::spin("Seed", 0, 0, u64::MAX),
         ],
         ignore_case: false,
     }

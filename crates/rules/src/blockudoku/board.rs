@@ -85,6 +85,12 @@ impl Board {
         Board(bits & FULL)
     }
 
+    /// The board whose cell `i` (0-80, row-major) is filled when `filled(i)`, asked in
+    /// cell order.
+    pub fn from_fn(mut filled: impl FnMut(usize) -> bool) -> Board {
+        Board((0..CELLS).fold(0, |bits, i| bits | (filled(i) as u128) << i))
+    }
+
     /// The 81 cell bits.
     #[inline]
     pub const fn bits(self) -> u128 {

@@ -312,13 +312,7 @@ mod tests {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
         for _ in 0..300 {
-            let mut bits = 0u128;
-            for i in 0..81 {
-                if rng.gen_bool(0.72) {
-                    bits |= 1u128 << i;
-                }
-            }
-            let board = Board::from_bits(bits);
+            let board = Board::from_fn(|_| rng.gen_bool(0.72));
             let hand: Vec<&Piece> = (0..3).map(|_| p(rng.gen_range(1..=47))).collect();
             assert_eq!(hand_is_dead(board, &hand), brute_dead(board, &hand));
         }

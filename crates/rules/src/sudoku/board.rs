@@ -527,29 +527,18 @@ mod tests {
     fn legality_and_scores() {
         let shape = Shape::new(2, 2).unwrap();
         let board = Board::parse_rows(shape, "123./4.../..../....").unwrap();
-        assert_eq!(board.check(Move::new(0, 3, 4)), Ok(()));
-        assert_eq!(
-            board.check(Move::new(0, 3, 1)),
-            Err(MoveError::DuplicateInRow)
-        );
-        assert_eq!(board.check(Move::new(0, 0, 4)), Err(MoveError::Occupied));
-        assert_eq!(
-            board.check(Move::new(2, 0, 1)),
-            Err(MoveError::DuplicateInColumn)
-        );
-        assert_eq!(
-            board.check(Move::new(1, 3, 3)),
-            Err(MoveError::DuplicateInBlock)
-        );
-        assert_eq!(board.check(Move::new(4, 0, 1)), Err(MoveError::OffBoard));
-        assert_eq!(
-            board.check(Move::new(0, 3, 5)),
-            Err(MoveError::ValueOutOfRange)
-        );
-        assert_eq!(
-            board.check(Move::new(0, 3, 0)),
-            Err(MoveError::ValueOutOfRange)
-        );
+        for (mv, want) in [
+            ((0, 3, 4), Ok(())),
+            ((0, 3, 1), Err(MoveError::DuplicateInRow)),
+            ((0, 0, 4), Err(MoveError::Occupied)),
+            ((2, 0, 1), Err(MoveError::DuplicateInColumn)),
+            ((1, 3, 3), Err(MoveError::DuplicateInBlock)),
+            ((4, 0, 1), Err(MoveError::OffBoard)),
+            ((0, 3, 5), Err(MoveError::ValueOutOfRange)),
+            ((0, 3, 0), Err(MoveError::ValueOutOfRange)),
+        ] {
+            assert_eq!(board.check(Move::new(mv.0, mv.1, mv.2)), want, "{mv:?}");
+        }
         // 0,3 completes row 0 only: column 3 and block 1 still have other empty cells.
         assert_eq!(board.regions_completed_by(0, 3), 1);
         assert_eq!(board.score_of(0, 3), 1);
