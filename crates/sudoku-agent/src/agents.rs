@@ -367,3 +367,31 @@ fn original_agent(
     }
     Some(best.0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use puzzle_rules::sudoku::board::Shape;
+
+    #[test]
+    fn searches_end_at_the_deadline_on_an_empty_25x25_board() {
+        use std::time::Duration;
+        let g = Game::new(Board::empty(Shape::new(5, 5).unwrap()), Mode::Border, 0);
+        for kind in [AgentKind::Original, AgentKind::Default] {
+            let start = Instant::now();
+            let limits = Limits {
+                deadline: Some(start + Duration::from_millis(50)),
+                nodes: None,
+                depth: None,
+            };
+            let best =
+                Agent::new(kind, 1, 0).choose(&g, limits, &AtomicBool::new(false), &mut |_| {});
+            assert!(best.is_some());
+            assert!(
+                start.elapsed() < Duration::from_secs(3),
+                "{kind:?}: {:?}",
+                start.elapsed()
+            );
+        }
+    }
+}

@@ -22,9 +22,10 @@ macro_rules! say {
 mod agents;
 mod arena;
 mod bench;
-mod engine;
+mod board_file;
 mod protocol;
 mod search;
+mod session;
 mod tools;
 
 /// The `--help` summary.
@@ -55,7 +56,7 @@ enum Command {
 fn main() {
     let cli: Cli = engine_kit::cli::parse_or_exit();
     engine_kit::cli::exit_on_error(match cli.command {
-        None => engine::serve(),
+        None => session::serve(),
         Some(Command::Arena(args)) => arena::run(args),
         Some(Command::Bench { nodes }) => bench::run(nodes),
         Some(Command::Tool(cmd)) => tools::run(cmd),

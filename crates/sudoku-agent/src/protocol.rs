@@ -8,7 +8,7 @@ use engine_kit::options::{OptionSpec, OptionTable};
 
 use puzzle_rules::sudoku::board::{parse_cell, Board, Move, Shape};
 use puzzle_rules::sudoku::game::{Game, Mode, Player};
-use puzzle_rules::sudoku::notation::{self, parse_owned_rows, Extras, GameSetup};
+use puzzle_rules::sudoku::notation::{parse_owned_rows, Extras, GameSetup};
 
 use crate::agents::AgentKind;
 use crate::search::Event;
@@ -91,6 +91,14 @@ pub enum Command {
     NewGame,
     /// `position ...`, already turned into a game.
     Position(Box<Game>),
+    /// `position file <path> [extras]`: the session reads the file (see
+    /// [`crate::board_file`]).
+    PositionFile {
+        /// The file.
+        path: String,
+        /// The words after the path, overriding the file.
+        extras: Vec<String>,
+    },
     /// `go ...`.
     Go(GoLimits),
     /// `stop`.
@@ -146,7 +154,7 @@ fn parse_line_raw(line: &str) -> Result<Command, String> {
         "show" => no_args(Command::Show),
         "quit" => no_args(Command::Quit),
         "setoption" => parse_setoption(rest),
-        "position" => parse_position(rest).map(|g| Command::Position(Box::new(g))),
+        "position" => parse_position(rest),
         "go" => parse_go(rest).map(Command::Go),
         "play" => match rest {
             ["none"] => Ok(Command::Play(None)),
@@ -208,7 +216,8 @@ fn parse_go(rest: &[&str]) -> Result<GoLimits, String> {
 
 const KEYWORDS: [&str; 6] = ["mode", "turn", "scores", "taboo", "allowed1", "allowed2"];
 
-fn parse_extras(tokens: &[&str]) -> Result<Extras, String> {
+/// The optional words after a position (`mode`, `turn`, `scores`, `taboo`, `allowed1/2`).
+pub fn parse_extras(tokens: &[&str]) -> Result<Extras, String> {
     let mut ex = Extras::default();
     let mut i = 0;
     let mut seen: Vec<&str> = Vec::new();
@@ -279,7 +288,7 @@ fn parse_extras(tokens: &[&str]) -> Result<Extras, String> {
 }
 
 /// Builds the game from a board, its owners and the optional parts.
-fn build_game(board: Board, owners: Vec<u8>, extras: Extras) -> Result<Game, String> {
+pub fn build_game(board: Board, owners: Vec<u8>, extras: Extras) -> Result<Game, String> {
     GameSetup {
         board,
         owners,
@@ -289,53 +298,23 @@ fn build_game(board: Board, owners: Vec<u8>, extras: Extras) -> Result<Game, Str
     .map_err(|e| format!("position: {e}"))
 }
 
-/// The game of a board file (either course format), with `extras` overriding the file:
-/// `position file <path> [extras]`, also how the arena reads `--board <file>`.
-pub fn read_position_file(path: &str, extras: Extras) -> Result<Game, String> {
-    let in_file = |e: &dyn std::fmt::Display| format!("position file '{}': {e}", quote(path));
-    let text = read_board_file(path).map_err(|e| in_file(&e))?;
-    let text = String::from_utf8_lossy(&text);
-    let setup = notation::parse_board_file(&text, extras).map_err(|e| in_file(&e))?;
-    let GameSetup {
-        board,
-        owners,
-        extras,
-    } = setup;
-    build_game(board, owners, extras).map_err(|e| in_file(&e))
-}
-
-fn parse_position(rest: &[&str]) -> Result<Game, String> {
+fn parse_position(rest: &[&str]) -> Result<Command, String> {
     match rest {
         [] => Err("position needs <m>x<n> <rows> or file <path>".into()),
         ["file"] => Err("position file needs a path".into()),
-        ["file", path, extras @ ..] => {
-            let extras = parse_extras(extras)?;
-            read_position_file(path, extras)
-        }
+        ["file", path, extras @ ..] => Ok(Command::PositionFile {
+            path: path.to_string(),
+            extras: extras.iter().map(|t| t.to_string()).collect(),
+        }),
         [_] => Err("position needs the rows after the block shape".into()),
         [shape, rows, extras @ ..] => {
             let shape = Shape::parse(shape).map_err(|e| format!("position: {e}"))?;
             let (board, owners) =
                 parse_owned_rows(shape, rows).map_err(|e| format!("position: {e}"))?;
-            build_game(board, owners, parse_extras(extras)?)
+            let game = build_game(board, owners, parse_extras(extras)?)?;
+            Ok(Command::Position(Box::new(game)))
         }
     }
-}
-
-/// Largest file `position file` reads: a 25x25 board file has a few kB, and an endless
-/// file such as `/dev/zero` must not fill the memory.
-const MAX_BOARD_FILE: u64 = 1 << 20;
-
-fn read_board_file(path: &str) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut buf = Vec::new();
-    std::fs::File::open(path)?
-        .take(MAX_BOARD_FILE + 1)
-        .read_to_end(&mut buf)?;
-    if buf.len() as u64 > MAX_BOARD_FILE {
-        return Err(std::io::Error::other("larger than 1 MB, not a board file"));
-    }
-    Ok(buf)
 }
 
 /// The `position` line that recreates `game` (what the arena sends external agents).
@@ -374,7 +353,8 @@ mod tests {
     use super::*;
 
     fn parse_board_file(text: &str, ex: Extras) -> Result<Game, String> {
-        let s = notation::parse_board_file(text, ex).map_err(|e| e.to_string())?;
+        let s = puzzle_rules::sudoku::notation::parse_board_file(text, ex)
+            .map_err(|e| e.to_string())?;
         build_game(s.board, s.owners, s.extras)
     }
 
@@ -447,41 +427,6 @@ mod tests {
     /// Found by tests/fuzz_engines.py: on an empty 25x25 board one solver call of the root
     /// analysis took many seconds, and neither `stop` nor the movetime ended the search
     /// (the `seed` agent did not even pass its deadline to the analysis).
-    #[test]
-    fn searches_end_at_the_deadline_on_an_empty_25x25_board() {
-        use crate::agents::{Agent, AgentKind};
-        use crate::search::Limits;
-        use std::sync::atomic::AtomicBool;
-        use std::time::{Duration, Instant};
-        let rows = vec![".".repeat(25); 25].join("/");
-        let g = game(&format!("position 5x5 {rows} mode border"));
-        for kind in [AgentKind::Original, AgentKind::Default] {
-            let start = Instant::now();
-            let limits = Limits {
-                deadline: Some(start + Duration::from_millis(50)),
-                nodes: None,
-                depth: None,
-            };
-            let best =
-                Agent::new(kind, 1, 0).choose(&g, limits, &AtomicBool::new(false), &mut |_| {});
-            assert!(best.is_some());
-            assert!(
-                start.elapsed() < Duration::from_secs(3),
-                "{kind:?}: {:?}",
-                start.elapsed()
-            );
-        }
-    }
-
-    /// An endless file is refused after 1 MB instead of filling the memory.
-    #[test]
-    fn position_file_reads_at_most_1_mb() {
-        let e = parse_line("position file /dev/zero").expect_err("an error");
-        assert!(e.contains("larger than 1 MB"), "{e}");
-        let e = parse_line("position file /").expect_err("an error");
-        assert!(e.starts_with("position file '/': "), "{e}");
-    }
-
     #[test]
     fn both_file_formats() {
         let old = "2 2\n 1 . . .\n . . . .\n . . . .\n . . . 4\n";

@@ -22,9 +22,9 @@ use puzzle_rules::sudoku::game::{starting_cells, Forfeit, Game, Mode, Outcome, P
 use puzzle_rules::sudoku::solver;
 
 use crate::agents::{Agent, AgentKind};
-use crate::engine::deadline_for;
 use crate::protocol::{self, position_line};
 use crate::search::Limits;
+use engine_kit::handle::deadline_for;
 
 mod report;
 
@@ -408,7 +408,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
             {
                 bail!("--board '{}': not a valid block shape", args.board);
             }
-            protocol::read_position_file(&args.board, Default::default())
+            crate::board_file::read_position_file(&args.board, &[])
                 .map_err(|e| anyhow::anyhow!("--board: {}", protocol::printable(&e)))?
         }
     };

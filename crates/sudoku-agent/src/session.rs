@@ -11,13 +11,14 @@ use puzzle_rules::sudoku::board::{Board, Move, Shape};
 use puzzle_rules::sudoku::game::{Game, Mode, Outcome, Player};
 
 use crate::agents::{Agent, AgentKind};
+use crate::board_file;
 use crate::protocol::{self, event_line, options, Command, GoLimits, MAX_THREADS, PROTOCOL_LINE};
 use crate::search::{Event, Limits};
 
 /// Without any limit, `go` thinks this long.
 const DEFAULT_MOVETIME_MS: u64 = 1000;
 
-pub use engine_kit::handle::deadline_for;
+use engine_kit::handle::deadline_for;
 
 /// Writes one reply line (line-atomic: the search thread writes too).
 fn out(line: &str) {
@@ -212,6 +213,17 @@ fn cell_list(cells: &[(usize, usize)]) -> String {
     words.join(" ")
 }
 
+/// Turns `position file` into the position it names (an error line if it cannot be
+/// read), as soon as the line is read, like any other parse error.
+fn read_file(cmd: Command) -> Result<Command, String> {
+    match cmd {
+        Command::PositionFile { path, extras } => board_file::read_position_file(&path, &extras)
+            .map(|game| Command::Position(Box::new(game)))
+            .map_err(|e| protocol::printable(&e)),
+        other => Ok(other),
+    }
+}
+
 /// Serves the protocol on stdin/stdout until `quit` or end of input.
 pub fn serve() -> anyhow::Result<()> {
     let rx = engine_kit::io::spawn_reader();
@@ -226,7 +238,7 @@ pub fn serve() -> anyhow::Result<()> {
     };
     while let Ok(Some(line)) = rx.recv() {
         let line = line.trim_end_matches(['\n', '\r']);
-        let cmd = match protocol::parse_line(line) {
+        let cmd = match protocol::parse_line(line).and_then(read_file) {
             Ok(c) => c,
             Err(e) => {
                 out(&format!("error {e}"));
@@ -257,7 +269,11 @@ pub fn serve() -> anyhow::Result<()> {
                     Command::Go(limits) => s.go(limits),
                     Command::Play(mv) => s.play(mv),
                     Command::Show => s.show(),
-                    Command::Empty | Command::IsReady | Command::Stop | Command::Quit => {}
+                    Command::Empty
+                    | Command::IsReady
+                    | Command::Stop
+                    | Command::Quit
+                    | Command::PositionFile { .. } => {}
                 }
             }
         }
