@@ -2,8 +2,15 @@
 //!
 //! With no arguments it serves the `blockudoku 1` protocol (protocol/blockudoku.md) on
 //! stdin/stdout, or the original agent's legacy I/O when the first token is a number.
-//! `selfplay` and `bench` run one-shot jobs. A reader thread feeds stdin lines to the loop so
-//! `isready` and `stop` are answered while a search thread runs.
+//! `selfplay` and `bench` run one-shot jobs.
+//!
+//! - `main.rs`: the command line (usage errors and job failures exit through `engine-kit`).
+//! - [`session`]: the protocol loop, the game state, options and the search handle (all from
+//!   `engine-kit`: reader thread, line-atomic output, `SearchHandle`).
+//! - [`protocol`]: commands in, replies out, the option table; no I/O.
+//! - [`search`] and [`eval`]: the agents' search and the board evaluation (pure computation,
+//!   told when to stop).
+//! - [`selfplay`]: seeded self-play and bench; [`legacy`]: the original GUI's I/O.
 
 use clap::{Parser, Subcommand};
 

@@ -1,5 +1,5 @@
-//! The agents: `random`, `greedy`, `seed` (the original report's minimax, kept as a
-//! baseline) and `default` (the cell-game search in [`crate::search`]).
+//! The agents: `random`, `greedy`, `original` (the original report's minimax, kept as a
+//! baseline; `seed` is its former name) and `default` (the cell-game search in [`crate::search`]).
 //!
 //! Every agent is a pure function of the game, the limits and a seed, so the protocol loop,
 //! the arena and the bench all call the same code.

@@ -3,6 +3,15 @@
 //! With no arguments it serves the competitive-sudoku protocol on stdin/stdout
 //! (`protocol/competitive-sudoku.md`). Subcommands run one-shot jobs: the arena, bench, and
 //! the sudoku tools (solve, count, check, generate, bench-solver).
+//!
+//! - `main.rs`: the command line (usage errors and job failures exit through `engine-kit`).
+//! - [`session`]: the protocol loop, the game, options and the search handle (reader thread,
+//!   output and `SearchHandle` from `engine-kit`).
+//! - [`protocol`]: commands in, replies out, the option table; no I/O.
+//! - [`board_file`]: reads the file of `position file` (parsing is `rules::sudoku::notation`).
+//! - [`agents`]: `random`, `greedy`, `original` (the report's minimax; alias `seed`) and
+//!   `default`, whose search lives in [`search`].
+//! - [`arena`], [`bench`](mod@bench), [`tools`]: the one-shot jobs.
 
 use clap::{Parser, Subcommand};
 

@@ -1,6 +1,7 @@
 //! The competitive-sudoku protocol's text: lines in become [`Command`]s, game states are
-//! built from `position` tokens and board files, and replies are formatted here. No I/O
-//! except reading a board file for `position file`.
+//! built from `position` tokens (through `rules::sudoku::notation`), and replies are
+//! formatted here, with the option table. No I/O: `position file` becomes
+//! [`Command::PositionFile`], which the session reads with [`crate::board_file`].
 
 use std::fmt::Write as _;
 

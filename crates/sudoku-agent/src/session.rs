@@ -1,5 +1,7 @@
-//! The protocol loop: a reader thread turns stdin lines into messages so `isready` and
-//! `stop` are answered while a search runs on its own thread; end of input means `quit`.
+//! The protocol session: the loop over stdin lines (the kit's reader thread, so `isready`
+//! and `stop` are answered while a search runs on its own thread; end of input means
+//! `quit`), the game, the options (the table in [`crate::protocol::options`]) and the
+//! search handle. `protocol` parses and formats; the agents compute.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;

@@ -4,7 +4,9 @@
 //! Cells are numbered `row * 9 + col` (0-based, row 0 at the top); a [`Board`] is the set of
 //! filled cells as the low 81 bits of a `u128`, so legality is one AND and clearing is 27
 //! mask compares. Every [`Piece`] carries its placements precomputed as cell masks, which is
-//! what the engine's search iterates over.
+//! what the engine's search iterates over. [`masks`] names the masks evaluation reads
+//! (`row()`, `column()`, `box3()`, edges, box boundaries) and iterates set bits; [`Hand`]
+//! holds the slots a `play` names and answers `NoSuchSlot`/`SlotUsed`.
 //!
 //! ```
 //! use puzzle_rules::blockudoku::{Board, GameState, Piece, Scoring};
