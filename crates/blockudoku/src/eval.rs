@@ -11,7 +11,11 @@
 //! first, so that a caller who only needs to know whether a board beats a bound can stop
 //! early (every weight is a penalty, so a partial sum only falls).
 
-use puzzle_rules::blockudoku::{catalogue, Board, FULL, REGIONS};
+use puzzle_rules::blockudoku::masks::{
+    column, row, ABOVE_BOUNDARY, ANCHORS_3X3, BELOW_BOUNDARY, BOX_CORNERS, CENTER_BOX,
+    CORNER_BOXES, EDGES, H3_ANCHORS, LEFT_OF_BOUNDARY, RIGHT_OF_BOUNDARY, SIDE_BOXES, V3_ANCHORS,
+};
+use puzzle_rules::blockudoku::{catalogue, Board, FULL};
 
 /// The evaluation weights: each is the penalty per unit of its term (`Terms` has the counts).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -321,53 +325,10 @@ pub(crate) fn table_for(w: &Weights) -> &'static NofitTable {
     &nofit_tables()[w.nofit_from.min(47)]
 }
 
-const fn col_mask(c: usize) -> u128 {
-    let mut m = 0u128;
-    let mut r = 0;
-    while r < 9 {
-        m |= 1u128 << (r * 9 + c);
-        r += 1;
-    }
-    m
-}
-const COL0: u128 = col_mask(0);
-const COL8: u128 = col_mask(8);
-const ROW0: u128 = 0x1ff;
-const ROW8: u128 = 0x1ff << 72;
-const EDGES: u128 = ROW0 | ROW8 | COL0 | COL8;
-// Cells whose upper neighbour is across a box boundary (rows 3 and 6), and so on.
-const BELOW_BOUNDARY: u128 = 0x1ff << 27 | 0x1ff << 54;
-const ABOVE_BOUNDARY: u128 = BELOW_BOUNDARY >> 9;
-const RIGHT_OF_BOUNDARY: u128 = col_mask(3) | col_mask(6);
-const LEFT_OF_BOUNDARY: u128 = RIGHT_OF_BOUNDARY >> 1;
-const H3_ANCHORS: u128 = FULL & !col_mask(7) & !COL8;
-const V3_ANCHORS: u128 = FULL & !(ROW8 | ROW8 >> 9);
-// Anchors of a piece with a 3x3 bounding box: rows and columns 0..=6.
-const ANCHORS_3X3: u128 = {
-    let mut m = 0u128;
-    let mut r = 0;
-    while r < 7 {
-        m |= 0x7f << (r * 9);
-        r += 1;
-    }
-    m
-};
-const CENTER_BOX: u128 = REGIONS[22];
-const SIDE_BOXES: u128 = REGIONS[19] | REGIONS[21] | REGIONS[23] | REGIONS[25];
-const CORNER_BOXES: u128 = REGIONS[18] | REGIONS[20] | REGIONS[24] | REGIONS[26];
-const BOX_CORNERS: u128 = {
-    let mut m = 0u128;
-    let mut r = 0;
-    while r < 9 {
-        let mut c = 0;
-        while c < 9 {
-            m |= 1u128 << (r * 9 + c);
-            c += 3;
-        }
-        r += 3;
-    }
-    m
-};
+const COL0: u128 = column(0);
+const COL8: u128 = column(8);
+const ROW0: u128 = row(0);
+const ROW8: u128 = row(8);
 const SIDE_CORNERS: u128 = BOX_CORNERS & SIDE_BOXES;
 const CORNER_CORNERS: u128 = BOX_CORNERS & CORNER_BOXES;
 const CENTER_CORNER: u128 = BOX_CORNERS & CENTER_BOX;
@@ -558,6 +519,7 @@ fn fit_counts(e: u128, table: &NofitTable) -> (u32, u32) {
 mod tests {
     use super::*;
     use puzzle_rules::blockudoku::cell_bit;
+    use puzzle_rules::blockudoku::REGIONS;
 
     /// The terms computed the plain way: cell by cell, piece by piece.
     fn reference_terms(board: Board, nofit_from: usize) -> Terms {

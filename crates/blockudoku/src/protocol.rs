@@ -2,11 +2,15 @@
 //!
 //! Parsing is total: every byte sequence gives a command or an error message, never a panic
 //! (a property test feeds it arbitrary bytes and grammar-built token soup). The option table
-//! [`OPTIONS`] drives `setoption` validation, the `hello` reply and the protocol document.
+//! [`options`] drives `setoption` validation, the `hello` reply and the protocol document.
 
 use puzzle_rules::blockudoku::{Board, GameState, Piece, Scoring, SCORINGS};
 
-use crate::search::{Step, AGENTS};
+use std::time::Duration;
+
+use engine_kit::options::{OptionSpec, OptionTable};
+
+use crate::search::{Outcome, Step, AGENTS};
 
 /// Protocol name and version announced by `hello`.
 pub const PROTOCOL: &str = "protocol blockudoku 1";
@@ -14,77 +18,24 @@ pub const PROTOCOL: &str = "protocol blockudoku 1";
 /// Longest accepted `movetime`, in ms (one day): more is surely a mistake.
 pub const MAX_MOVETIME: u64 = 86_400_000;
 
-/// One protocol option.
-pub struct OptionSpec {
-    /// Option name as used by `setoption name`.
-    pub name: &'static str,
-    /// `spin` (integer range) or `combo` (one of a list).
-    pub kind: OptionKind,
-}
-
-/// An option's type and allowed values.
-pub enum OptionKind {
-    /// An integer in `min..=max`.
-    Spin {
-        /// Default value.
-        default: i64,
-        /// Smallest value.
-        min: i64,
-        /// Largest value.
-        max: i64,
-    },
-    /// One of `vars`.
-    Combo {
-        /// Default value.
-        default: &'static str,
-        /// Allowed values.
-        vars: fn() -> Vec<&'static str>,
-    },
-}
-
-/// Every option the engine understands.
-pub const OPTIONS: [OptionSpec; 3] = [
-    OptionSpec {
-        name: "Threads",
-        kind: OptionKind::Spin {
-            default: 1,
-            min: 1,
-            max: 64,
-        },
-    },
-    OptionSpec {
-        name: "Scoring",
-        kind: OptionKind::Combo {
-            default: "blockudoku",
-            vars: || SCORINGS.iter().map(|s| s.name()).collect(),
-        },
-    },
-    OptionSpec {
-        name: "Agent",
-        kind: OptionKind::Combo {
-            default: "default",
-            vars: || AGENTS.iter().map(|a| a.name()).collect(),
-        },
-    },
-];
-
-/// The `option ...` line of `spec`.
-pub fn option_line(spec: &OptionSpec) -> String {
-    match &spec.kind {
-        OptionKind::Spin { default, min, max } => {
-            format!(
-                "option name {} type spin default {default} min {min} max {max}",
-                spec.name
-            )
-        }
-        OptionKind::Combo { default, vars } => {
-            let vars: Vec<String> = vars().iter().map(|v| format!("var {v}")).collect();
-            format!(
-                "option name {} type combo default {default} {}",
-                spec.name,
-                vars.join(" ")
-            )
-        }
+/// Every option the engine understands: drives `setoption` validation and the `hello`
+/// reply.
+pub fn options() -> OptionTable {
+    OptionTable {
+        specs: vec![
+            OptionSpec::spin("Threads", 1, 1, 64),
+            OptionSpec::combo(
+                "Scoring",
+                "blockudoku",
+                SCORINGS.iter().map(|s| s.name()).collect(),
+            ),
+            OptionSpec::combo(
+                "Agent",
+                "default",
+                AGENTS.iter().map(|a| a.name()).collect(),
+            ),
+        ],
+        ignore_case: true,
     }
 }
 
@@ -122,7 +73,7 @@ pub struct PlacementText {
 }
 
 /// A hand: up to three slots, `None` where the slot was played (`-`).
-pub type Hand = Vec<Option<Piece>>;
+pub use puzzle_rules::blockudoku::Hand;
 
 /// One input line, understood.
 #[derive(Clone, Debug, PartialEq)]
@@ -213,7 +164,7 @@ fn parse_pieces<'a>(
     if hand.iter().all(|p| p.is_none()) {
         return Err("position needs 1 to 3 pieces".into());
     }
-    Ok(hand)
+    Ok(Hand::new(hand))
 }
 
 fn parse_position<'a>(toks: impl Iterator<Item = &'a str>) -> Result<Command, String> {
@@ -318,9 +269,9 @@ fn parse_setoption<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<Comman
         return Err("setoption needs: name <N> value <V>".into());
     }
     let name = toks.next().ok_or("setoption needs: name <N> value <V>")?;
-    let spec = OPTIONS
-        .iter()
-        .find(|o| o.name.eq_ignore_ascii_case(name))
+    let table = options();
+    let spec = table
+        .find(name)
         .ok_or_else(|| format!("unknown option {}", shown(name)))?;
     if toks.next() != Some("value") {
         return Err(format!("setoption {} needs a value", spec.name));
@@ -333,12 +284,10 @@ fn parse_setoption<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<Comman
     }
     let setting = match spec.name {
         "Threads" => {
-            let OptionKind::Spin { min, max, .. } = spec.kind else {
-                unreachable!("Threads is a spin option")
-            };
-            match value.parse::<i64>() {
-                Ok(v) if (min..=max).contains(&v) => Setting::Threads(v as usize),
-                _ => {
+            let (min, max) = spec.range();
+            match spec.spin_value(value) {
+                Some(v) => Setting::Threads(v as usize),
+                None => {
                     return Err(format!(
                         "option Threads value must be {min}-{max}, got {}",
                         shown(value)
@@ -353,7 +302,7 @@ fn parse_setoption<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<Comman
         ),
         _ => Setting::Agent(
             crate::search::Agent::from_name(value)
-                .ok_or_else(|| format!("unknown agent {} (default, seed)", shown(value)))?,
+                .ok_or_else(|| format!("unknown agent {} (default, original)", shown(value)))?,
         ),
     };
     Ok(Command::SetOption(setting))
@@ -403,7 +352,10 @@ pub fn parse_line(line: &str) -> Result<Command, String> {
             if hand.is_empty() {
                 return Err("one-shot line needs 1 to 3 pieces after the board".into());
             }
-            Ok(Command::OneShot { board, hand })
+            Ok(Command::OneShot {
+                board,
+                hand: Hand::new(hand),
+            })
         }
         _ => Err(format!("unknown command {}", shown(first))),
     }
@@ -423,23 +375,43 @@ pub fn cell_name(cell: usize) -> String {
     format!("r{}c{}", cell / 9 + 1, cell % 9 + 1)
 }
 
+/// The placements of a line as protocol words (`1@r1c1 2@r2c1`).
+pub fn placements_text(line: &[Step]) -> String {
+    let moves: Vec<String> = line
+        .iter()
+        .map(|s| format!("{}@{}", s.slot + 1, cell_name(s.anchor as usize)))
+        .collect();
+    moves.join(" ")
+}
+
 /// The `bestmove` line for a search result.
 pub fn bestmove_line(best: Option<&[Step]>) -> String {
     match best {
         None => "bestmove none".into(),
-        Some(line) => {
-            let moves: Vec<String> = line
-                .iter()
-                .map(|s| format!("{}@{}", s.slot + 1, cell_name(s.anchor as usize)))
-                .collect();
-            format!("bestmove {}", moves.join(" "))
-        }
+        Some(line) => format!("bestmove {}", placements_text(line)),
     }
+}
+
+/// The reply to `go`: one `info` line (nodes, speed, time, and the evaluation and line
+/// when there is a move), then `bestmove`.
+pub fn go_reply(out: &Outcome, elapsed: Duration) -> [String; 2] {
+    let ms = elapsed.as_millis() as u64;
+    let nps = (out.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
+    let info = match &out.best {
+        Some((line, value)) => format!(
+            "info nodes {} nps {nps} time {ms} eval {value} pv {}",
+            out.nodes,
+            placements_text(line)
+        ),
+        None => format!("info nodes {} nps {nps} time {ms}", out.nodes),
+    };
+    [info, bestmove_line(out.best.as_ref().map(|b| &b.0[..]))]
 }
 
 /// The hand as protocol tokens (`-` for played slots).
 pub fn hand_tokens(hand: &Hand) -> String {
-    hand.iter()
+    hand.slots
+        .iter()
         .map(|p| p.as_ref().map_or("-".to_string(), |p| p.to_string()))
         .collect::<Vec<_>>()
         .join(" ")
@@ -484,7 +456,7 @@ pub fn show_lines(state: &GameState, hand: &Hand) -> Vec<String> {
     }
     out.push(format!(
         "pieces {} score {} streak {}",
-        if hand.is_empty() {
+        if hand.slots.is_empty() {
             "none".into()
         } else {
             hand_tokens(hand)
@@ -506,10 +478,10 @@ mod tests {
         assert_eq!(parse_line("isready\r").unwrap(), Command::IsReady);
         assert!(
             matches!(parse_line("position empty pieces 1 2 3 score 5 streak 1").unwrap(),
-            Command::Position { state, hand } if state.score == 5 && state.streak == 1 && hand.len() == 3)
+            Command::Position { state, hand } if state.score == 5 && state.streak == 1 && hand.slots.len() == 3)
         );
         assert!(matches!(parse_line("position pieces ##/#. - 3").unwrap(),
-            Command::Position { hand, .. } if hand[1].is_none()));
+            Command::Position { hand, .. } if hand.slots[1].is_none()));
         assert_eq!(
             parse_line("go movetime 50 nodes 7").unwrap(),
             Command::Go(GoLimits {

@@ -5,6 +5,7 @@
 //! command) and gives a node budget. Neither is honoured before one complete placement of the
 //! hand has been found, so every search that can place the hand returns a legal answer.
 
+use puzzle_rules::blockudoku::masks::cells;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -19,24 +20,26 @@ pub use crate::eval::{evaluate, evaluate_above, Terms, Weights, WEIGHTS};
 pub enum Agent {
     /// The strongest agent: whole-hand search with merged orders and a shape evaluation.
     Default,
-    /// The original agent: depth-first, leaf value = mobility, stop at the first leaf > 1500.
-    Seed,
+    /// The original agent of the blog post: depth-first, leaf value = mobility, stop at the
+    /// first leaf > 1500. Also accepted as `seed`, its former name.
+    Original,
 }
 
 /// Every agent, in documentation order.
-pub const AGENTS: [Agent; 2] = [Agent::Default, Agent::Seed];
+pub const AGENTS: [Agent; 2] = [Agent::Default, Agent::Original];
 
 impl Agent {
     /// The option value naming the agent.
     pub fn name(self) -> &'static str {
         match self {
             Agent::Default => "default",
-            Agent::Seed => "seed",
+            Agent::Original => "original",
         }
     }
 
-    /// The agent called `name`, if any.
+    /// The agent called `name`, if any (`seed` is the former name of `original`).
     pub fn from_name(name: &str) -> Option<Agent> {
+        let name = if name == "seed" { "original" } else { name };
         AGENTS.iter().copied().find(|a| a.name() == name)
     }
 }
@@ -191,7 +194,7 @@ impl Worker<'_, '_> {
                 };
                 evaluate_above(board, &self.weights, bound)
             }
-            Agent::Seed => mobility(board),
+            Agent::Original => mobility(board),
         };
         if self.best.as_ref().is_none_or(|b| value > b.1) {
             self.best = Some((self.path.clone(), value));
@@ -206,7 +209,7 @@ impl Worker<'_, '_> {
             self.top.truncate(keep);
         }
         // The original agent takes the first leaf with more than 1500 placements.
-        if self.agent == Agent::Seed && value > 1500 {
+        if self.agent == Agent::Original && value > 1500 {
             self.halted = true;
         }
     }
@@ -237,10 +240,8 @@ impl Worker<'_, '_> {
         let piece = self.hand[i].1;
         let mut buf = [(0i64, 0u8); 81];
         let mut n = 0;
-        let mut rest = fits;
-        while rest != 0 {
-            let anchor = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
+        let rest = fits;
+        for anchor in cells(rest) {
             if let Some(mask) = piece.mask_at(anchor / 9, anchor % 9) {
                 self.tick();
                 buf[n] = (
@@ -268,9 +269,7 @@ impl Worker<'_, '_> {
         }
         let piece = self.hand[i].1;
         let next_used = used | 1 << i;
-        while fits != 0 {
-            let anchor = fits.trailing_zeros() as usize;
-            fits &= fits - 1;
+        for anchor in cells(fits) {
             let Some(mask) = piece.mask_at(anchor / 9, anchor % 9) else {
                 continue;
             };
@@ -340,10 +339,8 @@ fn lookahead_with(board: Board, w: &Weights, table: &NofitTable) -> (i64, u64) {
     let mut nodes = 0;
     for piece in catalogue() {
         let mut best = w.no_fit;
-        let mut fits = piece.fit_anchors(board);
-        while fits != 0 {
-            let a = fits.trailing_zeros() as usize;
-            fits &= fits - 1;
+        let fits = piece.fit_anchors(board);
+        for a in cells(fits) {
             if let Some(mask) = piece.mask_at(a / 9, a % 9) {
                 nodes += 1;
                 let after = board.place_mask(mask).0;
@@ -385,7 +382,7 @@ pub fn search_widening(
             }
         }
         let stopped = ctl.stop.load(Ordering::Relaxed) || out.nodes >= ctl.node_limit;
-        if !widen || stopped || beam == FULL_BEAM || agent == Agent::Seed || best.is_none() {
+        if !widen || stopped || beam == FULL_BEAM || agent == Agent::Original || best.is_none() {
             return Outcome {
                 best,
                 nodes: out.nodes,
@@ -424,7 +421,7 @@ pub fn search(
         top: Vec::new(),
     };
     let finish = |w: &Worker| w.local % POLL;
-    if threads <= 1 || agent == Agent::Seed || hand.is_empty() {
+    if threads <= 1 || agent == Agent::Original || hand.is_empty() {
         let mut w = new_worker();
         w.dfs(board, 0);
         ctl.nodes.fetch_add(finish(&w), Ordering::Relaxed);
@@ -553,13 +550,7 @@ mod tests {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
         for _ in 0..60 {
-            let mut bits = 0u128;
-            for i in 0..81 {
-                if rng.gen_bool(0.55) {
-                    bits |= 1u128 << i;
-                }
-            }
-            let board = Board::from_bits(bits);
+            let board = Board::from_fn(|_| rng.gen_bool(0.55));
             let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=47)).collect();
             let pieces: Vec<&Piece> = ids.iter().map(|&i| Piece::catalogue(i).unwrap()).collect();
             for agent in AGENTS {
@@ -595,24 +586,19 @@ mod tests {
     fn node_limit_is_deterministic_and_stop_still_answers() {
         let stop = AtomicBool::new(true);
         let h = hand(&[33, 34, 35]);
-        let a = search(
-            Board::EMPTY,
-            &h,
-            Agent::Default,
-            &WEIGHTS,
-            1,
-            &Control::new(&stop, 1000),
-            DEFAULT_BEAM,
-        );
-        let b = search(
-            Board::EMPTY,
-            &h,
-            Agent::Default,
-            &WEIGHTS,
-            1,
-            &Control::new(&stop, 1000),
-            DEFAULT_BEAM,
-        );
+        let run = || {
+            let ctl = Control::new(&stop, 1000);
+            search(
+                Board::EMPTY,
+                &h,
+                Agent::Default,
+                &WEIGHTS,
+                1,
+                &ctl,
+                DEFAULT_BEAM,
+            )
+        };
+        let (a, b) = (run(), run());
         assert!(a.best.is_some());
         assert_eq!(a.best.unwrap().0, b.best.unwrap().0);
         // The node limit bounds the search; the lookahead over the kept boards comes on top.

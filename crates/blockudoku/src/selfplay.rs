@@ -27,7 +27,7 @@ pub struct SelfplayArgs {
     /// Worker threads (games run in parallel, one search thread each).
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Agent: default or seed.
+    /// Agent: default or original (alias seed); the summary names it as given.
     #[arg(long, default_value = "default")]
     agent: String,
     /// Scoring rule: blockudoku, classic or squared.
@@ -147,37 +147,16 @@ fn load_pieces(path: &std::path::Path) -> Result<Vec<Piece>> {
     Ok(set)
 }
 
-/// Wilson score interval (95%) for `k` events in `n` trials.
-pub fn wilson(k: u64, n: u64) -> (f64, f64) {
+/// The 95% Wilson interval of `k` deaths in `n` rounds.
+fn wilson(k: u64, n: u64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }
-    let (k, n, z) = (k as f64, n as f64, 1.96f64);
-    let p = k / n;
-    let denom = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-    ((centre - half).max(0.0), centre + half)
+    engine_kit::stats::wilson(k as f64 / n as f64, n as f64, 1.96)
 }
 
-/// Runs `blockudoku selfplay`.
-pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
-    let agent = Agent::from_name(&args.agent)
-        .with_context(|| format!("unknown agent {:?} (default, seed)", args.agent))?;
-    let scoring: Scoring = args.scoring.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
-    if args.threads == 0 || args.games == 0 || args.max_rounds == 0 {
-        bail!("--games, --threads and --max-rounds must be at least 1");
-    }
-    let set = match &args.pieces {
-        Some(p) => load_pieces(p)?,
-        None => catalogue().to_vec(),
-    };
-    let jsonl = match &args.jsonl {
-        Some(p) => Some(
-            std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
-        ),
-        None => None,
-    };
+/// The evaluation weights with the `--weights` overrides.
+fn weights_of(args: &SelfplayArgs) -> Result<search::Weights> {
     let mut weights = WEIGHTS;
     for item in args.weights.iter().flatten() {
         let (name, value) = item
@@ -188,20 +167,111 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
             .with_context(|| format!("--weights {name}: {value:?} is not an integer"))?;
         weights.set(name, value).map_err(anyhow::Error::msg)?;
     }
-    let beam = match args.beam.as_deref() {
+    Ok(weights)
+}
+
+/// The default agent's beam widths with the `--beam` and `--lookahead` overrides.
+fn beam_of(args: &SelfplayArgs) -> [usize; 3] {
+    let mut beam = match args.beam.as_deref() {
         None => search::DEFAULT_BEAM,
         Some(w) => {
             let w = |i: usize| if w[i] == 0 { usize::MAX } else { w[i] };
             [w(0), w(1), search::DEFAULT_BEAM[2]]
         }
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
-        .build()?;
-    let mut beam = beam;
     if let Some(k) = args.lookahead {
         beam[2] = k;
     }
+    beam
+}
+
+/// The summary after all games: deaths with their 95% interval, rounds, points, speed.
+fn print_summary(
+    args: &SelfplayArgs,
+    scoring: Scoring,
+    results: &[GameResult],
+    secs: f64,
+) -> std::io::Result<()> {
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    let (mut deaths, mut rounds, mut points) = (0u64, 0u64, 0u64);
+    for r in results {
+        deaths += r.died as u64;
+        rounds += r.rounds;
+        points += r.score;
+    }
+    let (lo, hi) = wilson(deaths, rounds);
+    writeln!(
+        out,
+        "agent {} scoring {} games {} deaths {deaths} rounds {rounds} max-rounds {}",
+        args.agent,
+        scoring.name(),
+        args.games,
+        args.max_rounds
+    )?;
+    writeln!(
+        out,
+        "deaths per 1000 rounds {:.4} (95% CI {:.4} - {:.4})",
+        1000.0 * deaths as f64 / rounds.max(1) as f64,
+        1000.0 * lo,
+        1000.0 * hi
+    )?;
+    writeln!(
+        out,
+        "mean rounds per game {:.1}",
+        rounds as f64 / args.games as f64
+    )?;
+    writeln!(
+        out,
+        "points per round {:.2}",
+        points as f64 / rounds.max(1) as f64
+    )?;
+    writeln!(
+        out,
+        "rounds per second {:.0} ({:.0} per thread, {} threads, {secs:.1} s)",
+        rounds as f64 / secs,
+        rounds as f64 / secs / args.threads as f64,
+        args.threads
+    )?;
+    Ok(())
+}
+
+/// A game's JSON object for `--jsonl` (the agent named as given).
+fn json_line(r: &GameResult, agent: &str, scoring: Scoring) -> String {
+    format!(
+        "{{\"game\":{},\"seed\":{},\"agent\":\"{}\",\"scoring\":\"{}\",\"rounds\":{},\"score\":{},\"died\":{}}}",
+        r.index,
+        r.seed,
+        agent,
+        scoring.name(),
+        r.rounds,
+        r.score,
+        r.died
+    )
+}
+
+/// Runs `blockudoku selfplay`.
+pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
+    let agent = Agent::from_name(&args.agent)
+        .with_context(|| format!("unknown agent {:?} (default, original)", args.agent))?;
+    let scoring: Scoring = args.scoring.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+    if args.threads == 0 || args.games == 0 || args.max_rounds == 0 {
+        bail!("--games, --threads and --max-rounds must be at least 1");
+    }
+    let set = match &args.pieces {
+        Some(p) => load_pieces(p)?,
+        None => catalogue().to_vec(),
+    };
+    let jsonl = args
+        .jsonl
+        .as_ref()
+        .map(|p| std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display())))
+        .transpose()?;
+    let weights = weights_of(args)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()?;
+    let beam = beam_of(args);
     let setup = Setup {
         beam,
         weights,
@@ -232,17 +302,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
         )?;
         out.flush()?;
         if let Some(f) = jsonl.as_mut() {
-            writeln!(
-                f,
-                "{{\"game\":{},\"seed\":{},\"agent\":\"{}\",\"scoring\":\"{}\",\"rounds\":{},\"score\":{},\"died\":{}}}",
-                r.index,
-                r.seed,
-                agent.name(),
-                scoring.name(),
-                r.rounds,
-                r.score,
-                r.died
-            )?;
+            writeln!(f, "{}", json_line(r, &args.agent, scoring))?;
             f.flush()?;
         }
         Ok(())
@@ -279,47 +339,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
     })?;
     let secs = start.elapsed().as_secs_f64();
     results.sort_by_key(|r| r.index);
-    let out = std::io::stdout();
-    let mut out = out.lock();
-    let (mut deaths, mut rounds, mut points) = (0u64, 0u64, 0u64);
-    for r in &results {
-        deaths += r.died as u64;
-        rounds += r.rounds;
-        points += r.score;
-    }
-    let (lo, hi) = wilson(deaths, rounds);
-    writeln!(
-        out,
-        "agent {} scoring {} games {} deaths {deaths} rounds {rounds} max-rounds {}",
-        agent.name(),
-        scoring.name(),
-        args.games,
-        args.max_rounds
-    )?;
-    writeln!(
-        out,
-        "deaths per 1000 rounds {:.4} (95% CI {:.4} - {:.4})",
-        1000.0 * deaths as f64 / rounds.max(1) as f64,
-        1000.0 * lo,
-        1000.0 * hi
-    )?;
-    writeln!(
-        out,
-        "mean rounds per game {:.1}",
-        rounds as f64 / args.games as f64
-    )?;
-    writeln!(
-        out,
-        "points per round {:.2}",
-        points as f64 / rounds.max(1) as f64
-    )?;
-    writeln!(
-        out,
-        "rounds per second {:.0} ({:.0} per thread, {} threads, {secs:.1} s)",
-        rounds as f64 / secs,
-        rounds as f64 / secs / args.threads as f64,
-        args.threads
-    )?;
+    print_summary(args, scoring, &results, secs)?;
     Ok(())
 }
 
@@ -413,7 +433,7 @@ mod tests {
             beam: search::DEFAULT_BEAM,
             weights: WEIGHTS,
             set: catalogue(),
-            agent: Agent::Seed,
+            agent: Agent::Original,
             scoring: Scoring::Blockudoku,
             max_rounds: 30,
         };

@@ -6,15 +6,24 @@
 //! rule can be tested exhaustively and reused from any context: a search that must stop on
 //! time asks for a callback or a node budget instead of looking at a clock itself.
 //!
-//! - [`blockudoku`]: the 9x9 board as an 81-bit bitboard, the 47-piece catalogue and custom
-//!   pieces, placement and clearing, dead-hand detection and the scoring rules.
+//! - [`blockudoku`]: the 9x9 board as an 81-bit bitboard with named masks and set-bit
+//!   iteration, the 47-piece catalogue and custom pieces, the hand and its slots, placement
+//!   and clearing, dead-hand detection and the scoring rules.
 //! - [`sudoku`]: boards of any block shape `m x n`, move legality and competitive scoring,
-//!   the solver (solution counting, solvability oracle), checker and generator, and the
-//!   competitive game rules (classic and allowed-squares modes, taboo moves).
+//!   position text ([`sudoku::notation`]: rows, both course board-file formats, the
+//!   validating game builder), the solver (one request and answer type, one dispatch, an
+//!   optional node budget), checker and generator, and the competitive game rules (classic
+//!   and allowed-squares modes, taboo moves).
+//! - [`rng`]: the one seeded generator (SplitMix64), shared by the sudoku generator, random
+//!   starting cells and the engines' Zobrist keys.
+//!
+//! Modules import in one direction only (no loops): for Sudoku `board` <- `notation`,
+//! `game` <- `notation`, `solver` <- `game`; for Blockudoku `masks` <- `board` <- `game`.
 //!
 //! Parse errors ("this text is not a board") are kept apart from rule errors ("this move is
 //! illegal"): each module has its own typed error enums and no function panics on bad input.
 #![deny(missing_docs)]
 
 pub mod blockudoku;
+pub mod rng;
 pub mod sudoku;

@@ -4,13 +4,14 @@
 
 use std::path::PathBuf;
 
+use puzzle_rules::rng::SplitMix64;
 use puzzle_rules::sudoku::check::check_filled;
-use puzzle_rules::sudoku::game::SplitMix64;
 use puzzle_rules::sudoku::generate::full_grid;
+use puzzle_rules::sudoku::solver::nine as solver9;
 use puzzle_rules::sudoku::solver::{
     count_solutions, count_solutions_general, has_solution, solve, solve_and_count,
 };
-use puzzle_rules::sudoku::{reference, solver9, Board, ParseError, Shape};
+use puzzle_rules::sudoku::{reference, Board, ParseError, Shape};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -279,7 +280,7 @@ fn sparse_random_boards_agree_between_fast_paths() {
 #[test]
 fn sixteen_by_sixteen_agrees_between_fast_paths() {
     use puzzle_rules::sudoku::generate::generate;
-    use puzzle_rules::sudoku::solver16;
+    use puzzle_rules::sudoku::solver::sixteen as solver16;
     let shape = Shape::new(4, 4).unwrap();
     let mut rng = SmallRng::seed_from_u64(16);
     let mut outcomes = [0usize; 3];

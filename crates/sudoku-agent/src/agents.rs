@@ -1,5 +1,5 @@
-//! The agents: `random`, `greedy`, `seed` (the original report's minimax, kept as a
-//! baseline) and `default` (the cell-game search in [`crate::search`]).
+//! The agents: `random`, `greedy`, `original` (the original report's minimax, kept as a
+//! baseline; `seed` is its former name) and `default` (the cell-game search in [`crate::search`]).
 //!
 //! Every agent is a pure function of the game, the limits and a seed, so the protocol loop,
 //! the arena and the bench all call the same code.
@@ -13,7 +13,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use puzzle_rules::sudoku::board::{Board, Move};
-use puzzle_rules::sudoku::game::{Game, Mode, Player};
+use puzzle_rules::sudoku::game::{cell_moves, Game, Mode, Player};
 
 use crate::search::{self, Event, Limits, Table};
 
@@ -25,8 +25,8 @@ pub enum AgentKind {
     /// Highest immediate score, random tie-break, no solvability check.
     Greedy,
     /// The original report's minimax: real moves, score-difference evaluation, taboo pass
-    /// when losing.
-    Seed,
+    /// when losing. Also accepted as `seed`, its former name.
+    Original,
     /// The strongest agent: alpha-beta over the cell game with passes.
     Default,
 }
@@ -36,12 +36,13 @@ impl AgentKind {
     pub const ALL: [AgentKind; 4] = [
         AgentKind::Random,
         AgentKind::Greedy,
-        AgentKind::Seed,
+        AgentKind::Original,
         AgentKind::Default,
     ];
 
-    /// Parses an agent name.
+    /// Parses an agent name (`seed` is the former name of `original`).
     pub fn parse(text: &str) -> Option<AgentKind> {
+        let text = if text == "seed" { "original" } else { text };
         AgentKind::ALL.into_iter().find(|a| a.name() == text)
     }
 
@@ -50,7 +51,7 @@ impl AgentKind {
         match self {
             AgentKind::Random => "random",
             AgentKind::Greedy => "greedy",
-            AgentKind::Seed => "seed",
+            AgentKind::Original => "original",
             AgentKind::Default => "default",
         }
     }
@@ -118,7 +119,7 @@ impl Agent {
                 }
                 mv
             }
-            AgentKind::Seed => seed_agent(game, limits, stop, report),
+            AgentKind::Original => original_agent(game, limits, stop, report),
             AgentKind::Default => {
                 // Fresh table per move: answers depend only on the position and the limits
                 // (the protocol promises that at a node limit).
@@ -154,8 +155,8 @@ fn greedy(game: &Game, rng: &mut SmallRng) -> Option<Move> {
     top.choose(rng).copied()
 }
 
-/// The real-move game the seed agent searches.
-struct SeedState {
+/// The real-move game the original agent searches.
+struct OriginalState {
     board: Board,
     owners: Vec<u8>,
     starts: [Vec<bool>; 2],
@@ -164,7 +165,42 @@ struct SeedState {
     taboo: Vec<Move>,
 }
 
-impl SeedState {
+impl OriginalState {
+    fn of(game: &Game) -> OriginalState {
+        let size = game.board().size();
+        let cells = size * size;
+        let mut starts = [vec![false; cells], vec![false; cells]];
+        for p in [Player::One, Player::Two] {
+            for &(r, c) in game.starts(p) {
+                starts[p.index()][r * size + c] = true;
+            }
+        }
+        OriginalState {
+            board: game.board().clone(),
+            owners: game.owners().to_vec(),
+            starts,
+            classic: game.mode() == Mode::Classic,
+            turn: game.turn().index(),
+            taboo: game.taboo().to_vec(),
+        }
+    }
+
+    /// Plays `mv` for the side to move.
+    fn make(&mut self, mv: Move) {
+        let size = self.board.size();
+        self.board.place(mv);
+        self.owners[mv.row * size + mv.col] = self.turn as u8 + 1;
+        self.turn ^= 1;
+    }
+
+    /// Takes `mv` back.
+    fn unmake(&mut self, mv: Move) {
+        let size = self.board.size();
+        self.turn ^= 1;
+        self.owners[mv.row * size + mv.col] = 0;
+        self.board.clear(mv.row, mv.col);
+    }
+
     fn playable(&self, p: usize, r: usize, c: usize) -> bool {
         let size = self.board.size();
         if self.board.get(r, c) != 0 {
@@ -193,15 +229,7 @@ impl SeedState {
                     continue;
                 }
                 let pts = self.board.score_of(r, c) as i32;
-                let mut cand = self.board.candidates(r, c);
-                while cand != 0 {
-                    let v = cand.trailing_zeros() as u8 + 1;
-                    cand &= cand - 1;
-                    let mv = Move::new(r, c, v);
-                    if !self.taboo.contains(&mv) {
-                        out.push((mv, pts));
-                    }
-                }
+                out.extend(cell_moves(&self.board, r, c, &self.taboo).map(|mv| (mv, pts)));
             }
         }
         // Ordered by the regions they complete, as in the report.
@@ -210,15 +238,15 @@ impl SeedState {
     }
 }
 
-struct SeedSearch<'a> {
+struct OriginalSearch<'a> {
     stop: &'a AtomicBool,
     limits: &'a Limits,
     nodes: u64,
     aborted: bool,
 }
 
-impl SeedSearch<'_> {
-    fn negamax(&mut self, s: &mut SeedState, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+impl OriginalSearch<'_> {
+    fn negamax(&mut self, s: &mut OriginalState, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes & 255 == 0 {
             let late = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
@@ -236,14 +264,9 @@ impl SeedSearch<'_> {
         }
         let mut best = -1_000_000;
         for (mv, pts) in moves {
-            let size = s.board.size();
-            s.board.place(mv);
-            s.owners[mv.row * size + mv.col] = s.turn as u8 + 1;
-            s.turn ^= 1;
+            s.make(mv);
             let v = pts - self.negamax(s, depth - 1, -beta + pts, -alpha + pts);
-            s.turn ^= 1;
-            s.owners[mv.row * size + mv.col] = 0;
-            s.board.clear(mv.row, mv.col);
+            s.unmake(mv);
             if v > best {
                 best = v;
                 alpha = alpha.max(v);
@@ -256,7 +279,7 @@ impl SeedSearch<'_> {
     }
 }
 
-fn seed_agent(
+fn original_agent(
     game: &Game,
     limits: Limits,
     stop: &AtomicBool,
@@ -278,20 +301,7 @@ fn seed_agent(
     };
     let size = game.board().size();
     let cells = size * size;
-    let mut starts = [vec![false; cells], vec![false; cells]];
-    for p in [Player::One, Player::Two] {
-        for &(r, c) in game.starts(p) {
-            starts[p.index()][r * size + c] = true;
-        }
-    }
-    let mut state = SeedState {
-        board: game.board().clone(),
-        owners: game.owners().to_vec(),
-        starts,
-        classic: game.mode() == Mode::Classic,
-        turn: game.turn().index(),
-        taboo: game.taboo().to_vec(),
-    };
+    let mut state = OriginalState::of(game);
     // Root moves: the legal moves that keep the sudoku solvable.
     let root_moves: Vec<(Move, i32)> = state
         .moves()
@@ -303,7 +313,7 @@ fn seed_agent(
     };
     report(Event::Propose(first));
     let mut best = (first, 0);
-    let mut search = SeedSearch {
+    let mut search = OriginalSearch {
         stop,
         limits: &limits,
         nodes: 0,
@@ -316,13 +326,9 @@ fn seed_agent(
         let mut alpha = -1_000_000;
         let mut iteration = None;
         for &(mv, pts) in &root_moves {
-            state.board.place(mv);
-            state.owners[mv.row * size + mv.col] = state.turn as u8 + 1;
-            state.turn ^= 1;
+            state.make(mv);
             let v = pts - search.negamax(&mut state, depth - 1, -1_000_000, -alpha + pts);
-            state.turn ^= 1;
-            state.owners[mv.row * size + mv.col] = 0;
-            state.board.clear(mv.row, mv.col);
+            state.unmake(mv);
             if search.aborted {
                 break;
             }
@@ -360,4 +366,32 @@ fn seed_agent(
         }
     }
     Some(best.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use puzzle_rules::sudoku::board::Shape;
+
+    #[test]
+    fn searches_end_at_the_deadline_on_an_empty_25x25_board() {
+        use std::time::Duration;
+        let g = Game::new(Board::empty(Shape::new(5, 5).unwrap()), Mode::Border, 0);
+        for kind in [AgentKind::Original, AgentKind::Default] {
+            let start = Instant::now();
+            let limits = Limits {
+                deadline: Some(start + Duration::from_millis(50)),
+                nodes: None,
+                depth: None,
+            };
+            let best =
+                Agent::new(kind, 1, 0).choose(&g, limits, &AtomicBool::new(false), &mut |_| {});
+            assert!(best.is_some());
+            assert!(
+                start.elapsed() < Duration::from_secs(3),
+                "{kind:?}: {:?}",
+                start.elapsed()
+            );
+        }
+    }
 }

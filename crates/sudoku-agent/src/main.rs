@@ -3,6 +3,15 @@
 //! With no arguments it serves the competitive-sudoku protocol on stdin/stdout
 //! (`protocol/competitive-sudoku.md`). Subcommands run one-shot jobs: the arena, bench, and
 //! the sudoku tools (solve, count, check, generate, bench-solver).
+//!
+//! - `main.rs`: the command line (usage errors and job failures exit through `engine-kit`).
+//! - [`session`]: the protocol loop, the game, options and the search handle (reader thread,
+//!   output and `SearchHandle` from `engine-kit`).
+//! - [`protocol`]: commands in, replies out, the option table; no I/O.
+//! - [`board_file`]: reads the file of `position file` (parsing is `rules::sudoku::notation`).
+//! - [`agents`]: `random`, `greedy`, `original` (the report's minimax; alias `seed`) and
+//!   `default`, whose search lives in [`search`].
+//! - [`arena`], [`bench`](mod@bench), [`tools`]: the one-shot jobs.
 
 use clap::{Parser, Subcommand};
 
@@ -22,17 +31,17 @@ macro_rules! say {
 mod agents;
 mod arena;
 mod bench;
-mod engine;
+mod board_file;
 mod protocol;
 mod search;
+mod session;
 mod tools;
 
+/// The `--help` summary.
+const ABOUT: &str = "Competitive Sudoku agent and sudoku tools";
+
 #[derive(Parser)]
-#[command(
-    name = "sudoku-agent",
-    version,
-    about = "Competitive Sudoku agent and sudoku tools"
-)]
+#[command(name = "sudoku-agent", version, about = ABOUT)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -54,31 +63,11 @@ enum Command {
 }
 
 fn main() {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) => {
-            // Help and version go to stdout in full; a usage error is one line on stderr
-            // (scripts parse it), with a non-zero exit.
-            if !e.use_stderr() {
-                let _ = e.print();
-                std::process::exit(0);
-            }
-            let text = e.render().to_string();
-            eprintln!(
-                "{}",
-                text.lines().next().unwrap_or("error: bad command line")
-            );
-            std::process::exit(2);
-        }
-    };
-    let result = match cli.command {
-        None => engine::serve(),
+    let cli: Cli = engine_kit::cli::parse_or_exit();
+    engine_kit::cli::exit_on_error(match cli.command {
+        None => session::serve(),
         Some(Command::Arena(args)) => arena::run(args),
         Some(Command::Bench { nodes }) => bench::run(nodes),
         Some(Command::Tool(cmd)) => tools::run(cmd),
-    };
-    if let Err(e) = result {
-        eprintln!("error: {e:#}");
-        std::process::exit(1);
-    }
+    });
 }

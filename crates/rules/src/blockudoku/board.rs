@@ -2,32 +2,7 @@
 
 use std::fmt;
 
-/// Number of cells on the board.
-pub const CELLS: usize = 81;
-
-/// All 81 board bits set (bit `row * 9 + col`, 0-based).
-pub const FULL: u128 = (1u128 << CELLS) - 1;
-
-/// The 27 regions that clear when full: rows 0-8, then columns 0-8, then 3x3 boxes 0-8
-/// (boxes numbered row-major from the top-left).
-pub const REGIONS: [u128; 27] = region_masks();
-
-const fn region_masks() -> [u128; 27] {
-    let mut out = [0u128; 27];
-    let mut r = 0;
-    while r < 9 {
-        let mut c = 0;
-        while c < 9 {
-            let bit = 1u128 << (r * 9 + c);
-            out[r] |= bit;
-            out[9 + c] |= bit;
-            out[18 + (r / 3) * 3 + c / 3] |= bit;
-            c += 1;
-        }
-        r += 1;
-    }
-    out
-}
+use super::masks::{box3, column, row, BOX_CORNERS, CELLS, FULL};
 
 /// The bit of cell (`row`, `col`), both 0-based. Callers keep both below 9.
 #[inline]
@@ -87,12 +62,9 @@ impl std::error::Error for BoardParseError {}
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Board(u128);
 
-const ROW0: u128 = REGIONS[0];
-const COL0: u128 = REGIONS[9];
-const BOX0: u128 = REGIONS[18];
-const BOX_CORNERS: u128 = REGIONS[9] & (REGIONS[0] | REGIONS[3] | REGIONS[6])
-    | REGIONS[12] & (REGIONS[0] | REGIONS[3] | REGIONS[6])
-    | REGIONS[15] & (REGIONS[0] | REGIONS[3] | REGIONS[6]);
+const ROW0: u128 = row(0);
+const COL0: u128 = column(0);
+const BOX0: u128 = box3(0);
 
 /// What one placement did to the board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -111,6 +83,12 @@ impl Board {
     #[inline]
     pub const fn from_bits(bits: u128) -> Board {
         Board(bits & FULL)
+    }
+
+    /// The board whose cell `i` (0-80, row-major) is filled when `filled(i)`, asked in
+    /// cell order.
+    pub fn from_fn(mut filled: impl FnMut(usize) -> bool) -> Board {
+        Board((0..CELLS).fold(0, |bits, i| bits | (filled(i) as u128) << i))
     }
 
     /// The 81 cell bits.
@@ -244,6 +222,7 @@ impl std::str::FromStr for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::blockudoku::REGIONS;
 
     #[test]
     fn regions_cover_each_cell_three_times() {

@@ -1,5 +1,6 @@
 //! Placing pieces: legality, scoring rules, game state and dead-hand detection.
 
+use super::masks::cells;
 use std::fmt;
 use std::str::FromStr;
 
@@ -190,10 +191,8 @@ pub fn can_place_all(board: Board, hand: &[&Piece]) -> bool {
             {
                 continue;
             }
-            let mut fits = piece.fit_anchors(board);
-            while fits != 0 {
-                let anchor = fits.trailing_zeros() as usize;
-                fits &= fits - 1;
+            let fits = piece.fit_anchors(board);
+            for anchor in cells(fits) {
                 let mask = piece
                     .mask_at(anchor / 9, anchor % 9)
                     .expect("fit anchors keep the piece on the board");
@@ -297,7 +296,7 @@ mod tests {
     #[test]
     fn dead_hands_need_clearing_between_placements() {
         // Only one hole at (0,0): a single dot fits, a domino does not.
-        let board = Board::from_bits(crate::blockudoku::board::FULL & !cell_bit(0, 0));
+        let board = Board::from_bits(crate::blockudoku::FULL & !cell_bit(0, 0));
         assert!(!hand_is_dead(board, &[p(1)]));
         assert!(hand_is_dead(board, &[p(4)]));
         // The dot fills the board, which clears everything; then the domino fits. Order matters:
@@ -313,13 +312,7 @@ mod tests {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
         for _ in 0..300 {
-            let mut bits = 0u128;
-            for i in 0..81 {
-                if rng.gen_bool(0.72) {
-                    bits |= 1u128 << i;
-                }
-            }
-            let board = Board::from_bits(bits);
+            let board = Board::from_fn(|_| rng.gen_bool(0.72));
             let hand: Vec<&Piece> = (0..3).map(|_| p(rng.gen_range(1..=47))).collect();
             assert_eq!(hand_is_dead(board, &hand), brute_dead(board, &hand));
         }

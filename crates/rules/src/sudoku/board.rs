@@ -193,6 +193,12 @@ pub struct Move {
 }
 
 impl Move {
+    /// Whether the move is on a board of side `size` with a value in `1..=size` (legal or
+    /// not).
+    pub fn fits(self, size: usize) -> bool {
+        self.row < size && self.col < size && self.value != 0 && self.value as usize <= size
+    }
+
     /// A move.
     pub fn new(row: usize, col: usize, value: u8) -> Move {
         Move { row, col, value }
@@ -337,34 +343,6 @@ impl Board {
         Ok(board)
     }
 
-    /// Parses the row format `rows joined by /`, each cell `.`/`0` or a value (`1`-`9`, then
-    /// `A`=10, `B`=11, ...). Owner suffixes `+`/`-` are not accepted here (see the game module).
-    pub fn parse_rows(shape: Shape, text: &str) -> Result<Board, ParseError> {
-        let size = shape.size();
-        let rows: Vec<&str> = text.split('/').collect();
-        if rows.len() != size {
-            return Err(ParseError::RowCount {
-                expected: size,
-                found: rows.len(),
-            });
-        }
-        let mut cells = Vec::with_capacity(size * size);
-        for (row, line) in rows.iter().enumerate() {
-            let chars: Vec<char> = line.chars().collect();
-            if chars.len() != size {
-                return Err(ParseError::RowLength {
-                    row,
-                    expected: size,
-                    found: chars.len(),
-                });
-            }
-            for (col, ch) in chars.into_iter().enumerate() {
-                cells.push(parse_value_char(ch, row, col, size)?);
-            }
-        }
-        Board::from_cells(shape, &cells)
-    }
-
     /// The block shape.
     pub fn shape(&self) -> Shape {
         self.shape
@@ -473,21 +451,6 @@ impl Board {
     pub fn score_of(&self, row: usize, col: usize) -> u32 {
         score_for_regions(self.regions_completed_by(row, col))
     }
-
-    /// The row text form: rows joined by `/`, `.` for empty, values `1`-`9` then `A`...
-    pub fn to_rows(&self) -> String {
-        let size = self.size();
-        let mut out = String::with_capacity(size * (size + 1));
-        for row in 0..size {
-            if row > 0 {
-                out.push('/');
-            }
-            for col in 0..size {
-                out.push(value_char(self.get(row, col)));
-            }
-        }
-        out
-    }
 }
 
 /// The one-character form of a value: `.` for 0, `1`-`9`, then `A`=10, `B`=11, ...
@@ -497,32 +460,6 @@ pub fn value_char(v: u8) -> char {
         1..=9 => (b'0' + v) as char,
         _ => (b'A' + v - 10) as char,
     }
-}
-
-/// Parses a one-character cell value (`.`/`0` empty, `1`-`9`, `A`/`a`=10, ...).
-pub fn parse_value_char(ch: char, row: usize, col: usize, size: usize) -> Result<u8, ParseError> {
-    let value = match ch {
-        '.' | '0' => 0,
-        '1'..='9' => ch as usize - '0' as usize,
-        'A'..='Z' => ch as usize - 'A' as usize + 10,
-        'a'..='z' => ch as usize - 'a' as usize + 10,
-        _ => {
-            return Err(ParseError::BadCell {
-                row,
-                col,
-                text: ch.to_string(),
-            })
-        }
-    };
-    if value > size {
-        return Err(ParseError::ValueTooLarge {
-            row,
-            col,
-            value,
-            size,
-        });
-    }
-    Ok(value as u8)
 }
 
 impl fmt::Display for Board {
@@ -590,29 +527,18 @@ mod tests {
     fn legality_and_scores() {
         let shape = Shape::new(2, 2).unwrap();
         let board = Board::parse_rows(shape, "123./4.../..../....").unwrap();
-        assert_eq!(board.check(Move::new(0, 3, 4)), Ok(()));
-        assert_eq!(
-            board.check(Move::new(0, 3, 1)),
-            Err(MoveError::DuplicateInRow)
-        );
-        assert_eq!(board.check(Move::new(0, 0, 4)), Err(MoveError::Occupied));
-        assert_eq!(
-            board.check(Move::new(2, 0, 1)),
-            Err(MoveError::DuplicateInColumn)
-        );
-        assert_eq!(
-            board.check(Move::new(1, 3, 3)),
-            Err(MoveError::DuplicateInBlock)
-        );
-        assert_eq!(board.check(Move::new(4, 0, 1)), Err(MoveError::OffBoard));
-        assert_eq!(
-            board.check(Move::new(0, 3, 5)),
-            Err(MoveError::ValueOutOfRange)
-        );
-        assert_eq!(
-            board.check(Move::new(0, 3, 0)),
-            Err(MoveError::ValueOutOfRange)
-        );
+        for (mv, want) in [
+            ((0, 3, 4), Ok(())),
+            ((0, 3, 1), Err(MoveError::DuplicateInRow)),
+            ((0, 0, 4), Err(MoveError::Occupied)),
+            ((2, 0, 1), Err(MoveError::DuplicateInColumn)),
+            ((1, 3, 3), Err(MoveError::DuplicateInBlock)),
+            ((4, 0, 1), Err(MoveError::OffBoard)),
+            ((0, 3, 5), Err(MoveError::ValueOutOfRange)),
+            ((0, 3, 0), Err(MoveError::ValueOutOfRange)),
+        ] {
+            assert_eq!(board.check(Move::new(mv.0, mv.1, mv.2)), want, "{mv:?}");
+        }
         // 0,3 completes row 0 only: column 3 and block 1 still have other empty cells.
         assert_eq!(board.regions_completed_by(0, 3), 1);
         assert_eq!(board.score_of(0, 3), 1);

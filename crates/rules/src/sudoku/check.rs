@@ -152,28 +152,15 @@ mod tests {
     fn names_the_first_broken_region() {
         let s = Shape::new(2, 2).unwrap();
         assert_eq!(check_filled(s, &grid("1234/3412/2143/4321")), Ok(()));
-        assert_eq!(
-            check_filled(s, &grid("1234/3412/2143/4312")),
-            Err(GridFault::Duplicate {
-                region: Region::Column(2),
-                value: 1
-            })
-        );
-        // Rows and columns fine (a latin square), blocks not.
-        assert_eq!(
-            check_filled(s, &grid("1234/2341/3412/4123")),
-            Err(GridFault::Duplicate {
-                region: Region::Block(0),
-                value: 2
-            })
-        );
-        assert_eq!(
-            check_filled(s, &grid("1134/3412/2143/4321")),
-            Err(GridFault::Duplicate {
-                region: Region::Row(0),
-                value: 1
-            })
-        );
+        // The second grid's rows and columns are fine (a latin square), its blocks not.
+        for (text, region, value) in [
+            ("1234/3412/2143/4312", Region::Column(2), 1),
+            ("1234/2341/3412/4123", Region::Block(0), 2),
+            ("1134/3412/2143/4321", Region::Row(0), 1),
+        ] {
+            let want = Err(GridFault::Duplicate { region, value });
+            assert_eq!(check_filled(s, &grid(text)), want, "{text}");
+        }
         assert_eq!(
             check_filled(s, &grid("1234/34.2/2143/4321")),
             Err(GridFault::Empty {

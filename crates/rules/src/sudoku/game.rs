@@ -12,8 +12,9 @@
 
 use std::fmt;
 
-use super::board::{value_char, Board, Move, MoveError, ParseError, Shape};
+use super::board::{Board, Move, MoveError, Shape};
 use super::solver;
+use crate::rng::SplitMix64;
 
 /// A player: `One` moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -133,21 +134,6 @@ pub fn starting_cells(mode: Mode, shape: Shape, seed: u64) -> [Vec<(usize, usize
     }
 }
 
-/// A tiny deterministic generator so the rules crate needs no dependency for seeded choices.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(pub u64);
-
-impl SplitMix64 {
-    /// Next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 /// Why a proposed move loses the game by rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Forfeit {
@@ -243,7 +229,7 @@ impl Game {
         // A taboo move only has to be a well-formed move: its cell may have been filled
         // since it was found taboo, so it need not be legal on the current board.
         for &mv in &taboo {
-            if mv.row >= size || mv.col >= size || mv.value == 0 || mv.value as usize > size {
+            if !mv.fits(size) {
                 return Err(SetupError::BadTaboo(mv));
             }
         }
@@ -337,15 +323,7 @@ impl Game {
     pub fn legal_moves(&self, player: Player) -> Vec<Move> {
         let mut moves = Vec::new();
         for (row, col) in self.playable_cells(player) {
-            let mut cand = self.board.candidates(row, col);
-            while cand != 0 {
-                let value = cand.trailing_zeros() as u8 + 1;
-                cand &= cand - 1;
-                let mv = Move::new(row, col, value);
-                if !self.taboo.contains(&mv) {
-                    moves.push(mv);
-                }
-            }
+            moves.extend(cell_moves(&self.board, row, col, &self.taboo));
         }
         moves
     }
@@ -413,26 +391,27 @@ impl Game {
     pub fn pass(&mut self) {
         self.turn = self.turn.other();
     }
+}
 
-    /// The board in the protocol's row form with owner suffixes (`5+` player 1, `5-` player 2).
-    pub fn to_owned_rows(&self) -> String {
-        let size = self.board.size();
-        let mut out = String::new();
-        for row in 0..size {
-            if row > 0 {
-                out.push('/');
-            }
-            for col in 0..size {
-                out.push(value_char(self.board.get(row, col)));
-                match self.owners[row * size + col] {
-                    1 => out.push('+'),
-                    2 => out.push('-'),
-                    _ => {}
-                }
-            }
+/// The moves into cell (`row`, `col`) that break no board rule and are not in `taboo`,
+/// values ascending: the one enumeration of candidate moves, shared by [`Game::legal_moves`]
+/// and the agents' own search states.
+pub fn cell_moves<'a>(
+    board: &Board,
+    row: usize,
+    col: usize,
+    taboo: &'a [Move],
+) -> impl Iterator<Item = Move> + 'a {
+    let mut cand = board.candidates(row, col);
+    std::iter::from_fn(move || {
+        if cand == 0 {
+            return None;
         }
-        out
-    }
+        let value = cand.trailing_zeros() as u8 + 1;
+        cand &= cand - 1;
+        Some(Move::new(row, col, value))
+    })
+    .filter(move |mv| !taboo.contains(mv))
 }
 
 /// Why a game state cannot be set up from its parts.
@@ -449,6 +428,8 @@ pub enum SetupError {
     },
     /// A taboo move is off the board or has a value outside `1..=N`.
     BadTaboo(Move),
+    /// Allowed squares are given for the `classic` mode, which has none.
+    AllowedInClassic,
     /// A starting cell is off the board.
     StartOffBoard {
         /// Row.
@@ -468,6 +449,9 @@ impl fmt::Display for SetupError {
             SetupError::BadTaboo(mv) => {
                 write!(f, "taboo move {mv} is off the board or out of range")
             }
+            SetupError::AllowedInClassic => {
+                f.write_str("allowed squares need a mode other than classic")
+            }
             SetupError::StartOffBoard { row, col } => {
                 write!(f, "allowed square {row},{col} is off the board")
             }
@@ -477,58 +461,10 @@ impl fmt::Display for SetupError {
 
 impl std::error::Error for SetupError {}
 
-/// Parses the protocol's row form with optional owner suffixes: rows joined by `/`, each cell
-/// `.` or a value (`1`-`9`, `A`=10, ...) optionally followed by `+` (player 1) or `-`
-/// (player 2). Returns the board and the owners (row-major, 0/1/2).
-pub fn parse_owned_rows(shape: Shape, text: &str) -> Result<(Board, Vec<u8>), ParseError> {
-    let size = shape.size();
-    let rows: Vec<&str> = text.split('/').collect();
-    if rows.len() != size {
-        return Err(ParseError::RowCount {
-            expected: size,
-            found: rows.len(),
-        });
-    }
-    let mut cells = Vec::with_capacity(size * size);
-    let mut owners = Vec::with_capacity(size * size);
-    for (row, line) in rows.iter().enumerate() {
-        let mut count = 0;
-        let mut chars = line.chars().peekable();
-        while let Some(ch) = chars.next() {
-            let value = super::board::parse_value_char(ch, row, count, size)?;
-            let owner = match chars.peek() {
-                Some('+') => 1,
-                Some('-') => 2,
-                _ => 0,
-            };
-            if owner != 0 {
-                chars.next();
-                if value == 0 {
-                    return Err(ParseError::BadCell {
-                        row,
-                        col: count,
-                        text: format!("{ch}{}", if owner == 1 { '+' } else { '-' }),
-                    });
-                }
-            }
-            cells.push(value);
-            owners.push(owner);
-            count += 1;
-        }
-        if count != size {
-            return Err(ParseError::RowLength {
-                row,
-                expected: size,
-                found: count,
-            });
-        }
-    }
-    Ok((Board::from_cells(shape, &cells)?, owners))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sudoku::notation::parse_owned_rows;
 
     fn shape(m: usize, n: usize) -> Shape {
         Shape::new(m, n).unwrap()

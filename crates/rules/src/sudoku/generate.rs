@@ -8,10 +8,10 @@
 //! and seed always give the same puzzle: the only randomness is [`SplitMix64`].
 
 use super::board::{Board, Shape};
-use super::game::SplitMix64;
 #[cfg(test)]
 use super::solver::count_solutions;
 use super::solver::count_solutions_within;
+use crate::rng::SplitMix64;
 
 /// Search nodes one uniqueness check may use (boards up to 16x16, then larger ones, whose
 /// nodes cost several times more). Past it the clue stays: on 25x25 boards below about 45%
@@ -52,18 +52,19 @@ impl Difficulty {
     }
 }
 
-impl SplitMix64 {
-    /// A uniform number in `0..bound` (`bound > 0`).
-    fn below(&mut self, bound: usize) -> usize {
-        (((self.next_u64() >> 32) * bound as u64) >> 32) as usize
+/// The lines (rows or columns) `0..groups * width` in a random order that keeps each
+/// group of `width` lines (a band or a stack) together: the groups shuffled, then the lines
+/// inside each group.
+fn shuffled_lines(rng: &mut SplitMix64, groups: usize, width: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..groups).collect();
+    rng.shuffle(&mut order);
+    let mut lines = Vec::with_capacity(groups * width);
+    for &group in &order {
+        let mut inner: Vec<usize> = (0..width).collect();
+        rng.shuffle(&mut inner);
+        lines.extend(inner.into_iter().map(|l| group * width + l));
     }
-
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i + 1);
-            items.swap(i, j);
-        }
-    }
+    lines
 }
 
 /// A random full, correct grid of the given shape (row-major values).
@@ -72,22 +73,8 @@ pub fn full_grid(shape: Shape, rng: &mut SplitMix64) -> Vec<u8> {
     let mut values: Vec<u8> = (1..=size as u8).collect();
     rng.shuffle(&mut values);
     // Rows: n bands of m rows. Columns: m stacks of n columns.
-    let mut bands: Vec<usize> = (0..n).collect();
-    rng.shuffle(&mut bands);
-    let mut rows = Vec::with_capacity(size);
-    for &band in &bands {
-        let mut inner: Vec<usize> = (0..m).collect();
-        rng.shuffle(&mut inner);
-        rows.extend(inner.into_iter().map(|r| band * m + r));
-    }
-    let mut stacks: Vec<usize> = (0..m).collect();
-    rng.shuffle(&mut stacks);
-    let mut cols = Vec::with_capacity(size);
-    for &stack in &stacks {
-        let mut inner: Vec<usize> = (0..n).collect();
-        rng.shuffle(&mut inner);
-        cols.extend(inner.into_iter().map(|c| stack * n + c));
-    }
+    let rows = shuffled_lines(rng, n, m);
+    let cols = shuffled_lines(rng, m, n);
     let transpose = m == n && rng.below(2) == 1;
     let mut cells = vec![0u8; size * size];
     for (r, &pr) in rows.iter().enumerate() {

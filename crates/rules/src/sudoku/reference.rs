@@ -1,6 +1,6 @@
 //! A deliberately simple second solver, kept only to cross-check the fast ones in tests.
 //!
-//! It shares no code with [`super::solver`] or [`super::solver9`]: no masks, no
+//! It shares no code with [`super::solver`] or [`super::solver::nine`]: no masks, no
 //! propagation, no board type. It scans the grid for the empty cell with the fewest legal
 //! values (checked by looking at the row, column and block one cell at a time) and tries
 //! each value. Slow, but short enough to be checked by eye.

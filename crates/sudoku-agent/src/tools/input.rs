@@ -7,14 +7,13 @@
 //! - `<rows>` alone when N is a square (4, 9, 16, 25), the shape then being sqrt(N) x sqrt(N).
 //!
 //! Files hold one puzzle per line (blank lines and `#` comments skipped), or are one board
-//! file of the course framework: the 2022/23 format (`m n` header, then N rows of N decimal
-//! values, `.` or `0` empty) or the 2024/25 `key = value` format (`rows`, `columns`,
-//! `board`; indented lines continue the previous key).
+//! file of the course framework in either format, read by
+//! [`puzzle_rules::sudoku::notation`].
 
 use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
-use puzzle_rules::sudoku::board::parse_value_char;
+use puzzle_rules::sudoku::notation::{self, parse_value_char};
 use puzzle_rules::sudoku::{Board, Shape};
 
 /// A puzzle as written: block shape and raw cell values (duplicates not yet rejected, so the
@@ -33,18 +32,13 @@ impl RawPuzzle {
 
 /// The text form the tools print: 81 characters for 9x9, `MxN <rows>` otherwise.
 pub fn format_cells(shape: Shape, cells: &[u8]) -> String {
-    let size = shape.size();
-    let chars: String = cells
-        .iter()
-        .map(|&v| puzzle_rules::sudoku::board::value_char(v))
-        .collect();
     if shape.m() == 3 && shape.n() == 3 {
-        return chars;
+        return cells.iter().map(|&v| notation::value_char(v)).collect();
     }
-    let rows: Vec<&str> = (0..size)
-        .map(|r| &chars[r * size..(r + 1) * size])
-        .collect();
-    format!("{shape} {}", rows.join("/"))
+    format!(
+        "{shape} {}",
+        notation::format_rows(shape.size(), cells, None)
+    )
 }
 
 fn square_shape(size: usize) -> Option<Shape> {
@@ -60,32 +54,8 @@ fn square_shape(size: usize) -> Option<Shape> {
 /// Cells of `rows` (joined by `/`) for `shape`, values checked against N, owner marks
 /// dropped.
 fn parse_rows(shape: Shape, text: &str) -> Result<Vec<u8>> {
-    let size = shape.size();
-    let rows: Vec<&str> = text.split('/').collect();
-    if rows.len() != size {
-        bail!(
-            "expected {size} rows for block shape {shape}, found {}",
-            rows.len()
-        );
-    }
-    let mut cells = Vec::with_capacity(size * size);
-    for (row, line) in rows.iter().enumerate() {
-        let mut count = 0;
-        for ch in line.chars() {
-            if ch == '+' || ch == '-' {
-                continue;
-            }
-            if count >= size {
-                break;
-            }
-            cells.push(parse_value_char(ch, row, count, size).map_err(|e| anyhow!("{e}"))?);
-            count += 1;
-        }
-        let found = line.chars().filter(|c| *c != '+' && *c != '-').count();
-        if found != size {
-            bail!("row {row} has {found} cells, expected {size}");
-        }
-    }
+    let (cells, _owners) =
+        notation::parse_row_cells(shape, text, true).map_err(|e| anyhow!("{e}"))?;
     Ok(cells)
 }
 
@@ -143,15 +113,15 @@ pub fn read_puzzles(path: &Path) -> Result<Vec<RawPuzzle>> {
     };
     let in_file = |e: anyhow::Error| anyhow!("{}: {e}", path.display());
     let header: Vec<&str> = first.split_whitespace().collect();
-    if header.len() == 2 && header.iter().all(|t| t.parse::<usize>().is_ok()) {
-        return parse_board_file_2022(&lines)
-            .map(|p| vec![p])
-            .map_err(in_file);
-    }
-    if first.contains('=') {
-        return parse_board_file_2024(&lines)
-            .map(|p| vec![p])
-            .map_err(in_file);
+    if (header.len() == 2 && header.iter().all(|t| t.parse::<usize>().is_ok()))
+        || first.contains('=')
+    {
+        let kept: Vec<&str> = lines.iter().map(|&(_, l)| l).collect();
+        let file = notation::board_file_cells(&kept.join("\n")).map_err(|e| in_file(e.into()))?;
+        return Ok(vec![RawPuzzle {
+            shape: file.shape,
+            cells: file.cells,
+        }]);
     }
     lines
         .iter()
@@ -159,89 +129,6 @@ pub fn read_puzzles(path: &Path) -> Result<Vec<RawPuzzle>> {
             parse_puzzle(line).map_err(|e| anyhow!("{} line {no}: {e}", path.display()))
         })
         .collect()
-}
-
-/// Cells from whitespace-separated tokens: `.`, or a decimal value, with an optional
-/// owner suffix `+`/`-`.
-fn parse_tokens(shape: Shape, tokens: &[&str]) -> Result<Vec<u8>> {
-    let size = shape.size();
-    if tokens.len() != size * size {
-        bail!(
-            "expected {} cells for block shape {shape}, found {}",
-            size * size,
-            tokens.len()
-        );
-    }
-    tokens
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            let t = t.trim_end_matches(['+', '-']);
-            let (row, col) = (i / size, i % size);
-            if t == "." {
-                return Ok(0);
-            }
-            let v: usize = t
-                .parse()
-                .map_err(|_| anyhow!("cell {row},{col}: '{t}' is not a value or '.'"))?;
-            if v > size {
-                bail!("cell {row},{col}: value {v} is larger than {size}");
-            }
-            Ok(v as u8)
-        })
-        .collect()
-}
-
-fn shape_from(m: &str, n: &str) -> Result<Shape> {
-    let m: usize = m
-        .trim()
-        .parse()
-        .map_err(|_| anyhow!("'{m}' is not a block height"))?;
-    let n: usize = n
-        .trim()
-        .parse()
-        .map_err(|_| anyhow!("'{n}' is not a block width"))?;
-    Shape::new(m, n).map_err(|e| anyhow!("{e}"))
-}
-
-fn parse_board_file_2022(lines: &[(usize, &str)]) -> Result<RawPuzzle> {
-    let header: Vec<&str> = lines[0].1.split_whitespace().collect();
-    let shape = shape_from(header[0], header[1])?;
-    let tokens: Vec<&str> = lines[1..]
-        .iter()
-        .flat_map(|(_, l)| l.split_whitespace())
-        .collect();
-    let cells = parse_tokens(shape, &tokens)?;
-    Ok(RawPuzzle { shape, cells })
-}
-
-fn parse_board_file_2024(lines: &[(usize, &str)]) -> Result<RawPuzzle> {
-    let mut entries: Vec<(String, String)> = Vec::new();
-    for &(no, line) in lines {
-        if line.starts_with([' ', '\t']) {
-            let Some(last) = entries.last_mut() else {
-                bail!("line {no}: continuation line before any key");
-            };
-            last.1.push(' ');
-            last.1.push_str(line.trim());
-            continue;
-        }
-        let (key, value) = line
-            .split_once('=')
-            .ok_or_else(|| anyhow!("line {no}: expected 'key = value'"))?;
-        entries.push((key.trim().to_string(), value.trim().to_string()));
-    }
-    let get = |key: &str| {
-        entries
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-            .ok_or_else(|| anyhow!("missing key '{key}'"))
-    };
-    let shape = shape_from(get("rows")?, get("columns")?)?;
-    let tokens: Vec<&str> = get("board")?.split_whitespace().collect();
-    let cells = parse_tokens(shape, &tokens)?;
-    Ok(RawPuzzle { shape, cells })
 }
 
 #[cfg(test)]
@@ -266,30 +153,5 @@ mod tests {
         );
         let q = parse_puzzle("12../..../..../...4").unwrap();
         assert_eq!(format_cells(q.shape, &q.cells), "2x2 12../..../..../...4");
-    }
-
-    #[test]
-    fn board_files() {
-        let lines = [
-            (1, "2 2"),
-            (2, "1 2 . ."),
-            (3, ". . . ."),
-            (4, ". . . 4"),
-            (5, ". . . ."),
-        ];
-        let p = parse_board_file_2022(&lines).unwrap();
-        assert_eq!(p.cells[15], 0);
-        assert_eq!(p.cells[11], 4);
-        let lines = [
-            (1, "rows = 2"),
-            (2, "columns = 2"),
-            (3, "board ="),
-            (4, "  1+ 2- . ."),
-            (5, "  . . . . . . . . . . . 3"),
-        ];
-        let p = parse_board_file_2024(&lines).unwrap();
-        assert_eq!(&p.cells[..2], &[1, 2]);
-        assert_eq!(p.cells[15], 3);
-        assert!(parse_board_file_2024(&[(1, "rows = 2")]).is_err());
     }
 }

@@ -22,14 +22,18 @@ use puzzle_rules::sudoku::game::{starting_cells, Forfeit, Game, Mode, Outcome, P
 use puzzle_rules::sudoku::solver;
 
 use crate::agents::{Agent, AgentKind};
-use crate::engine::deadline_for;
 use crate::protocol::{self, position_line};
 use crate::search::Limits;
+use engine_kit::handle::deadline_for;
+
+mod report;
+
+use report::{ForfeitKind, GameResult, Setting};
 
 /// Arena settings (the `arena` subcommand's flags).
 #[derive(clap::Args, Debug)]
 pub struct ArenaArgs {
-    /// First agent: random, greedy, seed, default, or cmd:<command line>.
+    /// First agent: random, greedy, original (alias seed), default, or cmd:<command line>.
     #[arg(long)]
     pub first: String,
     /// Second agent.
@@ -62,39 +66,6 @@ pub struct ArenaArgs {
     /// Print only the summary, not a line per game.
     #[arg(long)]
     pub quiet: bool,
-}
-
-/// How a side lost by rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ForfeitKind {
-    Illegal,
-    TabooListed,
-    NoMove,
-}
-
-impl ForfeitKind {
-    fn name(self) -> &'static str {
-        match self {
-            ForfeitKind::Illegal => "illegal",
-            ForfeitKind::TabooListed => "taboo-listed",
-            ForfeitKind::NoMove => "no-move",
-        }
-    }
-}
-
-#[derive(Clone, Debug)]
-struct GameResult {
-    index: usize,
-    /// Which player the first agent was.
-    first_is: Player,
-    scores: [u32; 2],
-    /// Result for the first agent: 1, 0.5, 0.
-    points: f64,
-    forfeit: Option<(usize, ForfeitKind, String)>,
-    moves: usize,
-    start_rows: String,
-    /// Every move in order; taboo moves end in `!`, forced passes are `pass`.
-    history: Vec<String>,
 }
 
 enum Contender {
@@ -208,9 +179,24 @@ fn make_contender(spec: &str, seed: u64) -> anyhow::Result<Contender> {
     }
     let (name, _) = split_movetime(spec)?;
     let kind = AgentKind::parse(name).with_context(|| {
-        format!("unknown agent '{spec}' (random, greedy, seed, default, cmd:<command>)")
+        format!("unknown agent '{spec}' (random, greedy, original, default, cmd:<command>)")
     })?;
     Ok(Contender::Builtin(Agent::new(kind, 1, seed)))
+}
+
+/// Each side's movetime (`--movetime`, or its own after `@`); checks the agent names.
+fn movetimes_of(args: &ArenaArgs) -> anyhow::Result<[u64; 2]> {
+    let mut movetimes = [args.movetime; 2];
+    for (side, spec) in [&args.first, &args.second].into_iter().enumerate() {
+        let (name, ms) = split_movetime(spec)?;
+        if let Some(ms) = ms {
+            movetimes[side] = ms;
+        }
+        if !spec.starts_with("cmd:") && AgentKind::parse(name).is_none() {
+            bail!("unknown agent '{spec}' (random, greedy, original, default, cmd:<command>)");
+        }
+    }
+    Ok(movetimes)
 }
 
 /// `default@20` is the `default` agent with its own movetime of 20 ms.
@@ -403,17 +389,6 @@ fn play_game(
     }
 }
 
-fn json_escape(s: &str) -> String {
-    s.chars()
-        .flat_map(|c| match c {
-            '"' => "\\\"".chars().collect::<Vec<_>>(),
-            '\\' => "\\\\".chars().collect(),
-            c if (c as u32) < 0x20 => format!("\\u{:04x}", c as u32).chars().collect(),
-            c => vec![c],
-        })
-        .collect()
-}
-
 /// Runs the arena.
 pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
     if args.games == 0 {
@@ -422,16 +397,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
     if args.movetime == 0 || args.movetime > protocol::MAX_MOVETIME_MS {
         bail!("--movetime must be 1..{}", protocol::MAX_MOVETIME_MS);
     }
-    let mut movetimes = [args.movetime; 2];
-    for (side, spec) in [&args.first, &args.second].into_iter().enumerate() {
-        let (name, ms) = split_movetime(spec)?;
-        if let Some(ms) = ms {
-            movetimes[side] = ms;
-        }
-        if !spec.starts_with("cmd:") && AgentKind::parse(name).is_none() {
-            bail!("unknown agent '{spec}' (random, greedy, seed, default, cmd:<command>)");
-        }
-    }
+    let movetimes = movetimes_of(&args)?;
     let givens = args.givens.as_deref().map(parse_givens).transpose()?;
     let base = match Shape::parse(&args.board) {
         Ok(shape) => Game::new(Board::empty(shape), Mode::Classic, 0),
@@ -442,11 +408,8 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
             {
                 bail!("--board '{}': not a valid block shape", args.board);
             }
-            match protocol::parse_line(&format!("position file {}", args.board)) {
-                Ok(protocol::Command::Position(g)) => *g,
-                Ok(_) => bail!("--board: cannot read '{}'", args.board),
-                Err(e) => bail!("--board: {e}"),
-            }
+            crate::board_file::read_position_file(&args.board, &[])
+                .map_err(|e| anyhow::anyhow!("--board: {}", protocol::printable(&e)))?
         }
     };
     let mode = match &args.mode {
@@ -494,31 +457,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
                 let r = play_game(start, index, &mut contenders, movetimes);
                 if !args.quiet {
                     let _g = print_lock.lock().unwrap();
-                    let me = r.first_is.index();
-                    crate::say!(
-                        "game {} {} (player {}) vs {}: {}-{} {}{} moves {}",
-                        r.index + 1,
-                        names[0],
-                        r.first_is.number(),
-                        names[1],
-                        r.scores[me],
-                        r.scores[1 - me],
-                        match r.points {
-                            1.0 => "win",
-                            0.0 => "loss",
-                            _ => "draw",
-                        },
-                        r.forfeit
-                            .as_ref()
-                            .map(|(s, k, t)| format!(
-                                " (forfeit by {}: {} {})",
-                                names[*s],
-                                k.name(),
-                                t
-                            ))
-                            .unwrap_or_default(),
-                        r.moves
-                    );
+                    crate::say!("{}", report::game_line(&r, names));
                 }
                 results.lock().unwrap().push(r);
             });
@@ -530,112 +469,16 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
     let mut results = results.into_inner().unwrap();
     results.sort_by_key(|r| r.index);
     if let Some(file) = jsonl.as_mut() {
-        for r in &results {
-            let forfeit = match &r.forfeit {
-                Some((s, k, t)) => format!(
-                    "{{\"by\":\"{}\",\"kind\":\"{}\",\"detail\":\"{}\"}}",
-                    if *s == 0 { "first" } else { "second" },
-                    k.name(),
-                    json_escape(t)
-                ),
-                None => "null".to_string(),
-            };
-            writeln!(
-                file,
-                "{{\"game\":{},\"first\":\"{}\",\"second\":\"{}\",\"first_player\":{},\"scores\":[{},{}],\"first_points\":{},\"forfeit\":{},\"moves\":{},\"start\":\"{}\",\"mode\":\"{}\",\"movetime\":{},\"history\":\"{}\"}}",
-                r.index + 1,
-                json_escape(names[0]),
-                json_escape(names[1]),
-                r.first_is.number(),
-                r.scores[0],
-                r.scores[1],
-                r.points,
-                forfeit,
-                r.moves,
-                json_escape(&r.start_rows),
-                mode,
-                args.movetime,
-                r.history.join(" ")
-            )?;
-        }
+        report::write_jsonl(file, &results, names, mode, args.movetime)?;
     }
-    let n = results.len() as f64;
-    let wins = results.iter().filter(|r| r.points == 1.0).count();
-    let losses = results.iter().filter(|r| r.points == 0.0).count();
-    let draws = results.len() - wins - losses;
-    let mean = results.iter().map(|r| r.points).sum::<f64>() / n;
-    let (lo, hi) = wilson(mean, n);
-    let count = |side: usize, kind: ForfeitKind| {
-        results
-            .iter()
-            .filter(|r| matches!(r.forfeit, Some((s, k, _)) if s == side && k == kind))
-            .count()
-    };
-    let moves = results.iter().map(|r| r.moves).sum::<usize>() as f64 / n;
-    crate::say!(
-        "arena: {} vs {} on {}{} {} mode, {} games, movetime {} ms, seed {}, {:.1} s",
-        names[0],
-        names[1],
-        args.board,
-        givens
-            .map(|(lo, hi)| format!(" +{lo}-{hi} givens"))
-            .unwrap_or_default(),
+    let setting = Setting {
+        board: &args.board,
+        givens,
         mode,
-        results.len(),
-        args.movetime,
-        args.seed,
-        started.elapsed().as_secs_f64()
-    );
-    crate::say!(
-        "{}: wins {wins} draws {draws} losses {losses} score {:.1}% (95% CI {:.1}%..{:.1}%)",
-        names[0],
-        100.0 * mean,
-        100.0 * lo,
-        100.0 * hi
-    );
-    for (side, name) in names.iter().enumerate() {
-        let (i, t, m) = (
-            count(side, ForfeitKind::Illegal),
-            count(side, ForfeitKind::TabooListed),
-            count(side, ForfeitKind::NoMove),
-        );
-        crate::say!(
-            "forfeits {name}: {} (illegal {i}, taboo-listed {t}, no move {m})",
-            i + t + m
-        );
-    }
-    crate::say!("moves per game: {moves:.1}");
+        movetime: args.movetime,
+        seed: args.seed,
+        elapsed: started.elapsed(),
+    };
+    report::print_summary(&results, names, &setting);
     Ok(())
-}
-
-/// 95% Wilson score interval of a mean score `p` (draws count 1/2) over `n` games. Unlike the
-/// normal approximation it stays honest at 0% and 100% (100 wins out of 100 give 96.3%..100%);
-/// counting draws as half wins only widens it.
-fn wilson(p: f64, n: f64) -> (f64, f64) {
-    const Z: f64 = 1.959_964;
-    if n <= 0.0 {
-        return (0.0, 1.0);
-    }
-    let z2 = Z * Z;
-    let denom = 1.0 + z2 / n;
-    let centre = (p + z2 / (2.0 * n)) / denom;
-    let half = Z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::wilson;
-
-    #[test]
-    fn wilson_interval() {
-        let (lo, hi) = wilson(1.0, 100.0);
-        assert!((lo - 0.963).abs() < 0.001 && hi == 1.0, "{lo} {hi}");
-        let (lo, hi) = wilson(0.5, 100.0);
-        assert!(
-            (lo - 0.404).abs() < 0.001 && (hi - 0.596).abs() < 0.001,
-            "{lo} {hi}"
-        );
-        assert_eq!(wilson(0.0, 0.0), (0.0, 1.0));
-    }
 }

@@ -16,9 +16,7 @@
 //! also yields the bivalue cells the search branches on. This file is our own implementation
 //! of that published design (tables are computed by `const fn` below, not copied).
 
-use super::board::Board;
-
-const CLAIMING: bool = true;
+use super::answer::{Answer, Request};
 
 /// All 27 cells of a band.
 const ALL: u32 = (1 << 27) - 1;
@@ -393,7 +391,7 @@ impl Grid {
             }
             // Claiming only when singles are exhausted: it rarely fires earlier, and is what
             // saves guesses on the hardest puzzles.
-            if !(CLAIMING && self.claim_columns()?) {
+            if !self.claim_columns()? {
                 return Ok(());
             }
         }
@@ -518,7 +516,7 @@ impl Grid {
 
 /// Counts solutions of a 9x9 puzzle (81 cells, row-major, 0 empty, values 1..=9) up to
 /// `limit`, and returns the first solution found when `want_first`. The givens must not
-/// repeat a value in a row, column or box (a [`Board`] guarantees it); if they do, the
+/// repeat a value in a row, column or box (a [`crate::sudoku::Board`] guarantees it); if they do, the
 /// answer is 0.
 pub fn solve_cells(cells: &[u8; 81], limit: usize, want_first: bool) -> (usize, Option<[u8; 81]>) {
     let mut tally = Tally {
@@ -539,13 +537,15 @@ pub fn solve_cells(cells: &[u8; 81], limit: usize, want_first: bool) -> (usize, 
     (tally.count, tally.first)
 }
 
-/// Counts solutions of a 3x3-block [`Board`] up to `limit` (and the first solution).
-pub(crate) fn solve_board(
-    board: &Board,
-    limit: usize,
-    want_first: bool,
-) -> (usize, Option<[u8; 81]>) {
+/// [`solve_cells`] for the dispatch (no node budget: the worst case is a fraction of a
+/// millisecond).
+pub(super) fn solve(board_cells: &[u8], request: Request) -> Answer {
     let mut cells = [0u8; 81];
-    cells.copy_from_slice(board.cells());
-    solve_cells(&cells, limit, want_first)
+    cells.copy_from_slice(board_cells);
+    let (count, first) = solve_cells(&cells, request.limit, request.want_first);
+    Answer {
+        count,
+        first: first.map(|f| f.to_vec()),
+        complete: true,
+    }
 }

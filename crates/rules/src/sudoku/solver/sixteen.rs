@@ -1,4 +1,4 @@
-//! The specialised 16x16 (4x4 blocks) solver: the band bitboard design of [`super::solver9`]
+//! The specialised 16x16 (4x4 blocks) solver: the band bitboard design of [`super::nine`]
 //! carried over to 16x16.
 //!
 //! Why this shape: a band of 16x16 is 4 rows of 16 cells, exactly one `u64`, so for every
@@ -23,8 +23,7 @@
 
 use std::sync::OnceLock;
 
-pub use super::solver::Answer;
-use super::solver::Tally;
+use super::answer::{Answer, Request, Tally};
 
 const BANDS: usize = 4;
 /// One word per digit and band, `BANDS * digit + band`.
@@ -464,7 +463,7 @@ impl Grid {
 
 /// Counts solutions of a 16x16 puzzle with 4x4 blocks (256 cells, row-major, 0 empty, values
 /// `1..=16`) up to `limit`, giving up after `max_nodes` search nodes. The givens must not
-/// repeat a value in a row, column or block (a [`super::Board`] guarantees it); if they do,
+/// repeat a value in a row, column or block (a [`crate::sudoku::Board`] guarantees it); if they do,
 /// the answer is 0.
 pub fn solve_cells(cells: &[u8], limit: usize, want_first: bool, max_nodes: usize) -> Answer {
     let none = Answer::NONE;
@@ -490,9 +489,18 @@ pub fn solve_cells(cells: &[u8], limit: usize, want_first: bool, max_nodes: usiz
         }
         grid.place(w, mask);
     }
-    let mut tally = Tally::new(limit, want_first, max_nodes);
+    let mut tally = Tally::new(Request {
+        limit,
+        want_first,
+        max_nodes,
+    });
     if grid.propagate(perm).is_ok() {
         grid.search(perm, &mut tally);
     }
     tally.answer()
+}
+
+/// [`solve_cells`] for the dispatch.
+pub(super) fn solve(cells: &[u8], request: Request) -> Answer {
+    solve_cells(cells, request.limit, request.want_first, request.max_nodes)
 }

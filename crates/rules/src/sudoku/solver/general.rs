@@ -1,60 +1,10 @@
-//! The sudoku solver: solution counting up to a limit, one solution, and the solvability
-//! oracle that decides taboo moves.
-//!
-//! Every entry point dispatches on the block shape: 3x3 boards go to the band bitboard
-//! solver in [`super::solver9`] (the agent's hot path and the benchmark collections), 4x4
-//! boards to its 16x16 counterpart [`super::solver16`]; every other shape up to 25x25 takes
-//! the general path here. The general path keeps a candidate mask per cell, propagates
-//! naked singles (a queue) and hidden singles (per row, column and block), and branches on
-//! the cell with the fewest candidates, copying the state per branch (cheaper than undo
-//! logs at these sizes).
-//!
-//! [`super::reference`] is a deliberately naive second implementation used only to
-//! cross-check this one in tests.
+//! The general path of the solver: any block shape up to 25x25. It keeps a candidate mask
+//! per cell, propagates naked singles (a queue) and hidden singles (per row, column and
+//! block), runs locked candidates from 12x12 up, and branches on the cell with the fewest
+//! candidates, copying the state per branch (cheaper than undo logs at these sizes).
 
-use super::board::{Board, Shape};
-use super::{solver16, solver9};
-
-/// Counts the solutions of `board`, stopping as soon as `limit` are found. Returns a number
-/// in `0..=limit`.
-pub fn count_solutions(board: &Board, limit: usize) -> usize {
-    run(board, limit, false).0
-}
-
-/// One solution of `board`, or `None` when it has none.
-pub fn solve(board: &Board) -> Option<Board> {
-    run(board, 1, true).1
-}
-
-/// Counts solutions up to `limit` and also returns the first one found.
-pub fn solve_and_count(board: &Board, limit: usize) -> (usize, Option<Board>) {
-    run(board, limit, true)
-}
-
-/// True when `board` can still be completed to a full, correct sudoku.
-pub fn has_solution(board: &Board) -> bool {
-    count_solutions(board, 1) == 1
-}
-
-fn run(board: &Board, limit: usize, want_first: bool) -> (usize, Option<Board>) {
-    if limit == 0 {
-        return (0, None);
-    }
-    let shape = board.shape();
-    let (count, first) = if shape.m() == 3 && shape.n() == 3 {
-        let (count, first) = solver9::solve_board(board, limit, want_first);
-        (count, first.map(|cells| cells.to_vec()))
-    } else if shape.m() == 4 && shape.n() == 4 {
-        let answer = solver16::solve_cells(board.cells(), limit, want_first, usize::MAX);
-        (answer.count, answer.first)
-    } else {
-        let answer = general(shape, board.cells(), limit, want_first, usize::MAX);
-        (answer.count, answer.first)
-    };
-    let first = first
-        .map(|cells| Board::from_cells(shape, &cells).expect("a solver solution is a valid board"));
-    (count, first)
-}
+use super::answer::{Answer, Request, Tally};
+use crate::sudoku::board::Shape;
 
 /// Smallest side length for which the general path runs locked candidates.
 const LOCKED_FROM: usize = 12;
@@ -136,59 +86,6 @@ impl Layout {
     fn all_units(&self) -> u128 {
         (1u128 << (3 * self.size)) - 1
     }
-}
-
-/// Where a search reports (this path's and [`super::solver16`]'s): stops at `limit` or past
-/// `max_nodes`, keeps the first solution when asked to.
-pub(super) struct Tally {
-    pub(super) limit: usize,
-    pub(super) count: usize,
-    /// Search nodes visited, and the budget after which the search gives up.
-    pub(super) nodes: usize,
-    pub(super) max_nodes: usize,
-    pub(super) first: Option<Vec<u8>>,
-    pub(super) want_first: bool,
-}
-
-impl Tally {
-    pub(super) fn new(limit: usize, want_first: bool, max_nodes: usize) -> Tally {
-        Tally {
-            limit,
-            count: 0,
-            nodes: 0,
-            max_nodes,
-            first: None,
-            want_first,
-        }
-    }
-
-    /// The answer so far.
-    pub(super) fn answer(self) -> Answer {
-        Answer {
-            count: self.count,
-            first: self.first,
-            complete: self.nodes <= self.max_nodes,
-        }
-    }
-}
-
-/// What a counting search found (the general path and the 16x16 solver).
-pub struct Answer {
-    /// Solutions found, at most the limit.
-    pub count: usize,
-    /// The first solution (row-major values), when asked for and there is one.
-    pub first: Option<Vec<u8>>,
-    /// False when the node budget ran out before the answer was certain.
-    pub complete: bool,
-}
-
-impl Answer {
-    /// No solution (givens that contradict each other).
-    pub(super) const NONE: Answer = Answer {
-        count: 0,
-        first: None,
-        complete: true,
-    };
 }
 
 struct Dead;
@@ -490,7 +387,7 @@ impl State {
 }
 
 /// The general path: any shape, cells row-major with 0 for empty and no duplicate givens.
-fn general(shape: Shape, cells: &[u8], limit: usize, want_first: bool, max_nodes: usize) -> Answer {
+pub(super) fn solve(shape: Shape, cells: &[u8], request: Request) -> Answer {
     let size = shape.size();
     let lay = Layout::new(shape);
     let mut state = State {
@@ -500,7 +397,7 @@ fn general(shape: Shape, cells: &[u8], limit: usize, want_first: bool, max_nodes
         dirty_hidden: lay.all_units(),
         dirty_locked: lay.all_units(),
     };
-    let mut tally = Tally::new(limit, want_first, max_nodes);
+    let mut tally = Tally::new(request);
     for (i, &v) in cells.iter().enumerate() {
         if v == 0 {
             continue;
@@ -515,110 +412,4 @@ fn general(shape: Shape, cells: &[u8], limit: usize, want_first: bool, max_nodes
         state.search(&lay, &mut tally);
     }
     tally.answer()
-}
-
-/// Counts solutions on the general path whatever the shape (also for 3x3 boards), so tests
-/// can compare it with the 9x9 path.
-pub fn count_solutions_general(board: &Board, limit: usize) -> usize {
-    if limit == 0 {
-        return 0;
-    }
-    general(board.shape(), board.cells(), limit, false, usize::MAX).count
-}
-
-/// Like [`count_solutions`], but gives up after `max_nodes` search nodes and then answers
-/// `None`. Large boards (16x16, 25x25) with few clues can need an exponential search; the
-/// generator uses this to stay fast, keeping a clue whenever uniqueness is not proven in
-/// budget. 3x3 boards ignore the budget: the band solver's worst case is a fraction of a
-/// millisecond.
-pub fn count_solutions_within(board: &Board, limit: usize, max_nodes: usize) -> Option<usize> {
-    let shape = board.shape();
-    if limit == 0 {
-        return Some(0);
-    }
-    if shape.m() == 3 && shape.n() == 3 {
-        return Some(solver9::solve_board(board, limit, false).0);
-    }
-    if shape.m() == 4 && shape.n() == 4 {
-        let answer = solver16::solve_cells(board.cells(), limit, false, max_nodes);
-        return answer.complete.then_some(answer.count);
-    }
-    let answer = general(shape, board.cells(), limit, false, max_nodes);
-    answer.complete.then_some(answer.count)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::sudoku::board::Shape;
-
-    #[test]
-    fn empty_4x4_has_288_solutions() {
-        let board = Board::empty(Shape::new(2, 2).unwrap());
-        assert_eq!(count_solutions(&board, 1000), 288);
-        assert_eq!(count_solutions(&board, 5), 5);
-        assert!(has_solution(&board));
-    }
-
-    #[test]
-    fn empty_boards_of_degenerate_shapes() {
-        // 1x1: one cell, one solution. 1x2 (N=2): 2 solutions. 1x3: 3x3 latin squares with
-        // rows as blocks: 12 latin squares of order 3.
-        assert_eq!(
-            count_solutions(&Board::empty(Shape::new(1, 1).unwrap()), 10),
-            1
-        );
-        assert_eq!(
-            count_solutions(&Board::empty(Shape::new(1, 2).unwrap()), 10),
-            2
-        );
-        assert_eq!(
-            count_solutions(&Board::empty(Shape::new(1, 3).unwrap()), 100),
-            12
-        );
-        assert_eq!(
-            count_solutions(&Board::empty(Shape::new(3, 1).unwrap()), 100),
-            12
-        );
-    }
-
-    #[test]
-    fn unsolvable_board_is_detected() {
-        // Row 0 needs a 4 at 0,3 but column 3 already has a 4.
-        let board = Board::parse_rows(Shape::new(2, 2).unwrap(), "123./..../..../...4").unwrap();
-        assert!(!has_solution(&board));
-        assert_eq!(solve(&board), None);
-        assert_eq!(count_solutions(&board, 0), 0);
-    }
-
-    #[test]
-    fn solution_is_a_completion() {
-        let board = Board::parse_rows(
-            Shape::new(2, 3).unwrap(),
-            "1...../....../....../....../....../......",
-        )
-        .unwrap();
-        let sol = solve(&board).unwrap();
-        assert!(sol.is_full());
-        assert_eq!(sol.get(0, 0), 1);
-    }
-
-    #[test]
-    fn node_budget_gives_up_instead_of_guessing() {
-        let board = Board::empty(Shape::new(4, 4).unwrap());
-        assert_eq!(count_solutions_within(&board, 2, 1), None);
-        assert_eq!(count_solutions_within(&board, 2, 100_000), Some(2));
-        let nine = Board::empty(Shape::new(3, 3).unwrap());
-        assert_eq!(count_solutions_within(&nine, 2, 1), Some(2));
-    }
-
-    #[test]
-    fn empty_9x9_and_large_shapes_have_solutions() {
-        for (m, n) in [(3, 3), (3, 4), (4, 4), (4, 5), (5, 5)] {
-            let board = Board::empty(Shape::new(m, n).unwrap());
-            let (count, sol) = solve_and_count(&board, 2);
-            assert_eq!(count, 2, "{m}x{n}");
-            assert!(sol.unwrap().is_full());
-        }
-    }
 }

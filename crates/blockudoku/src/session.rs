@@ -1,0 +1,230 @@
+//! The protocol session: the loop that reads lines (the kit's reader thread, so `isready`
+//! and `stop` are answered while a search runs), the game state, the options, and the
+//! search handle. `protocol` parses and formats; `search` computes.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use engine_kit::handle::SearchHandle;
+use engine_kit::io::say;
+use puzzle_rules::blockudoku::{Board, GameState, Hand, Scoring};
+
+use crate::legacy;
+use crate::protocol::{self, Command, GoLimits, Setting};
+use crate::search::{self, Agent, Control, Outcome, WEIGHTS};
+
+struct Session {
+    state: GameState,
+    hand: Hand,
+    scoring: Scoring,
+    agent: Agent,
+    threads: usize,
+    running: Option<SearchHandle>,
+}
+
+/// Runs one search to the end (no clock) and returns its outcome.
+fn search_now(
+    board: Board,
+    hand: &Hand,
+    agent: Agent,
+    threads: usize,
+    stop: &AtomicBool,
+    nodes: u64,
+    widen: bool,
+) -> Outcome {
+    let slots = hand.live();
+    let ctl = Control::new(stop, nodes);
+    search::search_widening(board, &slots, agent, &WEIGHTS, threads, &ctl, widen)
+}
+
+impl Session {
+    fn new() -> Session {
+        Session {
+            state: GameState::default(),
+            hand: Hand::default(),
+            scoring: Scoring::Blockudoku,
+            agent: Agent::Default,
+            threads: 1,
+            running: None,
+        }
+    }
+
+    /// Waits for a running search (stopping it first if asked); its bestmove is printed by
+    /// the search thread itself.
+    fn finish_search(&mut self, stop_first: bool) {
+        if let Some(run) = self.running.take() {
+            run.join(stop_first);
+        }
+    }
+
+    fn searching(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| !r.is_finished())
+    }
+
+    fn go(&mut self, limits: GoLimits) -> Result<(), String> {
+        if self.hand.no_pieces() {
+            return Err("no pieces in hand: send position first".into());
+        }
+        // Stop a little early: the answer still has to be formatted and written.
+        let stop_after = limits
+            .movetime
+            .map(|ms| Duration::from_millis(ms).saturating_sub(Duration::from_millis(2)));
+        let (board, hand, agent, threads) = (
+            self.state.board,
+            self.hand.clone(),
+            self.agent,
+            self.threads,
+        );
+        // A bare `go` answers at once from the default beam; given time or nodes, widen.
+        let widen = limits.movetime.is_some() || limits.nodes.is_some() || limits.infinite;
+        let nodes = limits.nodes.unwrap_or(u64::MAX);
+        let search = move |stop: &AtomicBool| {
+            let start = Instant::now();
+            let out = search_now(board, &hand, agent, threads, stop, nodes, widen);
+            (out, start.elapsed())
+        };
+        let answer = |(out, elapsed): (Outcome, Duration)| say(&protocol::go_reply(&out, elapsed));
+        self.running = Some(SearchHandle::go(
+            limits.infinite,
+            stop_after,
+            search,
+            answer,
+        ));
+        Ok(())
+    }
+
+    fn play(&mut self, placements: &[protocol::PlacementText]) -> Result<String, String> {
+        let mut state = self.state;
+        let mut hand = self.hand.clone();
+        let mut cleared = 0;
+        for p in placements {
+            let piece = hand.take(p.slot).map_err(|e| format!("play: {e}"))?;
+            let report = state
+                .place(&piece, p.row, p.col, self.scoring)
+                .map_err(|e| {
+                    format!(
+                        "play: {}@{}: {e}",
+                        p.slot,
+                        protocol::cell_name(p.row * 9 + p.col)
+                    )
+                })?;
+            cleared += report.regions;
+        }
+        self.state = state;
+        self.hand = hand;
+        Ok(protocol::position_line(&self.state, &self.hand, cleared))
+    }
+
+    /// Handles one command; returns false on quit.
+    fn handle(&mut self, cmd: Command) -> bool {
+        // Only isready and stop are served while a search runs; anything else waits for it
+        // (and ends a `go infinite`, which would otherwise never finish).
+        if !matches!(cmd, Command::IsReady | Command::Stop | Command::Empty) {
+            self.finish_search(true);
+        }
+        match cmd {
+            Command::Empty => {}
+            Command::Hello => {
+                let mut lines = vec![
+                    "id name blockudoku".to_string(),
+                    format!("id version {}", env!("CARGO_PKG_VERSION")),
+                    protocol::PROTOCOL.to_string(),
+                ];
+                lines.extend(protocol::options().hello_lines());
+                lines.push("hello ok".into());
+                say(&lines);
+            }
+            Command::IsReady => say(&["readyok"]),
+            Command::Stop => self.finish_search(true),
+            Command::Quit => return false,
+            Command::SetOption(s) => match s {
+                Setting::Threads(n) => self.threads = n,
+                Setting::Scoring(s) => self.scoring = s,
+                Setting::Agent(a) => self.agent = a,
+            },
+            Command::NewGame => {
+                self.state = GameState::default();
+                self.hand = Hand::default();
+            }
+            Command::Position { state, hand } => {
+                self.state = state;
+                self.hand = hand;
+            }
+            Command::Go(limits) => {
+                if let Err(e) = self.go(limits) {
+                    say(&[format!("error {e}")]);
+                }
+            }
+            Command::Play(p) => match self.play(&p) {
+                Ok(line) => say(&[line]),
+                Err(e) => say(&[format!("error {e}")]),
+            },
+            Command::Show => say(&protocol::show_lines(&self.state, &self.hand)),
+            Command::Catalogue => say(&[protocol::catalogue_line()]),
+            Command::Eval => {
+                let t = search::Terms::of(self.state.board, WEIGHTS.nofit_from);
+                let mut line = format!("eval {}", t.value(&WEIGHTS));
+                for (name, n) in t.named() {
+                    line += &format!(" {name} {n}");
+                }
+                line += &format!(" mobility {}", search::mobility(self.state.board));
+                say(&[line]);
+            }
+            Command::OneShot { board, hand } => {
+                let never = AtomicBool::new(false);
+                let out = search_now(
+                    board,
+                    &hand,
+                    self.agent,
+                    self.threads,
+                    &never,
+                    u64::MAX,
+                    false,
+                );
+                say(&[protocol::bestmove_line(out.best.as_ref().map(|b| &b.0[..]))]);
+            }
+        }
+        true
+    }
+}
+
+/// Serves the protocol (or the legacy I/O) on stdin/stdout until `quit` or end of input.
+pub fn serve() {
+    let rx = engine_kit::io::spawn_reader();
+    let mut session = Session::new();
+    let mut legacy: Option<legacy::Legacy> = None;
+    let mut first_token_seen = false;
+    while let Ok(Some(line)) = rx.recv() {
+        if !first_token_seen {
+            let Some(first) = line.split_whitespace().next() else {
+                continue;
+            };
+            first_token_seen = true;
+            // The original GUI opens with a piece id: serve its protocol for the session.
+            if first.len() <= 2 && first.bytes().all(|b| b.is_ascii_digit()) {
+                legacy = Some(legacy::Legacy::default());
+            }
+        }
+        if let Some(leg) = legacy.as_mut() {
+            for reply in leg.feed(&line, session.agent, session.threads) {
+                say(&[reply]);
+            }
+            continue;
+        }
+        let keep_going = match protocol::parse_line(&line) {
+            Ok(cmd) => session.handle(cmd),
+            Err(e) => {
+                say(&[format!("error {e}")]);
+                true
+            }
+        };
+        if !keep_going {
+            break;
+        }
+        if !session.searching() {
+            session.finish_search(false);
+        }
+    }
+    // Quit or end of input: a running search still answers before the process exits.
+    session.finish_search(true);
+}

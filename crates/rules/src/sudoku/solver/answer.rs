@@ -1,0 +1,94 @@
+//! What every solver path is asked ([`Request`]) and answers ([`Answer`]), and the
+//! [`Tally`] a counting search reports to. A leaf module: the paths and the dispatch
+//! import it, it imports none of them.
+
+/// What a solve is asked: count up to `limit` solutions, keep the first one when
+/// `want_first`, and give up after `max_nodes` search nodes (then the answer is not
+/// `complete`). The 9x9 path ignores the budget: its worst case is a fraction of a
+/// millisecond.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// Stop after this many solutions.
+    pub limit: usize,
+    /// Keep the first solution found.
+    pub want_first: bool,
+    /// Search nodes after which the search gives up.
+    pub max_nodes: usize,
+}
+
+impl Request {
+    /// Count up to `limit` solutions, no node budget.
+    pub fn count(limit: usize) -> Request {
+        Request {
+            limit,
+            want_first: false,
+            max_nodes: usize::MAX,
+        }
+    }
+
+    /// The same request, also keeping the first solution.
+    pub fn with_first(self) -> Request {
+        Request {
+            want_first: true,
+            ..self
+        }
+    }
+
+    /// The same request with a node budget.
+    pub fn within(self, max_nodes: usize) -> Request {
+        Request { max_nodes, ..self }
+    }
+}
+
+/// Where a search reports (the general path's and [`super::sixteen`]'s): stops at `limit` or past
+/// `max_nodes`, keeps the first solution when asked to.
+pub(super) struct Tally {
+    pub(super) limit: usize,
+    pub(super) count: usize,
+    /// Search nodes visited, and the budget after which the search gives up.
+    pub(super) nodes: usize,
+    pub(super) max_nodes: usize,
+    pub(super) first: Option<Vec<u8>>,
+    pub(super) want_first: bool,
+}
+
+impl Tally {
+    pub(super) fn new(request: Request) -> Tally {
+        Tally {
+            limit: request.limit,
+            count: 0,
+            nodes: 0,
+            max_nodes: request.max_nodes,
+            first: None,
+            want_first: request.want_first,
+        }
+    }
+
+    /// The answer so far.
+    pub(super) fn answer(self) -> Answer {
+        Answer {
+            count: self.count,
+            first: self.first,
+            complete: self.nodes <= self.max_nodes,
+        }
+    }
+}
+
+/// What a counting search found (every path).
+pub struct Answer {
+    /// Solutions found, at most the limit.
+    pub count: usize,
+    /// The first solution (row-major values), when asked for and there is one.
+    pub first: Option<Vec<u8>>,
+    /// False when the node budget ran out before the answer was certain.
+    pub complete: bool,
+}
+
+impl Answer {
+    /// No solution (givens that contradict each other).
+    pub(super) const NONE: Answer = Answer {
+        count: 0,
+        first: None,
+        complete: true,
+    };
+}

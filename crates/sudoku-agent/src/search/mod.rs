@@ -1,0 +1,275 @@
+//! The `default` agent's search: alpha-beta over the *cell game*.
+//!
+//! The score of a move depends only on which cell is filled, never on the value, and on a
+//! solvable board every empty cell has a value from a solution. So once one solution `S` of
+//! the root board is known, the game reduces to "players alternately fill playable cells",
+//! plus passes: a move known to make the sudoku unsolvable (a taboo move) scores nothing and
+//! hands the turn over, which flips who fills the last cell of each region. The search plays
+//! that reduced game (branching N*N instead of N*N*N) with iterative deepening, a shared
+//! lock-free transposition table, move ordering (TT move, scoring moves, moves that do not
+//! leave a region one cell from completion) and lazy SMP over all threads.
+//!
+//! Taboo moves are found exactly at the root with the solver. Inside the tree a root taboo
+//! move `r,c=v` stays a valid pass while its cell is empty and none of the cells that hold
+//! `v` in `S` in its row, column or block are filled (the tree only ever places `S` values,
+//! so then `v` is still not a duplicate, and a superset of an unsolvable board is unsolvable).
+//! Values returned by the tree are *future* points (side to move minus opponent), so
+//! transpositions reached with different scores share entries.
+//!
+//! - [`root`]: exact facts about the root from the solver (a solution, the taboo moves) and
+//!   the quick move proposed before any search.
+//! - [`node`]: the reduced game: board geometry with Zobrist keys, and the node one thread
+//!   searches (fill, unfill, passes).
+//! - [`table`]: the lock-free transposition table and its [`table::Bound`]s.
+//! - [`worker`]: one search thread: move ordering, negamax, evaluation, root iteration.
+//! - this file: limits, events, stop signals and [`search`], which runs the main worker
+//!   and the helpers (lazy SMP).
+
+// Cells are indices into several parallel arrays (state, regions, zobrist keys), so index
+// loops read better than zipped iterators here.
+#![allow(clippy::needless_range_loop)]
+
+mod node;
+mod root;
+mod table;
+mod worker;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use puzzle_rules::sudoku::board::Move;
+use puzzle_rules::sudoku::game::Game;
+
+use node::{real_move, Geometry, Node};
+pub use root::analyse_root;
+use root::{quick_move, solve_until, Solved};
+pub use table::Table;
+use worker::Worker;
+
+/// A pass: play a taboo move.
+pub const PASS: u16 = u16::MAX;
+pub(super) const NO_MOVE: u16 = u16::MAX - 1;
+pub(super) const INF: i32 = 1_000_000;
+/// Root taboo moves tracked in the tree (a bit each).
+pub(super) const MAX_TABOO: usize = 128;
+/// Horizon bonus for the side that would fill the last cell.
+pub(super) const PARITY: i32 = 2;
+/// Weight (in quarter points) of the playable-cell difference under allowed-squares rules.
+pub(super) const MOBILITY: i32 = 2;
+
+/// When to stop searching.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop at this instant.
+    pub deadline: Option<Instant>,
+    /// Stop after this many nodes (summed over threads).
+    pub nodes: Option<u64>,
+    /// Stop after this iteration depth.
+    pub depth: Option<u32>,
+}
+
+/// What a search reports while it runs.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// A move that is safe to play now (the current best).
+    Propose(Move),
+    /// Progress of one finished iteration.
+    Info {
+        /// Iteration depth.
+        depth: u32,
+        /// Nodes so far.
+        nodes: u64,
+        /// Milliseconds since the start.
+        millis: u64,
+        /// Expected final score difference for the side to move.
+        score: i32,
+        /// Best move.
+        pv: Move,
+        /// True when the value is exact (the game tree was searched to its end).
+        exact: bool,
+    },
+}
+
+/// Shared stop signals: the protocol's `stop` flag, the clock and the node budget.
+pub struct Stopper<'a> {
+    /// Set by the protocol loop on `stop`.
+    pub flag: &'a AtomicBool,
+    /// Limits of this search.
+    pub limits: Limits,
+    /// Node count and end signal shared with helper threads.
+    pub shared: Arc<Shared>,
+}
+
+/// What the threads of one search share besides the table.
+#[derive(Default)]
+pub struct Shared {
+    /// Nodes over all threads.
+    pub nodes: AtomicU64,
+    /// Set once the main thread is done (helper threads then stop).
+    pub done: AtomicBool,
+}
+
+/// Helper threads do not see the protocol's flag; the main thread relays it through `done`.
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+impl Stopper<'_> {
+    fn should_stop(&self) -> bool {
+        if self.shared.done.load(Ordering::Relaxed) || self.flag.load(Ordering::Relaxed) {
+            return true;
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.shared.nodes.load(Ordering::Relaxed) >= n {
+                return true;
+            }
+        }
+        if let Some(d) = self.limits.deadline {
+            if Instant::now() >= d {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Result of a search.
+pub struct Outcome {
+    /// The move to play, `None` when the side to move has no move at all.
+    pub best: Option<Move>,
+    /// Nodes searched over all threads (aborted iterations included).
+    pub nodes: u64,
+}
+
+/// Runs the `default` agent on `game` with `threads` threads sharing `table`.
+pub fn search(
+    game: &Game,
+    limits: Limits,
+    stop_flag: &AtomicBool,
+    threads: usize,
+    table: &Arc<Table>,
+    report: &mut dyn FnMut(Event),
+) -> Outcome {
+    let start = Instant::now();
+    let stopper = Stopper {
+        flag: stop_flag,
+        limits,
+        shared: Arc::new(Shared::default()),
+    };
+    if !game.can_move(game.turn()) {
+        return Outcome {
+            best: None,
+            nodes: 0,
+        };
+    }
+    let stopped = || stopper.should_stop();
+    let Solved::Solution(first_solution) = solve_until(game.board(), &stopped) else {
+        // An unsolvable position (only reachable through a hand-made `position`): every
+        // move is taboo, so any legal one is as good as another and none forfeits. The
+        // same when the search must end before the solver knows (a hostile 25x25 board).
+        let best = game.legal_moves(game.turn()).first().copied();
+        if let Some(m) = best {
+            report(Event::Propose(m));
+        }
+        return Outcome { best, nodes: 0 };
+    };
+    let quick = quick_move(game, first_solution.cells());
+    if let Some(m) = quick {
+        report(Event::Propose(m));
+    }
+    // Classifying the candidates costs solver calls; on a clock keep most of the time for
+    // the search (the first solution already gives safe moves).
+    let analysis_deadline = stopper.limits.deadline.map(|d| {
+        let now = Instant::now();
+        now + d.saturating_duration_since(now) / 3
+    });
+    let stop_analysis = || {
+        stop_flag.load(Ordering::Relaxed) || analysis_deadline.is_some_and(|d| Instant::now() >= d)
+    };
+    let root = match analyse_root(game, &stop_analysis) {
+        Some(r) => r,
+        None => {
+            return Outcome {
+                best: quick,
+                nodes: 0,
+            }
+        }
+    };
+    let geo = Geometry::new(game);
+    let node = Node::new(game, &geo, &root);
+    let mut best_move = quick;
+    let diff = {
+        let s = game.scores();
+        let me = game.turn().index();
+        s[me] as i32 - s[1 - me] as i32
+    };
+    // Helper threads are detached: the answer must not wait for a descheduled helper to
+    // notice the end (on a loaded machine that cost 10+ ms past the movetime).
+    let geo = Arc::new(geo);
+    spawn_helpers(threads, &geo, table, &node, &stopper);
+    let mut w = Worker::new(&geo, table, &stopper, node.clone());
+    let mut root_moves = w.moves(NO_MOVE, 0);
+    let max_depth = stopper.limits.depth.unwrap_or(u32::MAX);
+    let mut depth = 1;
+    while depth <= max_depth {
+        w.horizon = false;
+        let Some((mv, v)) = w.root(depth, &mut root_moves) else {
+            break;
+        };
+        let real = real_move(game, &geo, &node, &root, mv);
+        if Some(real) != best_move {
+            report(Event::Propose(real));
+        }
+        best_move = Some(real);
+        let exact = !w.horizon;
+        report(Event::Info {
+            depth,
+            nodes: stopper.shared.nodes.load(Ordering::Relaxed) + (w.nodes & 255),
+            millis: start.elapsed().as_millis() as u64,
+            score: diff + v,
+            pv: real,
+            exact,
+        });
+        if exact {
+            break;
+        }
+        depth += 1;
+    }
+    stopper.shared.done.store(true, Ordering::Relaxed);
+    let main_nodes = w.nodes;
+    Outcome {
+        best: best_move,
+        nodes: stopper.shared.nodes.load(Ordering::Relaxed) + main_nodes % 256,
+    }
+}
+
+/// Starts the lazy-SMP helpers: `threads - 1` workers on the same root and table, odd
+/// ones one iteration deeper, until the main worker is done.
+fn spawn_helpers(
+    threads: usize,
+    geo: &Arc<Geometry>,
+    table: &Arc<Table>,
+    node: &Node,
+    stopper: &Stopper,
+) {
+    for helper in 1..threads.max(1) {
+        let (geo, table, node) = (geo.clone(), table.clone(), node.clone());
+        let (limits, shared) = (stopper.limits.clone(), stopper.shared.clone());
+        std::thread::spawn(move || {
+            let stopper = Stopper {
+                flag: &NEVER,
+                limits,
+                shared,
+            };
+            let mut w = Worker::new(&geo, &table, &stopper, node);
+            let mut root_moves = w.moves(NO_MOVE, 0);
+            let mut depth = 1 + (helper as u32 % 2);
+            while !w.aborted && !stopper.shared.done.load(Ordering::Relaxed) {
+                if depth > w.node.empties as u32 + 64 {
+                    break;
+                }
+                w.root(depth, &mut root_moves);
+                depth += 1;
+            }
+        });
+    }
+}

@@ -1,0 +1,117 @@
+//! Exact facts about the root, found with the solver: one solution and the taboo moves of
+//! the player to move; and the quick move proposed before the tree search starts.
+
+use puzzle_rules::sudoku::board::{Board, Move};
+use puzzle_rules::sudoku::game::Game;
+use puzzle_rules::sudoku::solver;
+
+/// Exact facts about the root found with the solver.
+pub struct RootInfo {
+    /// One solution of the root board (row-major values).
+    pub solution: Vec<u8>,
+    /// Moves of the player to move known to leave the sudoku unsolvable.
+    pub taboo: Vec<Move>,
+}
+
+/// Solver nodes of the first try of [`solve_until`]; each further try doubles them.
+const SOLVE_NODES: usize = 1 << 12;
+
+/// What [`solve_until`] found.
+pub enum Solved {
+    /// A solution.
+    Solution(Board),
+    /// The board has no solution.
+    Unsolvable,
+    /// `stop` said so before the answer was known.
+    Stopped,
+}
+
+/// [`solver::solve`] that checks `stop` between tries of a growing node budget: one solve of
+/// a sparse 25x25 board can take many seconds, and a search must still end at `stop` or at
+/// its deadline (found by tests/fuzz_engines.py). At most about twice the work of one solve.
+pub fn solve_until(board: &Board, stop: &dyn Fn() -> bool) -> Solved {
+    let mut budget = SOLVE_NODES;
+    loop {
+        match solver::count_solutions_within(board, 1, budget) {
+            Some(0) => return Solved::Unsolvable,
+            // The same depth-first search finds the same first solution within the budget.
+            Some(_) => {
+                return solver::solve(board).map_or(Solved::Unsolvable, Solved::Solution);
+            }
+            None if stop() => return Solved::Stopped,
+            None => budget = budget.saturating_mul(2),
+        }
+    }
+}
+
+/// Solves the root and classifies the side to move's candidate values: values of some
+/// solution are safe, the others are taboo moves (usable as passes). Stops early (keeping
+/// what it found) when `stop` says so; the first solution alone already gives safe moves.
+/// `None` when the root has no solution or `stop` came before the first one was found.
+pub fn analyse_root(game: &Game, stop: &dyn Fn() -> bool) -> Option<RootInfo> {
+    let board = game.board();
+    let Solved::Solution(solution) = solve_until(board, stop) else {
+        return None;
+    };
+    let solution = solution.cells().to_vec();
+    let size = board.size();
+    let mut known: Vec<u32> = solution
+        .iter()
+        .map(|&v| if v == 0 { 0 } else { 1u32 << (v - 1) })
+        .collect();
+    let mut taboo = Vec::new();
+    'outer: for mv in game.legal_moves(game.turn()) {
+        let cell = mv.row * size + mv.col;
+        if known[cell] & (1 << (mv.value - 1)) != 0 {
+            continue;
+        }
+        if stop() {
+            break 'outer;
+        }
+        let mut next = board.clone();
+        next.place(mv);
+        match solve_until(&next, stop) {
+            Solved::Solution(s) => {
+                for (k, &v) in s.cells().iter().enumerate() {
+                    known[k] |= 1 << (v - 1);
+                }
+            }
+            Solved::Unsolvable => taboo.push(mv),
+            Solved::Stopped => break 'outer,
+        }
+    }
+    Some(RootInfo { solution, taboo })
+}
+
+/// The quickest safe move: a solution value on the playable cell that scores most and, on
+/// ties, does not leave a region one fill from completion.
+pub fn quick_move(game: &Game, solution: &[u8]) -> Option<Move> {
+    let board = game.board();
+    let size = board.size();
+    let mut best: Option<(i32, Move)> = None;
+    for (r, c) in game.playable_cells(game.turn()) {
+        let mv = Move::new(r, c, solution[r * size + c]);
+        if game.taboo().contains(&mv) || board.check(mv).is_err() {
+            continue;
+        }
+        let pts = board.score_of(r, c) as i32;
+        let key = pts * 4 + if sets_up(board, r, c) { 0 } else { 1 };
+        if best.is_none_or(|(k, _)| key > k) {
+            best = Some((key, mv));
+        }
+    }
+    best.map(|(_, m)| m)
+}
+
+pub(super) fn sets_up(board: &Board, row: usize, col: usize) -> bool {
+    let size = board.size();
+    let shape = board.shape();
+    let row_empty = (0..size).filter(|&c| board.get(row, c) == 0).count();
+    let col_empty = (0..size).filter(|&r| board.get(r, col) == 0).count();
+    let (br, bc) = (row / shape.m() * shape.m(), col / shape.n() * shape.n());
+    let block_empty = (br..br + shape.m())
+        .flat_map(|r| (bc..bc + shape.n()).map(move |c| (r, c)))
+        .filter(|&(r, c)| board.get(r, c) == 0)
+        .count();
+    row_empty == 2 || col_empty == 2 || block_empty == 2
+}
