@@ -467,6 +467,10 @@ def b_grammar_line(rng):
 S_SHAPES = [(m, n) for m in range(1, 6) for n in range(1, 6) if m * n <= 25]
 
 
+# protocol/competitive-sudoku.md, "Errors and hostile input": `play` on a sparse large board.
+UNDECIDED = "error taboo check too expensive: "
+
+
 def s_symbol(v):
     return str(v) if v <= 9 else chr(ord("A") + v - 10)
 
@@ -476,11 +480,9 @@ def s_rows(rng, m, n, valid=True):
     size = m * n
     perm = list(range(1, size + 1))
     rng.shuffle(perm)
+    # Sparse 16x16 and 25x25 boards included: `play` decides taboo moves within a node budget
+    # (protocol/competitive-sudoku.md, "Errors and hostile input").
     fill = rng.choice([0.0, 0.2, 0.5, 0.8, 0.95, 1.0])
-    if size > 9:
-        # Known limit (protocol/competitive-sudoku.md, "Errors and hostile input"): on a
-        # sparse 16x16 or 25x25 board, deciding whether a move is taboo can take minutes.
-        fill = rng.choice([0.9, 0.95, 1.0])
     rows = []
     for r in range(size):
         row = ""
@@ -891,6 +893,11 @@ class Fuzzer:
             return
         replies, kinds = self.run_batch([("play " + " ".join(best)).encode()])
         want = "position" if self.kind == "blockudoku" else "played"
+        if self.kind == "sudoku" and len(replies) == 1 and replies[0].startswith(UNDECIDED):
+            # Documented limit: on a sparse 16x16/25x25 board the referee's node budget may not
+            # decide even a move of the agent's own solution; nothing changed, which the
+            # next sync (isready after every line) and `show` lines still check.
+            return
         if kinds != [want]:
             raise Failure(f"playing the bestmove {' '.join(best)!r} gave {replies!r}")
 

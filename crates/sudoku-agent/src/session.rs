@@ -10,7 +10,7 @@ use std::time::Instant;
 use engine_kit::handle::SearchHandle;
 
 use puzzle_rules::sudoku::board::{Board, Move, Shape};
-use puzzle_rules::sudoku::game::{Game, Mode, Outcome, Player};
+use puzzle_rules::sudoku::game::{referee_nodes, Game, Mode, Outcome, Player};
 
 use crate::agents::{Agent, AgentKind};
 use crate::board_file;
@@ -142,7 +142,10 @@ impl Session {
             out("error the game is over");
             return;
         }
-        match self.game.play(mv) {
+        match self
+            .game
+            .play_within(mv, referee_nodes(self.game.board().shape()))
+        {
             Ok(Outcome::Placed { points, .. }) => out(&format!(
                 "played {mv} placed {points} {}",
                 self.state_words()

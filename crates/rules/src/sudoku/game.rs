@@ -160,6 +160,53 @@ impl fmt::Display for Forfeit {
 
 impl std::error::Error for Forfeit {}
 
+/// Solver work the referee of [`Game::play_within`] spends at most on one taboo decision, in
+/// nodes times cells: the general solver's cost per node grows about with the cells, so this
+/// is a similar time on every shape, about a quarter of a second on a 25x25 board on this
+/// project's 2-core test machine (40,000 nodes). 9x9 boards never need a budget (the band
+/// solver's worst case is a fraction of a millisecond and ignores it).
+pub const REFEREE_WORK: usize = 25_000_000;
+
+/// The referee's node budget for one taboo decision on `shape` ([`REFEREE_WORK`] / cells).
+pub fn referee_nodes(shape: Shape) -> usize {
+    REFEREE_WORK / (shape.size() * shape.size())
+}
+
+/// Why the budgeted referee ([`Game::play_within`]) did not play a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayError {
+    /// The move loses by rule.
+    Forfeit(Forfeit),
+    /// The solver could not decide within `nodes` nodes whether the move leaves the sudoku
+    /// solvable (sparse 16x16 and 25x25 boards can need an exponential search). Nothing
+    /// changed.
+    Undecided {
+        /// The node budget that ran out.
+        nodes: usize,
+    },
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::Forfeit(forfeit) => forfeit.fmt(f),
+            PlayError::Undecided { nodes } => write!(
+                f,
+                "taboo check too expensive: {nodes} solver nodes did not decide whether the move \
+                 leaves the sudoku solvable; nothing changed"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+impl From<Forfeit> for PlayError {
+    fn from(forfeit: Forfeit) -> PlayError {
+        PlayError::Forfeit(forfeit)
+    }
+}
+
 /// What happened to a move the referee accepted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -368,6 +415,34 @@ impl Game {
         Ok(self.apply_checked(mv, solvable))
     }
 
+    /// The referee with a node budget: like [`Game::play`], but when `max_nodes` solver nodes
+    /// do not decide whether the move leaves the sudoku solvable (with the move placed, nor a
+    /// solution of the board without it that agrees with the move, `max_nodes` more), nothing
+    /// changes and the answer is [`PlayError::Undecided`] (never an unbounded wait; the
+    /// protocol's `play`).
+    pub fn play_within(&mut self, mv: Move, max_nodes: usize) -> Result<Outcome, PlayError> {
+        self.check(mv)?;
+        let mut next = self.board.clone();
+        next.place(mv);
+        if let Some(solutions) = solver::count_solutions_within(&next, 1, max_nodes) {
+            return Ok(self.apply_checked(mv, solutions > 0));
+        }
+        // The search with the move placed can go astray where the board without it is easy:
+        // a solution of the board that has the move's value in its cell settles it (an agent
+        // that plays values of its own solution is never refused for lack of budget).
+        let before = solver::run(
+            &self.board,
+            solver::Request::count(1).with_first().within(max_nodes),
+        );
+        let size = self.board.size();
+        match before.first {
+            Some(solution) if solution[mv.row * size + mv.col] == mv.value => {
+                Ok(self.apply_checked(mv, true))
+            }
+            _ => Err(PlayError::Undecided { nodes: max_nodes }),
+        }
+    }
+
     /// Plays a move already checked with [`Game::check`], when the caller knows whether the
     /// board stays solvable (searches that track solutions avoid a second solver call).
     pub fn apply_checked(&mut self, mv: Move, solvable: bool) -> Outcome {
@@ -468,6 +543,38 @@ mod tests {
 
     fn shape(m: usize, n: usize) -> Shape {
         Shape::new(m, n).unwrap()
+    }
+
+    #[test]
+    fn budgeted_referee_says_undecided_and_changes_nothing() {
+        let board = Board::empty(shape(4, 4));
+        let mut game = Game::new(board, Mode::Classic, 0);
+        let mv = Move {
+            row: 0,
+            col: 0,
+            value: 1,
+        };
+        let before = game.clone();
+        assert_eq!(
+            game.play_within(mv, 1),
+            Err(PlayError::Undecided { nodes: 1 })
+        );
+        assert_eq!(game.board(), before.board());
+        assert_eq!((game.turn(), game.taboo().len()), (Player::One, 0));
+        // With the referee's budget the same move is decided and placed.
+        let outcome = game.play_within(mv, referee_nodes(game.board().shape()));
+        assert_eq!(
+            outcome,
+            Ok(Outcome::Placed {
+                regions: 0,
+                points: 0
+            })
+        );
+        // Forfeits come through unchanged.
+        assert_eq!(
+            game.play_within(mv, 1),
+            Err(PlayError::Forfeit(Forfeit::Illegal(MoveError::Occupied)))
+        );
     }
 
     #[test]

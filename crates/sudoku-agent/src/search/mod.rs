@@ -162,7 +162,7 @@ pub fn search(
         };
     }
     let stopped = || stopper.should_stop();
-    let Solved::Solution(first_solution) = solve_until(game.board(), &stopped) else {
+    let Solved::Solution(first_solution) = solve_until(game.board(), &stopped, usize::MAX) else {
         // An unsolvable position (only reachable through a hand-made `position`): every
         // move is taboo, so any legal one is as good as another and none forfeits. The
         // same when the search must end before the solver knows (a hostile 25x25 board).

@@ -2,7 +2,7 @@
 //! the player to move; and the quick move proposed before the tree search starts.
 
 use puzzle_rules::sudoku::board::{Board, Move};
-use puzzle_rules::sudoku::game::Game;
+use puzzle_rules::sudoku::game::{referee_nodes, Game};
 use puzzle_rules::sudoku::solver;
 
 /// Exact facts about the root found with the solver.
@@ -24,13 +24,16 @@ pub enum Solved {
     Unsolvable,
     /// `stop` said so before the answer was known.
     Stopped,
+    /// The node budget ran out before the answer was known.
+    Undecided,
 }
 
 /// [`solver::solve`] that checks `stop` between tries of a growing node budget: one solve of
 /// a sparse 25x25 board can take many seconds, and a search must still end at `stop` or at
 /// its deadline (found by tests/fuzz_engines.py). At most about twice the work of one solve.
-pub fn solve_until(board: &Board, stop: &dyn Fn() -> bool) -> Solved {
-    let mut budget = SOLVE_NODES;
+/// Gives up after `max_nodes` nodes (the last try runs with exactly that budget).
+pub fn solve_until(board: &Board, stop: &dyn Fn() -> bool, max_nodes: usize) -> Solved {
+    let mut budget = SOLVE_NODES.min(max_nodes);
     loop {
         match solver::count_solutions_within(board, 1, budget) {
             Some(0) => return Solved::Unsolvable,
@@ -39,7 +42,8 @@ pub fn solve_until(board: &Board, stop: &dyn Fn() -> bool) -> Solved {
                 return solver::solve(board).map_or(Solved::Unsolvable, Solved::Solution);
             }
             None if stop() => return Solved::Stopped,
-            None => budget = budget.saturating_mul(2),
+            None if budget >= max_nodes => return Solved::Undecided,
+            None => budget = budget.saturating_mul(2).min(max_nodes),
         }
     }
 }
@@ -47,10 +51,12 @@ pub fn solve_until(board: &Board, stop: &dyn Fn() -> bool) -> Solved {
 /// Solves the root and classifies the side to move's candidate values: values of some
 /// solution are safe, the others are taboo moves (usable as passes). Stops early (keeping
 /// what it found) when `stop` says so; the first solution alone already gives safe moves.
+/// A move the referee's budget ([`referee_nodes`]) cannot decide stays unclassified (neither
+/// played nor used as a pass), so one hard move cannot hold up the rest.
 /// `None` when the root has no solution or `stop` came before the first one was found.
 pub fn analyse_root(game: &Game, stop: &dyn Fn() -> bool) -> Option<RootInfo> {
     let board = game.board();
-    let Solved::Solution(solution) = solve_until(board, stop) else {
+    let Solved::Solution(solution) = solve_until(board, stop, usize::MAX) else {
         return None;
     };
     let solution = solution.cells().to_vec();
@@ -70,13 +76,14 @@ pub fn analyse_root(game: &Game, stop: &dyn Fn() -> bool) -> Option<RootInfo> {
         }
         let mut next = board.clone();
         next.place(mv);
-        match solve_until(&next, stop) {
+        match solve_until(&next, stop, referee_nodes(board.shape())) {
             Solved::Solution(s) => {
                 for (k, &v) in s.cells().iter().enumerate() {
                     known[k] |= 1 << (v - 1);
                 }
             }
             Solved::Unsolvable => taboo.push(mv),
+            Solved::Undecided => {}
             Solved::Stopped => break 'outer,
         }
     }
