@@ -62,7 +62,7 @@ pub struct Outcome {
     pub nodes: u64,
 }
 
-/// The seed agent's leaf value: legal placements of all 47 catalogue pieces.
+/// The original agent's leaf value: legal placements of all 47 catalogue pieces.
 pub fn mobility(board: Board) -> i64 {
     catalogue()
         .iter()

@@ -421,7 +421,7 @@ mod tests {
 
     /// Found by tests/fuzz_engines.py: on an empty 25x25 board one solver call of the root
     /// analysis took many seconds, and neither `stop` nor the movetime ended the search
-    /// (the `seed` agent did not even pass its deadline to the analysis).
+    /// (the `original` agent did not even pass its deadline to the analysis).
     #[test]
     fn fuzz_parser() {
         use rand::{Rng, SeedableRng};
