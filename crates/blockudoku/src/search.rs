@@ -62,7 +62,7 @@ pub struct Outcome {
     pub nodes: u64,
 }
 
-/// The seed agent's leaf value: legal placements of all 47 catalogue pieces.
+/// The original agent's leaf value: legal placements of all 47 catalogue pieces.
 pub fn mobility(board: Board) -> i64 {
     catalogue()
         .iter()
@@ -361,13 +361,12 @@ fn kept(width: usize) -> usize {
     }
 }
 
-/// Searches with the default beam, then (when `widen`) with doubled beams until the full
+/// Searches with the default beam and weights, then (when `widen`) with doubled beams until the full
 /// search completes or the control stops it; keeps the best line found by any pass.
 pub fn search_widening(
     board: Board,
     hand: &[(usize, &Piece)],
     agent: Agent,
-    weights: &Weights,
     threads: usize,
     ctl: &Control,
     widen: bool,
@@ -375,7 +374,7 @@ pub fn search_widening(
     let mut beam = DEFAULT_BEAM;
     let mut best: Option<(Vec<Step>, i64)> = None;
     loop {
-        let out = search(board, hand, agent, weights, threads, ctl, beam);
+        let out = search(board, hand, agent, &WEIGHTS, threads, ctl, beam);
         if let Some(b) = out.best {
             if best.as_ref().is_none_or(|x| b.1 > x.1) {
                 best = Some(b);

@@ -34,7 +34,7 @@ fn search_now(
 ) -> Outcome {
     let slots = hand.live();
     let ctl = Control::new(stop, nodes);
-    search::search_widening(board, &slots, agent, &WEIGHTS, threads, &ctl, widen)
+    search::search_widening(board, &slots, agent, threads, &ctl, widen)
 }
 
 impl Session {

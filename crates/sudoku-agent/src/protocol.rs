@@ -353,12 +353,6 @@ pub fn position_line(game: &Game) -> String {
 mod tests {
     use super::*;
 
-    fn parse_board_file(text: &str, ex: Extras) -> Result<Game, String> {
-        let s = puzzle_rules::sudoku::notation::parse_board_file(text, ex)
-            .map_err(|e| e.to_string())?;
-        build_game(s.board, s.owners, s.extras)
-    }
-
     fn game(line: &str) -> Game {
         match parse_line(line).unwrap() {
             Command::Position(g) => *g,
@@ -427,26 +421,7 @@ mod tests {
 
     /// Found by tests/fuzz_engines.py: on an empty 25x25 board one solver call of the root
     /// analysis took many seconds, and neither `stop` nor the movetime ended the search
-    /// (the `seed` agent did not even pass its deadline to the analysis).
-    #[test]
-    fn both_file_formats() {
-        let old = "2 2\n 1 . . .\n . . . .\n . . . .\n . . . 4\n";
-        let g = parse_board_file(old, Extras::default()).unwrap();
-        assert_eq!(g.board().to_rows(), "1.../..../..../...4");
-        let new = "rows = 2\ncolumns = 2\nboard =\n     1+     .     .     .\n     .     .     .     .\n     .     .     .     .\n     .     .     .     4-\ntaboo-moves = [(0,1) -> 1]\nmoves = [(0,0) -> 1, (3,3) -> 4]\nscores = [0, 0]\ncurrent-player = 1\nallowed-squares1 = (0,0), (0,1), (0,2), (0,3)\nallowed-squares2 = (3,0), (3,1), (3,2), (3,3)\n";
-        let g = parse_board_file(new, Extras::default()).unwrap();
-        assert_eq!(g.mode(), Mode::Rows);
-        assert_eq!(g.owners()[0], 1);
-        assert_eq!(g.owners()[15], 2);
-        assert_eq!(g.taboo(), &[Move::new(0, 1, 1)]);
-        assert!(parse_board_file("2 2\n1 . .", Extras::default()).is_err());
-        assert!(parse_board_file("rows = 2\n", Extras::default()).is_err());
-    }
-
-    /// Random byte lines and random token sequences from the grammar: parsing never panics,
-    /// and every position it accepts can be searched-free played on (moves applied with the
-    /// referee) without a panic. Runs for `SUDOKU_FUZZ_SECS` seconds (default 2); the README
-    /// gives the 10-minute command.
+    /// (the `original` agent did not even pass its deadline to the analysis).
     #[test]
     fn fuzz_parser() {
         use rand::{Rng, SeedableRng};

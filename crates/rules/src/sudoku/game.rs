@@ -149,12 +149,13 @@ pub enum Forfeit {
 
 impl fmt::Display for Forfeit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Forfeit::Illegal(e) => write!(f, "illegal move: {e}"),
-            Forfeit::NotAllowed => f.write_str("illegal move: the player may not play that cell"),
-            Forfeit::TabooListed => f.write_str("illegal move: the move is on the taboo list"),
-            Forfeit::GameOver => f.write_str("the game is over"),
-        }
+        let text = match self {
+            Forfeit::Illegal(e) => return write!(f, "illegal move: {e}"),
+            Forfeit::NotAllowed => "illegal move: the player may not play that cell",
+            Forfeit::TabooListed => "illegal move: the move is on the taboo list",
+            Forfeit::GameOver => "the game is over",
+        };
+        f.write_str(text)
     }
 }
 

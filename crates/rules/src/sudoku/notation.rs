@@ -582,3 +582,78 @@ fn parse_properties(text: &str) -> FileResult<Properties> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_round_trip_with_and_without_owners() {
+        let two = Shape::new(2, 2).unwrap();
+        let board = Board::parse_rows(two, "12../..../..../...4").unwrap();
+        assert_eq!(board.to_rows(), "12../..../..../...4");
+        assert!(Board::parse_rows(two, "1+2../..../..../....").is_err());
+        let (cells, owners) = parse_row_cells(two, "1+2-../..../..../...3", true).unwrap();
+        assert_eq!(
+            (&cells[..3], &owners[..3]),
+            (&[1, 2, 0][..], &[1, 2, 0][..])
+        );
+        assert!(parse_owned_rows(two, ".+.../..../..../....").is_err());
+        assert_eq!(
+            format_rows(2, &[1, 0, 0, 2], Some(&[1, 0, 0, 2])),
+            "1+./.2-"
+        );
+    }
+
+    #[test]
+    fn both_board_file_formats() {
+        let old = "2 2\n 1 . . .\n . . . .\n . . . .\n . . . 4\n";
+        let game = parse_board_file(old, Extras::default())
+            .unwrap()
+            .build()
+            .unwrap();
+        assert_eq!(game.board().to_rows(), "1.../..../..../...4");
+        let new = "rows = 2\ncolumns = 2\nboard =\n  1+ . . .\n  . . . .\n  . . . .\n  . . . 4-\n\
+                   taboo-moves = [(0,1) -> 1]\ncurrent-player = 1\n\
+                   allowed-squares1 = (0,0), (0,1), (0,2), (0,3)\n\
+                   allowed-squares2 = (3,0), (3,1), (3,2), (3,3)\n";
+        let game = parse_board_file(new, Extras::default())
+            .unwrap()
+            .build()
+            .unwrap();
+        assert_eq!(game.mode(), Mode::Rows);
+        assert_eq!((game.owners()[0], game.owners()[15]), (1, 2));
+        assert_eq!(game.taboo(), &[Move::new(0, 1, 1)]);
+        let over = Extras {
+            mode: Some(Mode::Classic),
+            ..Extras::default()
+        };
+        let game = parse_board_file(new, over).unwrap().build().unwrap();
+        assert_eq!(game.mode(), Mode::Classic);
+        assert_eq!(board_file_cells(old).unwrap().cells[15], 4);
+        assert!(parse_board_file("2 2\n1 . .", Extras::default()).is_err());
+        assert!(parse_board_file("rows = 2\n", Extras::default()).is_err());
+    }
+
+    #[test]
+    fn the_builder_validates() {
+        let two = Shape::new(2, 2).unwrap();
+        let board = Board::empty(two);
+        let mut setup = GameSetup::new(board.clone());
+        setup.extras.taboo.push(Move::new(0, 0, 5));
+        assert_eq!(
+            setup.build().unwrap_err(),
+            SetupError::BadTaboo(Move::new(0, 0, 5))
+        );
+        let mut setup = GameSetup::new(board.clone());
+        setup.extras.mode = Some(Mode::Classic);
+        setup.extras.allowed[0] = Some(vec![(0, 0)]);
+        assert_eq!(setup.build().unwrap_err(), SetupError::AllowedInClassic);
+        let mut setup = GameSetup::new(board);
+        setup.extras.allowed[1] = Some(vec![(9, 9)]);
+        assert_eq!(
+            setup.build().unwrap_err(),
+            SetupError::StartOffBoard { row: 9, col: 9 }
+        );
+    }
+}

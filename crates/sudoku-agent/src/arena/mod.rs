@@ -2,8 +2,8 @@
 //! every game, games in parallel, and prints per-game lines and a summary with a 95%
 //! confidence interval and the forfeits of each side.
 //!
-//! Agents are built in (`random`, `greedy`, `seed`, `default`) or `cmd:<command line>`:
-//! an external program speaking the protocol, so two binaries can meet.
+//! Agents are built in (`random`, `greedy`, `original` (alias `seed`), `default`) or
+//! `cmd:<command line>`: an external program speaking the protocol, so two binaries can meet.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command as Process, Stdio};

@@ -197,11 +197,7 @@ pub fn search(
     let geo = Geometry::new(game);
     let node = Node::new(game, &geo, &root);
     let mut best_move = quick;
-    let diff = {
-        let s = game.scores();
-        let me = game.turn().index();
-        s[me] as i32 - s[1 - me] as i32
-    };
+    let diff = score_diff(game);
     // Helper threads are detached: the answer must not wait for a descheduled helper to
     // notice the end (on a loaded machine that cost 10+ ms past the movetime).
     let geo = Arc::new(geo);
@@ -272,4 +268,11 @@ fn spawn_helpers(
             }
         });
     }
+}
+
+/// The score of the player to move minus the opponent's.
+fn score_diff(game: &Game) -> i32 {
+    let s = game.scores();
+    let me = game.turn().index();
+    s[me] as i32 - s[1 - me] as i32
 }

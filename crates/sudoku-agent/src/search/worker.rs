@@ -227,8 +227,8 @@ impl<'a> Worker<'a> {
             return best / 2 + MOBILITY * (mobility[p] - mobility[p ^ 1]) / 4;
         }
         // Without passes the side to move fills the last cell (7 points) exactly when an odd
-        // number of cells is left; measured in the arena, this term turns 75% against `seed`
-        // into 100% (20 games at 50 ms, weights 1 to 5 alike).
+        // number of cells is left; measured in the arena, this term turns 75% against
+        // `original` (then called `seed`) into 100% (20 games at 50 ms, weights 1 to 5 alike).
         // Passes are tempo moves from a pool both players share: in the bare race for the
         // last cell the side to move wins exactly when empties + passes is odd (for two or
         // more empties), so the parity counts the passes still usable.

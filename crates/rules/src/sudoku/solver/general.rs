@@ -124,18 +124,11 @@ impl State {
             if c & bit == 0 {
                 continue;
             }
+            // A fixed peer holding the same value is a contradiction; any other loses it.
             if c & FIXED != 0 {
                 return Err(Dead);
             }
-            let c = c & !bit;
-            if c == 0 {
-                return Err(Dead);
-            }
-            self.cand[peer] = c;
-            self.touch(lay, peer);
-            if c & (c - 1) == 0 {
-                self.queue.push(peer as u16);
-            }
+            self.strike(lay, peer, bit)?;
         }
         Ok(())
     }
