@@ -328,16 +328,17 @@ pub struct FileCells {
     pub owners: Vec<u8>,
 }
 
-/// Reads the shape and cells of a board file of either format.
+/// Reads the shape and cells of a board file of either format (owner suffixes allowed in
+/// both).
 pub fn board_file_cells(text: &str) -> FileResult<FileCells> {
-    Ok(read_board_file(text)?.0)
+    Ok(read_board_file(text, true)?.0)
 }
 
 /// Parses a board file of the course framework, either format, into a setup: what the
 /// file says (owners, taboo moves, scores, turn, allowed squares and the mode they match),
 /// with each part that `over` gives (words on a command line) winning over the file's.
 pub fn parse_board_file(text: &str, over: Extras) -> FileResult<GameSetup> {
-    let (file, props) = read_board_file(text)?;
+    let (file, props) = read_board_file(text, false)?;
     let board = Board::from_cells(file.shape, &file.cells).map_err(|e| e.to_string())?;
     let mut setup = GameSetup {
         board,
@@ -365,7 +366,9 @@ fn get<'p>(props: &'p Properties, key: &str) -> Option<&'p str> {
         .map(|(_, v)| v.as_str())
 }
 
-fn read_board_file(text: &str) -> FileResult<(FileCells, Option<Properties>)> {
+/// `owners_2022`: whether the 2022/23 format may carry owner suffixes too (the tools read
+/// them and drop them; a game position takes that format without).
+fn read_board_file(text: &str, owners_2022: bool) -> FileResult<(FileCells, Option<Properties>)> {
     let first = text
         .lines()
         .map(str::trim)
@@ -376,7 +379,7 @@ fn read_board_file(text: &str) -> FileResult<(FileCells, Option<Properties>)> {
         let m = number(words.next(), "m")?;
         let n = number(words.next(), "n")?;
         let shape = Shape::new(m, n).map_err(|e| e.to_string())?;
-        let (cells, owners) = parse_cell_words(shape, &words.collect::<Vec<_>>(), false)?;
+        let (cells, owners) = parse_cell_words(shape, &words.collect::<Vec<_>>(), owners_2022)?;
         return Ok((
             FileCells {
                 shape,

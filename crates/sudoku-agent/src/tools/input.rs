@@ -14,7 +14,7 @@ use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
 use puzzle_rules::sudoku::notation::{self, parse_value_char};
-use puzzle_rules::sudoku::{Board, Shape};
+use puzzle_rules::sudoku::{Board, ParseError, Shape};
 
 /// A puzzle as written: block shape and raw cell values (duplicates not yet rejected, so the
 /// checker can report them).
@@ -54,9 +54,14 @@ fn square_shape(size: usize) -> Option<Shape> {
 /// Cells of `rows` (joined by `/`) for `shape`, values checked against N, owner marks
 /// dropped.
 fn parse_rows(shape: Shape, text: &str) -> Result<Vec<u8>> {
-    let (cells, _owners) =
-        notation::parse_row_cells(shape, text, true).map_err(|e| anyhow!("{e}"))?;
-    Ok(cells)
+    let plain: String = text.chars().filter(|&c| c != '+' && c != '-').collect();
+    match notation::parse_row_cells(shape, &plain, false) {
+        Ok((cells, _)) => Ok(cells),
+        Err(ParseError::RowCount { expected, found }) => {
+            bail!("expected {expected} rows for block shape {shape}, found {found}")
+        }
+        Err(e) => bail!("{e}"),
+    }
 }
 
 /// Parses one puzzle given on the command line or on one line of a file.
