@@ -24,7 +24,6 @@ import concurrent.futures
 import hashlib
 import itertools
 import json
-import math
 import os
 import pathlib
 import signal
@@ -37,8 +36,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from engines.base import find_binary  # noqa: E402
-
-Z95 = 1.959963984540054
+from engines.stats import poisson_interval, wilson  # noqa: E402
 
 
 # --- jobs ------------------------------------------------------------------------------------
@@ -155,25 +153,6 @@ def run_job(job: Dict[str, object], binary: str, tmp_dir: pathlib.Path, timeout:
 
 
 # --- statistics ------------------------------------------------------------------------------
-
-def wilson(points: float, n: int) -> Tuple[float, float]:
-    """95% Wilson interval of a proportion (a draw counts half a point)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = points / n
-    denom = 1 + Z95 ** 2 / n
-    centre = (p + Z95 ** 2 / (2 * n)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def poisson_interval(count: int) -> Tuple[float, float]:
-    """95% interval of a Poisson count (Byar's approximation; exact enough for rates)."""
-    lo = 0.0 if count == 0 else count * (1 - 1 / (9 * count) - Z95 / (3 * math.sqrt(count))) ** 3
-    c1 = count + 1
-    hi = c1 * (1 - 1 / (9 * c1) + Z95 / (3 * math.sqrt(c1))) ** 3
-    return lo, hi
-
 
 def game_points(rec: Dict[str, object]) -> float:
     """Points of the evaluated agent (the arena's `first`) in one game: 1, 0.5 or 0."""

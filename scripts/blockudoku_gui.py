@@ -37,6 +37,7 @@ from engines import (  # noqa: E402
     cells_of,
     load_catalogue,
 )
+from gui_status import engine_status_row, show_engine_alive, show_engine_dead  # noqa: E402
 
 CELL = 46  # board cell size in pixels
 HAND_CELL = 24  # hand pieces are drawn at half size, as in the original
@@ -158,13 +159,8 @@ class BlockudokuApp:
         self.delay = delay
 
         self.status_var = tk.StringVar(value="")
-        status_row = tk.Frame(root)
-        status_row.pack(fill="x", padx=8)
-        # Shown only when the engine has died: the game stays on screen until it is restarted.
-        self.restart_button = tk.Button(status_row, text="Restart engine", command=self.restart_engine)
-        self.status_label = tk.Label(status_row, textvariable=self.status_var, fg="#444", anchor="w", justify="left",
-                                     wraplength=330)
-        self.status_label.pack(side="left", fill="x", expand=True)
+        self.status_label, self.restart_button = engine_status_row(root, self.status_var, self.restart_engine,
+                                                                   wraplength=330)
 
         self.new_game()
         self.root.after(300, self.watch_engine)
@@ -353,8 +349,7 @@ class BlockudokuApp:
         self.engine_dead = err
         self.engine_reports += 1
         self.status(f"The engine stopped ({err.reason}). Game kept: press Restart engine.")
-        self.status_label.config(fg="#b00020")
-        self.restart_button.pack(side="right", before=self.status_label)
+        show_engine_dead(self.status_label, self.restart_button)
 
     def watch_engine(self) -> None:
         """Notices an engine that died while nothing was asked of it."""
@@ -371,8 +366,7 @@ class BlockudokuApp:
             return
         self.engine = engine
         self.engine_dead = None
-        self.restart_button.pack_forget()
-        self.status_label.config(fg="#444")
+        show_engine_alive(self.status_label, self.restart_button)
         self.after_change()  # sends the position; the game goes on where it was
         if self.engine_dead is None:
             self.status("engine restarted; the game goes on")

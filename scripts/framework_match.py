@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import json
-import math
 import os
 import pathlib
 import queue
@@ -46,25 +45,14 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from engines import EngineProblem, SudokuEngine, find_binary  # noqa: E402
+from engines.stats import wilson  # noqa: E402
 
 ADAPTER = HERE / "framework_player"
-Z95 = 1.959963984540054
 FRAMEWORK_VERSIONS = {"2024": "competitive-sudoku-2024", "2022": "competitive-sudoku-2022"}
 
 
 class MatchError(Exception):
     """Something about the match set-up is wrong: one line for the user, exit code 2."""
-
-
-def wilson(points: float, n: int) -> Tuple[float, float]:
-    """95% Wilson interval of a proportion (a draw counts half a point)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = points / n
-    denom = 1 + Z95 ** 2 / n
-    centre = (p + Z95 ** 2 / (2 * n)) / denom
-    half = Z95 * math.sqrt(max(0.0, p * (1 - p) / n + Z95 ** 2 / (4 * n * n))) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 # --- the framework and the players -------------------------------------------------------------

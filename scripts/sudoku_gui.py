@@ -29,6 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from engines import MODES, EngineDied, EngineError, EngineProblem, SudokuEngine, SudokuMove, SudokuState  # noqa: E402
 from engines.tools import DIFFICULTIES, SudokuTools  # noqa: E402
+from gui_status import engine_status_row, show_engine_alive, show_engine_dead  # noqa: E402
 from sudoku_puzzle_gui import PuzzleApp  # noqa: E402
 
 BOARD_PX = 450
@@ -117,13 +118,8 @@ class SudokuApp:
         tk.Spinbox(players_row, from_=10, to=60000, increment=100, textvariable=self.movetime_var, width=6).pack(side="left")
 
         self.status_var = tk.StringVar()
-        status_row = tk.Frame(root)
-        status_row.pack(fill="x", padx=8, pady=(0, 4))
-        # Shown only when the engine has died: the game stays on screen until it is restarted.
-        self.restart_button = tk.Button(status_row, text="Restart engine", command=self.restart_engine)
-        self.status_label = tk.Label(status_row, textvariable=self.status_var, fg="#444", anchor="w", justify="left",
-                                     wraplength=480)
-        self.status_label.pack(side="left", fill="x", expand=True)
+        self.status_label, self.restart_button = engine_status_row(root, self.status_var, self.restart_engine,
+                                                                   wraplength=480, pady=(0, 4))
 
         self.new_game()
         self.root.after(300, self.watch_engine)
@@ -182,8 +178,7 @@ class SudokuApp:
         self.generation += 1  # a search of the dead engine has nothing more to say
         self.thinking = False
         self.status(f"The engine stopped ({err.reason}). Game kept: press Restart engine.")
-        self.status_label.config(fg="#b00020")
-        self.restart_button.pack(side="right", before=self.status_label)
+        show_engine_dead(self.status_label, self.restart_button)
 
     def watch_engine(self) -> None:
         """Notices an engine that died while nothing was asked of it."""
@@ -209,8 +204,7 @@ class SudokuApp:
             self.status(f"The engine could not be restarted: {err}")
             return
         self.engine_dead = None
-        self.restart_button.pack_forget()
-        self.status_label.config(fg="#444")
+        show_engine_alive(self.status_label, self.restart_button)
         self.status("engine restarted; the game goes on")
         self.refresh()
         self.root.after(50, self.maybe_agent_move)

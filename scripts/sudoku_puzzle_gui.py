@@ -321,17 +321,25 @@ class PuzzleApp:
     def where(self, cell: Cell) -> str:
         return f"row {cell[0] + 1}, column {cell[1] + 1}"
 
-    def enter(self, value: int, pencil: Optional[bool] = None) -> bool:
-        """The value button or key: a pencil mark toggled, or an entry the referee accepts."""
+    def editable_cell(self, given: str) -> Optional[Cell]:
+        """The selected cell if the player may change it; else None, with the reason (`given`
+        says why a given cannot be) in the status line."""
         if self.selected is None:
             self.status("click a cell first")
-            return False
+            return None
         cell = self.selected
         if self.givens.get(*cell):
-            self.status(f"{self.where(cell)} is a given: it cannot be changed", error=True)
-            return False
+            self.status(f"{self.where(cell)} is a given: {given}", error=True)
+            return None
         if self.solved_after is not None:
             self.status("the puzzle is solved: Reset or New to play again")
+            return None
+        return cell
+
+    def enter(self, value: int, pencil: Optional[bool] = None) -> bool:
+        """The value button or key: a pencil mark toggled, or an entry the referee accepts."""
+        cell = self.editable_cell("it cannot be changed")
+        if cell is None:
             return False
         if self.pencil_var.get() if pencil is None else pencil:
             if cell in self.entries:
@@ -370,15 +378,8 @@ class PuzzleApp:
 
     def erase(self) -> bool:
         """Removes the player's own entry (or the pencil marks) on the selected cell; never a given."""
-        if self.selected is None:
-            self.status("click a cell first")
-            return False
-        cell = self.selected
-        if self.givens.get(*cell):
-            self.status(f"{self.where(cell)} is a given: givens cannot be removed", error=True)
-            return False
-        if self.solved_after is not None:
-            self.status("the puzzle is solved: Reset or New to play again")
+        cell = self.editable_cell("givens cannot be removed")
+        if cell is None:
             return False
         if cell in self.entries:
             value = self.entries.pop(cell)
@@ -433,11 +434,16 @@ class PuzzleApp:
                 return current.grid
         return self.solution.grid
 
+    def unsolved_reference(self) -> Optional[Grid]:
+        """The reference solution while the puzzle is still to be solved (None once it is solved,
+        or when there is none)."""
+        if self.solved_after is not None:
+            return None
+        return self.reference()
+
     def hint(self) -> bool:
         """One correct value: on the selected cell if it is empty or wrong, else the first empty cell."""
-        if self.solved_after is not None:
-            return False
-        answer = self.reference()
+        answer = self.unsolved_reference()
         if answer is None:
             return False
         cell = self.selected
@@ -475,9 +481,7 @@ class PuzzleApp:
 
     def solve(self) -> bool:
         """Fills the grid with the engine's solution, cell by cell when animated."""
-        if self.solved_after is not None:
-            return False
-        answer = self.reference()
+        answer = self.unsolved_reference()
         if answer is None:
             return False
         self.stop_animation()

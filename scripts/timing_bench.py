@@ -24,14 +24,14 @@ import queue
 import random
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from engines import find_binary  # noqa: E402
+from engines.timed import TimedProcess  # noqa: E402
 
 BINARIES = {"blockudoku": "blockudoku", "sudoku": "sudoku-agent"}
 REPLY_TIMEOUT = 10.0
@@ -49,26 +49,8 @@ SUDOKU = [
 ]
 
 
-class Timed:
-    """An engine process whose output lines are timestamped by a reader thread."""
-
-    def __init__(self, cmd: List[str]):
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, bufsize=0)
-        self.lines: "queue.Queue[Tuple[float, Optional[str]]]" = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for raw in iter(self.proc.stdout.readline, b""):
-            self.lines.put((time.perf_counter(), raw.decode("utf-8", "replace").rstrip("\r\n")))
-        self.lines.put((time.perf_counter(), None))
-
-    def send(self, line: str) -> float:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write((line + "\n").encode())
-        self.proc.stdin.flush()
-        return time.perf_counter()
+class Timed(TimedProcess):
+    """The engine under measurement: replies are awaited with a time limit, `error` fails."""
 
     def until(self, pred: Callable[[str], bool]) -> Tuple[float, List[str]]:
         seen: List[str] = []

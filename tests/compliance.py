@@ -18,9 +18,15 @@ import queue
 import re
 import subprocess
 import sys
-import threading
 import time
-from typing import Callable, List, Optional, Tuple
+from pathlib import Path
+from typing import Callable, List, Tuple
+
+# The timestamped process lives with the Python drivers (scripts/engines), which need nothing
+# beyond the standard library, so this file still runs on its own from a checkout.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+
+from engines.timed import TimedProcess  # noqa: E402
 
 # Timing bounds. `strict` holds an engine to the protocols' promises: a bestmove at most 10 ms
 # past `movetime` (measured from writing `go` to reading `bestmove`, so pipe latency on this
@@ -38,32 +44,8 @@ TIMINGS = {
 TIMING = dict(TIMINGS["strict"])
 
 
-class Engine:
+class Engine(TimedProcess):
     """A running engine with a reader thread that timestamps every line it prints."""
-
-    def __init__(self, cmd: List[str]):
-        self.proc = subprocess.Popen(
-            cmd,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            bufsize=0,
-        )
-        self.lines: "queue.Queue[Tuple[float, Optional[str]]]" = queue.Queue()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for raw in iter(self.proc.stdout.readline, b""):
-            self.lines.put((time.monotonic(), raw.decode("utf-8", "replace").rstrip("\r\n")))
-        self.lines.put((time.monotonic(), None))
-
-    def send(self, line: str) -> float:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write((line + "\n").encode())
-        self.proc.stdin.flush()
-        return time.monotonic()
 
     def send_raw(self, data: bytes) -> None:
         assert self.proc.stdin is not None
@@ -122,6 +104,12 @@ class Engine:
             self.proc.kill()
             self.proc.wait()
 
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
 
 class CheckFailed(Exception):
     pass
@@ -143,6 +131,22 @@ def go_and_collect(engine: Engine, go: str, timeout: float = 10.0) -> Tuple[floa
     return sent, stamp, lines
 
 
+def expect_exit(engine: Engine, failure: str, timeout: float = 3.0) -> int:
+    """The engine's exit code once it ends within `timeout` seconds; else kills it and fails."""
+    try:
+        return engine.proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        engine.proc.kill()
+        raise CheckFailed(failure)
+
+
+def start_infinite(engine: Engine, position: str, settle: float) -> None:
+    """Sets `position`, starts `go infinite` and gives the search `settle` seconds to run."""
+    engine.send(position)
+    engine.send("go infinite")
+    time.sleep(settle)
+
+
 def check_info_lines(lines: List[str]) -> None:
     for line in lines:
         if line.startswith("info "):
@@ -160,6 +164,13 @@ class Protocol:
 
     def validate_bestmove(self, engine: Engine, position: str, bestmove: str) -> None:
         raise NotImplementedError
+
+    @staticmethod
+    def replay(engine: Engine, position: str, moves: List[str]) -> str:
+        """The engine's answer to `play` of `moves` (its own bestmove) from `position`."""
+        engine.send(position)
+        engine.send("play " + " ".join(moves))
+        return engine.read()[1]
 
 
 class BlockudokuProtocol(Protocol):
@@ -182,9 +193,7 @@ class BlockudokuProtocol(Protocol):
         for tok in tokens:
             expect(re.fullmatch(r"[1-3]@r[1-9]c[1-9]", tok) is not None, f"bad placement {tok!r}")
         # The engine's own referee must accept its answer.
-        engine.send(position)
-        engine.send("play " + " ".join(tokens))
-        _, line = engine.read()
+        line = self.replay(engine, position, tokens)
         expect(line.startswith("position "), f"play of its own bestmove answered {line!r}")
 
 
@@ -207,17 +216,14 @@ class SudokuProtocol(Protocol):
         if tokens == ["none"]:
             return
         expect(re.fullmatch(r"\d+,\d+=\d+", tokens[0]) is not None, f"bad move {tokens[0]!r}")
-        engine.send(position)
-        engine.send("play " + tokens[0])
-        _, line = engine.read()
+        line = self.replay(engine, position, tokens)
         expect(not line.startswith("error"), f"play of its own bestmove answered {line!r}")
 
 
 # --- the checks -------------------------------------------------------------------------------
 
 def c_handshake(p: Protocol, cmd: List[str]) -> str:
-    e = Engine(cmd)
-    try:
+    with Engine(cmd) as e:
         e.send("hello")
         _, lines = e.read_until(lambda l: l == "hello ok")
         expect(any(l.startswith("id name ") for l in lines), "no 'id name' line")
@@ -230,34 +236,25 @@ def c_handshake(p: Protocol, cmd: List[str]) -> str:
                 f"option {opt} missing or malformed",
             )
         return f"{len(options)} options"
-    finally:
-        e.close()
 
 
 def c_isready(p: Protocol, cmd: List[str]) -> str:
-    e = Engine(cmd)
-    try:
+    with Engine(cmd) as e:
         extra = e.sync()
         expect(extra == [], f"unexpected lines before readyok: {extra}")
         return ""
-    finally:
-        e.close()
 
 
 def c_unknown_command(p: Protocol, cmd: List[str]) -> str:
-    e = Engine(cmd)
-    try:
+    with Engine(cmd) as e:
         e.send("frobnicate the engine")
         lines = e.sync()
         expect(len(lines) == 1 and lines[0].startswith("error "), f"expected one error line, got {lines}")
         return lines[0]
-    finally:
-        e.close()
 
 
 def c_one_bestmove_per_go(p: Protocol, cmd: List[str]) -> str:
-    e = Engine(cmd)
-    try:
+    with Engine(cmd) as e:
         for pos in p.positions:
             e.send(pos)
             _, _, lines = go_and_collect(e, "go movetime 30")
@@ -266,29 +263,21 @@ def c_one_bestmove_per_go(p: Protocol, cmd: List[str]) -> str:
             expect(not any(is_bestmove(l) for l in extra), f"second bestmove after {pos!r}")
             expect(not any(l.startswith("error") for l in lines + extra), f"error for {pos!r}: {lines + extra}")
         return f"{len(p.positions)} positions"
-    finally:
-        e.close()
 
 
 def c_bestmove_is_legal(p: Protocol, cmd: List[str]) -> str:
-    e = Engine(cmd)
-    try:
+    with Engine(cmd) as e:
         for pos in p.positions:
             e.send(pos)
             _, _, lines = go_and_collect(e, "go movetime 30")
             p.validate_bestmove(e, pos, lines[-1])
             e.sync()
         return ""
-    finally:
-        e.close()
 
 
 def c_isready_while_searching(p: Protocol, cmd: List[str]) -> str:
-    e = Engine(cmd)
-    try:
-        e.send(p.positions[0])
-        e.send("go infinite")
-        time.sleep(0.1)
+    with Engine(cmd) as e:
+        start_infinite(e, p.positions[0], 0.1)
         sent = e.send("isready")
         stamp, lines = e.read_until(lambda l: l == "readyok" or is_bestmove(l), timeout=2)
         expect(lines[-1] == "readyok", f"bestmove before readyok during go infinite: {lines[-1]!r}")
@@ -296,16 +285,11 @@ def c_isready_while_searching(p: Protocol, cmd: List[str]) -> str:
         e.send("stop")
         e.read_until(is_bestmove, timeout=2)
         return f"readyok after {latency:.1f} ms"
-    finally:
-        e.close()
 
 
 def c_stop_gives_one_bestmove(p: Protocol, cmd: List[str]) -> str:
-    e = Engine(cmd)
-    try:
-        e.send(p.positions[0])
-        e.send("go infinite")
-        time.sleep(0.2)
+    with Engine(cmd) as e:
+        start_infinite(e, p.positions[0], 0.2)
         sent = e.send("stop")
         stamp, lines = e.read_until(is_bestmove, timeout=2)
         latency = (stamp - sent) * 1000
@@ -316,14 +300,11 @@ def c_stop_gives_one_bestmove(p: Protocol, cmd: List[str]) -> str:
         extra = e.sync()
         expect(not any(is_bestmove(l) for l in extra), "bestmove for a stop with no search")
         return f"bestmove {latency:.1f} ms after stop"
-    finally:
-        e.close()
 
 
 def c_movetime(p: Protocol, cmd: List[str]) -> str:
-    e = Engine(cmd)
     worst = -1e9
-    try:
+    with Engine(cmd) as e:
         for movetime in (20, 100):
             for pos in p.positions:
                 e.send(pos)
@@ -334,15 +315,12 @@ def c_movetime(p: Protocol, cmd: List[str]) -> str:
                 slack = TIMING["movetime_slack_ms"]
                 expect(over <= slack, f"movetime {movetime}: {over:.1f} ms over (bound {slack:.0f}) on {pos!r}")
         return f"worst overshoot {worst:.1f} ms"
-    finally:
-        e.close()
 
 
 def c_determinism(p: Protocol, cmd: List[str]) -> str:
     answers = []
     for _ in range(2):
-        e = Engine(cmd)
-        try:
+        with Engine(cmd) as e:
             e.send("setoption name Threads value 1")
             row = []
             for pos in p.positions:
@@ -354,8 +332,6 @@ def c_determinism(p: Protocol, cmd: List[str]) -> str:
             _, _, lines = go_and_collect(e, "go nodes 2000", timeout=30)
             expect(lines[-1] == row[0], f"same session, same position: {row[0]!r} then {lines[-1]!r}")
             answers.append(row)
-        finally:
-            e.close()
     expect(answers[0] == answers[1], f"two runs differ: {answers}")
     return ""
 
@@ -365,23 +341,13 @@ def c_eof_exits_cleanly(p: Protocol, cmd: List[str]) -> str:
     e.send("isready")
     e.read_until(lambda l: l == "readyok")
     e.proc.stdin.close()
-    try:
-        code = e.proc.wait(timeout=3)
-    except subprocess.TimeoutExpired:
-        e.proc.kill()
-        raise CheckFailed("engine did not exit within 3 s of end of input")
+    code = expect_exit(e, "engine did not exit within 3 s of end of input")
     expect(code == 0, f"exit code {code}")
     # End of input while searching also ends the process.
     e = Engine(cmd)
-    e.send(p.positions[0])
-    e.send("go infinite")
-    time.sleep(0.1)
+    start_infinite(e, p.positions[0], 0.1)
     e.proc.stdin.close()
-    try:
-        code = e.proc.wait(timeout=3)
-    except subprocess.TimeoutExpired:
-        e.proc.kill()
-        raise CheckFailed("engine did not exit within 3 s of end of input during go infinite")
+    code = expect_exit(e, "engine did not exit within 3 s of end of input during go infinite")
     expect(code == 0, f"exit code {code} after EOF during search")
     return ""
 
@@ -389,18 +355,13 @@ def c_eof_exits_cleanly(p: Protocol, cmd: List[str]) -> str:
 def c_quit(p: Protocol, cmd: List[str]) -> str:
     e = Engine(cmd)
     e.send("quit")
-    try:
-        code = e.proc.wait(timeout=3)
-    except subprocess.TimeoutExpired:
-        e.proc.kill()
-        raise CheckFailed("quit did not end the process")
+    code = expect_exit(e, "quit did not end the process")
     expect(code == 0, f"exit code {code}")
     return ""
 
 
 def c_state_survives_errors(p: Protocol, cmd: List[str]) -> str:
-    e = Engine(cmd)
-    try:
+    with Engine(cmd) as e:
         # One thread: a node-limited search is then reproducible (with more threads it is not).
         e.send("setoption name Threads value 1")
         e.send(p.positions[2])
@@ -412,13 +373,10 @@ def c_state_survives_errors(p: Protocol, cmd: List[str]) -> str:
         _, _, second = go_and_collect(e, "go nodes 2000")
         expect(first[-1] == second[-1], f"position changed by bad input: {first[-1]!r} vs {second[-1]!r}")
         return ""
-    finally:
-        e.close()
 
 
 def c_blockudoku_legacy(p: Protocol, cmd: List[str]) -> str:
-    e = Engine(cmd)
-    try:
+    with Engine(cmd) as e:
         # The original GUI writes one value per line: three piece ids, then 81 cells.
         e.send_raw(("\n".join(["1", "2", "3"] + ["0"] * 81) + "\n").encode())
         _, lines = e.read_until(lambda l: l in ("Engine done.", "Cannot avoid loss."), timeout=10)
@@ -434,8 +392,6 @@ def c_blockudoku_legacy(p: Protocol, cmd: List[str]) -> str:
         _, lines = e.read_until(lambda l: l in ("Engine done.", "Cannot avoid loss."), timeout=10)
         expect(lines[-1] == "Cannot avoid loss.", f"dead hand answered {lines[-1]!r}")
         return ""
-    finally:
-        e.close()
 
 
 def c_blockudoku_piping(p: Protocol, cmd: List[str]) -> str:
@@ -451,8 +407,7 @@ def c_blockudoku_piping(p: Protocol, cmd: List[str]) -> str:
 
 
 def c_sudoku_propose_first(p: Protocol, cmd: List[str]) -> str:
-    e = Engine(cmd)
-    try:
+    with Engine(cmd) as e:
         e.send(p.positions[0])
         e.sync()
         sent = e.send("go movetime 200")
@@ -463,8 +418,6 @@ def c_sudoku_propose_first(p: Protocol, cmd: List[str]) -> str:
         expect(latency < bound, f"first propose after {latency:.1f} ms (bound {bound:.0f})")
         e.read_until(is_bestmove, timeout=3)
         return f"first propose after {latency:.1f} ms"
-    finally:
-        e.close()
 
 
 COMMON = [

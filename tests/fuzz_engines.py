@@ -57,6 +57,19 @@ HANG_SECONDS = 30.0
 # Documented reply forms. Each regex must match a whole reply line.
 # ---------------------------------------------------------------------------------------
 
+def hello_forms(engine: str, protocol: str, options) -> dict:
+    """The replies to `hello` and `isready`, alike in both protocols but for the engine's name,
+    the protocol's name and its options (one regex per option line)."""
+    return {
+        "id name": rf"id name {engine}",
+        "id version": r"id version \S+",
+        "protocol": rf"protocol {protocol} 1",
+        "option": "option name (?:" + "|".join(options) + ")",
+        "hello ok": r"hello ok",
+        "readyok": r"readyok",
+    }
+
+
 B_CELLS = r"[.#]{9}(?:/[.#]{9}){8}"
 B_PIECE = r"(?:[1-9]|[1-3][0-9]|4[0-7]|[#.]{1,5}(?:/[#.]{1,5}){0,4})"
 B_SLOTS = rf"(?:{B_PIECE}|-)(?: (?:{B_PIECE}|-)){{0,2}}"
@@ -66,16 +79,12 @@ B_PLACES = rf"{B_PLACE}(?: {B_PLACE}){{0,2}}"
 # protocol/blockudoku.md: "Commands to the engine" (reply column), "Replies from the engine",
 # "Options" (option lines of `hello`).
 BLOCKUDOKU_FORMS = {
-    # `hello` (Commands to the engine)
-    "id name": r"id name blockudoku",
-    "id version": r"id version \S+",
-    "protocol": r"protocol blockudoku 1",
-    "option": r"option name (?:Threads type spin default \d+ min \d+ max \d+"
-    r"|Scoring type combo default \w+(?: var \w+)+"
-    r"|Agent type combo default \w+(?: var \w+)+)",
-    "hello ok": r"hello ok",
-    # `isready`
-    "readyok": r"readyok",
+    # `hello` (Commands to the engine), then `isready`
+    **hello_forms("blockudoku", "blockudoku", [
+        r"Threads type spin default \d+ min \d+ max \d+",
+        r"Scoring type combo default \w+(?: var \w+)+",
+        r"Agent type combo default \w+(?: var \w+)+",
+    ]),
     # Replies from the engine: `info`, `bestmove`, `error`
     "info": rf"info nodes \d+ nps \d+ time \d+(?: eval -?\d+ pv {B_PLACES})?",
     "bestmove": rf"bestmove (?:none|{B_PLACES})",
@@ -101,14 +110,11 @@ S_CELL = r"[.1-9A-Z]"
 
 # protocol/competitive-sudoku.md: "Replies from the agent" (and the `hello` transcript).
 SUDOKU_FORMS = {
-    "id name": r"id name sudoku-agent",
-    "id version": r"id version \S+",
-    "protocol": r"protocol competitive-sudoku 1",
-    "option": r"option name (?:Threads type spin default \d+ min 1 max 256"
-    r"|Agent type combo default \w+(?: var \w+)+"
-    r"|Seed type spin default \d+ min \d+ max \d+)",
-    "hello ok": r"hello ok",
-    "readyok": r"readyok",
+    **hello_forms("sudoku-agent", "competitive-sudoku", [
+        r"Threads type spin default \d+ min 1 max 256",
+        r"Agent type combo default \w+(?: var \w+)+",
+        r"Seed type spin default \d+ min \d+ max \d+",
+    ]),
     "propose": rf"propose {S_MOVE}",
     "info": rf"info depth \d+ nodes \d+ nps \d+ time \d+ score -?\d+(?: exact)? pv {S_MOVE}",
     "bestmove": rf"bestmove (?:none|{S_MOVE})",

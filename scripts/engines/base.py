@@ -19,8 +19,8 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
-from typing import Callable, Deque, Dict, List, Optional, Sequence, Union
+from dataclasses import dataclass, field, fields
+from typing import Callable, ClassVar, Deque, Dict, List, Optional, Pattern, Sequence, Union
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -69,6 +69,27 @@ class EngineTimeout(EngineProblem):
 
 class ProtocolViolation(EngineProblem):
     """The engine answered something the protocol does not allow here."""
+
+
+class MoveNotation:
+    """A move written as whole numbers in a fixed pattern (a placement, a sudoku move).
+
+    A subclass is a frozen dataclass of int fields, in the order its `_RE` groups capture
+    them; `_FORMAT` writes them back by name and `_KIND` names the move in errors."""
+
+    _RE: ClassVar[Pattern[str]]
+    _FORMAT: ClassVar[str]
+    _KIND: ClassVar[str]
+
+    @classmethod
+    def parse(cls, text: str):
+        m = cls._RE.fullmatch(text.strip())
+        if not m:
+            raise ProtocolViolation(f"not a {cls._KIND}: {text!r}")
+        return cls(*(int(g) for g in m.groups()))
+
+    def __str__(self) -> str:
+        return self._FORMAT.format(**{f.name: getattr(self, f.name) for f in fields(self)})
 
 
 @dataclass

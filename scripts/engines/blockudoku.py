@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Union
 
-from .base import EngineError, LineEngine, ProtocolViolation, parse_info
+from .base import EngineError, LineEngine, MoveNotation, ProtocolViolation, parse_info
 from .pieces import Piece
 
 EMPTY_BOARD = "." * 81
@@ -13,7 +13,7 @@ PieceSpec = Union[int, str, None]  # catalogue id, shape string, or None for a p
 
 
 @dataclass(frozen=True)
-class Placement:
+class Placement(MoveNotation):
     """Hand slot `slot` (1-3) with its bounding box's top-left on r`row`c`col` (1-based)."""
 
     slot: int
@@ -21,16 +21,8 @@ class Placement:
     col: int
 
     _RE = re.compile(r"([1-3])@r([1-9])c([1-9])")
-
-    @classmethod
-    def parse(cls, text: str) -> "Placement":
-        m = cls._RE.fullmatch(text.strip())
-        if not m:
-            raise ProtocolViolation(f"not a placement: {text!r}")
-        return cls(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-
-    def __str__(self) -> str:
-        return f"{self.slot}@r{self.row}c{self.col}"
+    _FORMAT = "{slot}@r{row}c{col}"
+    _KIND = "placement"
 
 
 @dataclass

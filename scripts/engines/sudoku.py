@@ -6,14 +6,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from .base import EngineError, LineEngine, ProtocolViolation, parse_info
+from .base import EngineError, LineEngine, MoveNotation, ProtocolViolation, parse_info
 
 Cell = Tuple[int, int]
 MODES = ("classic", "rows", "border", "random")
 
 
 @dataclass(frozen=True)
-class SudokuMove:
+class SudokuMove(MoveNotation):
     """Value `value` on row `row`, column `col` (0-based, as the course framework's Move)."""
 
     row: int
@@ -21,16 +21,8 @@ class SudokuMove:
     value: int
 
     _RE = re.compile(r"(\d+),(\d+)=(\d+)")
-
-    @classmethod
-    def parse(cls, text: str) -> "SudokuMove":
-        m = cls._RE.fullmatch(text.strip())
-        if not m:
-            raise ProtocolViolation(f"not a move: {text!r}")
-        return cls(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-
-    def __str__(self) -> str:
-        return f"{self.row},{self.col}={self.value}"
+    _FORMAT = "{row},{col}={value}"
+    _KIND = "move"
 
 
 def value_char(value: int) -> str:

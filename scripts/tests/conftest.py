@@ -20,12 +20,25 @@ def bin_dir() -> pathlib.Path:
     return pathlib.Path(os.environ.get("ENGINE_BIN_DIR", ROOT / "target" / "release"))
 
 
-def real_engine(name: str, engine_class):
-    """The real binary, started and handshaken (a failure when it is missing or mute)."""
+def real_binary(name: str) -> pathlib.Path:
+    """The real binary's path (a failure when it is missing)."""
     path = bin_dir() / name
     if not path.exists():
         pytest.fail(f"{path} is missing: run 'cargo build --release' first")
-    return engine_class([str(path)], startup_timeout=5)
+    return path
+
+
+def real_engine(name: str, engine_class):
+    """The real binary, started and handshaken (a failure when it is missing or mute)."""
+    return engine_class([str(real_binary(name))], startup_timeout=5)
+
+
+@pytest.fixture(scope="module")
+def tools():
+    """The real sudoku-agent's tools (solve, count, check, generate)."""
+    from engines.tools import SudokuTools
+
+    return SudokuTools(real_binary("sudoku-agent"), timeout=30)
 
 
 def fake_command(*args: str):

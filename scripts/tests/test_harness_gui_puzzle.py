@@ -4,18 +4,10 @@ import pytest
 from conftest import bin_dir, pump, screenshot
 from test_harness_gui import tk_root, wait_for  # noqa: F401 (tk_root is a fixture)
 
-from engines.tools import SHAPES, Grid, SudokuTools
+from engines.tools import SHAPES, Grid
 
 PUZZLE = "..39428....7.63.42.49...3..492.75..1136.9.58.5..31........314.936.4...5..2.587..."
 SOLUTION = Grid.parse("613942875857163942249758316492875631136294587578316294785631429361429758924587163")
-
-
-@pytest.fixture(scope="module")
-def tools():
-    path = bin_dir() / "sudoku-agent"
-    if not path.exists():
-        pytest.fail(f"{path} is missing: run 'cargo build --release' first")
-    return SudokuTools(path, timeout=30)
 
 
 def puzzle_app(root, tools, **kwargs):

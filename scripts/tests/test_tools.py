@@ -1,19 +1,10 @@
 """engines.tools against the real sudoku-agent: solve, count, check, generate and the referee's rule."""
 import pytest
-from conftest import bin_dir
 
 from engines.tools import SHAPES, Grid, SudokuTools, ToolError
 
 PUZZLE = "..39428....7.63.42.49...3..492.75..1136.9.58.5..31........314.936.4...5..2.587..."
 SOLUTION = "613942875857163942249758316492875631136294587578316294785631429361429758924587163"
-
-
-@pytest.fixture(scope="module")
-def tools():
-    path = bin_dir() / "sudoku-agent"
-    if not path.exists():
-        pytest.fail(f"{path} is missing: run 'cargo build --release' first")
-    return SudokuTools(path, timeout=30)
 
 
 def test_grid_notation_round_trips():
