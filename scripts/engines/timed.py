@@ -31,8 +31,10 @@ class TimedProcess:
         self.lines.put((time.perf_counter(), None))
 
     def send(self, line: str) -> float:
-        """Writes one line; returns the moment it was written."""
+        """Writes one line; returns the moment just before it was written (the reply may be
+        stamped by the reader thread before this call returns)."""
         assert self.proc.stdin is not None
+        sent = time.perf_counter()
         self.proc.stdin.write((line + "\n").encode())
         self.proc.stdin.flush()
-        return time.perf_counter()
+        return sent
