@@ -29,7 +29,7 @@ use crate::search::Limits;
 /// Arena settings (the `arena` subcommand's flags).
 #[derive(clap::Args, Debug)]
 pub struct ArenaArgs {
-    /// First agent: random, greedy, seed, default, or cmd:<command line>.
+    /// First agent: random, greedy, seed, default, territory, mcts, or cmd:<command line>.
     #[arg(long)]
     pub first: String,
     /// Second agent.
@@ -208,7 +208,7 @@ fn make_contender(spec: &str, seed: u64) -> anyhow::Result<Contender> {
     }
     let (name, _) = split_movetime(spec)?;
     let kind = AgentKind::parse(name).with_context(|| {
-        format!("unknown agent '{spec}' (random, greedy, seed, default, cmd:<command>)")
+        format!("unknown agent '{spec}' (random, greedy, seed, default, territory, mcts, cmd:<command>)")
     })?;
     Ok(Contender::Builtin(Agent::new(kind, 1, seed)))
 }
@@ -429,7 +429,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
             movetimes[side] = ms;
         }
         if !spec.starts_with("cmd:") && AgentKind::parse(name).is_none() {
-            bail!("unknown agent '{spec}' (random, greedy, seed, default, cmd:<command>)");
+            bail!("unknown agent '{spec}' (random, greedy, seed, default, territory, mcts, cmd:<command>)");
         }
     }
     let givens = args.givens.as_deref().map(parse_givens).transpose()?;

@@ -118,7 +118,7 @@ impl Session {
             "Agent" => {
                 self.kind = AgentKind::parse(value).ok_or_else(|| {
                     format!(
-                        "Agent must be random, greedy, seed or default, got '{}'",
+                        "Agent must be random, greedy, seed, default, territory or mcts, got '{}'",
                         protocol::quote(value)
                     )
                 })?;
@@ -150,7 +150,7 @@ impl Session {
                     default_threads()
                 ),
                 "Agent" => format!(
-                    "option name Agent type {} default default var random var greedy var seed var default",
+                    "option name Agent type {} default default var random var greedy var seed var default var territory var mcts",
                     opt.kind
                 ),
                 _ => format!(

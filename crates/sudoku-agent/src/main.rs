@@ -23,8 +23,10 @@ mod agents;
 mod arena;
 mod bench;
 mod engine;
+mod mcts;
 mod protocol;
 mod search;
+mod territory;
 mod tools;
 
 #[derive(Parser)]
