@@ -322,3 +322,70 @@ impl Mcts {
         Some(to_move(best))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use puzzle_rules::sudoku::board::{Board, Shape};
+    use puzzle_rules::sudoku::game::Mode;
+
+    fn nodes(n: u64) -> Limits {
+        Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn plays_legal_moves_in_every_mode_and_takes_a_sure_win() {
+        let stop = AtomicBool::new(false);
+        for mode in [Mode::Classic, Mode::Rows, Mode::Border, Mode::Random] {
+            let g = Game::new(Board::empty(Shape::new(2, 2).unwrap()), mode, 3);
+            let mut m = Mcts::default();
+            let mv = m.choose(&g, &nodes(500), &stop, 1, &mut |_| {}).unwrap();
+            assert!(g.check(mv).is_ok(), "{mode}: {mv}");
+        }
+        // One empty cell left: filling it ends the game with a win.
+        let board = Board::parse_rows(Shape::new(2, 2).unwrap(), "1234/3412/2143/432.").unwrap();
+        let g = Game::new(board, Mode::Classic, 0);
+        let mv = Mcts::default()
+            .choose(&g, &nodes(50), &stop, 1, &mut |_| {})
+            .unwrap();
+        assert_eq!(mv, Move::new(3, 3, 1));
+    }
+
+    #[test]
+    fn keeps_the_subtree_after_both_moves() {
+        let stop = AtomicBool::new(false);
+        let mut g = Game::new(Board::empty(Shape::new(2, 2).unwrap()), Mode::Rows, 0);
+        let mut m = Mcts::default();
+        let ours = m.choose(&g, &nodes(3000), &stop, 1, &mut |_| {}).unwrap();
+        g.play(ours).unwrap();
+        // The opponent answers with the reply the tree knows best.
+        let reply = g.legal_moves(g.turn())[0];
+        let tree = m.tree.as_ref().unwrap();
+        let geo = Geo::new(g.board().shape());
+        let mut next = g.clone();
+        next.play(reply).unwrap();
+        let pos = Pos::from_game(&next, &geo);
+        let id = tree.find(&pos).expect("the reply is in the tree");
+        let kept = tree.nodes[id as usize].visits;
+        assert!(kept > 0);
+        m.choose(&next, &nodes(1), &stop, 1, &mut |_| {}).unwrap();
+        let root = &m.tree.as_ref().unwrap().nodes[0];
+        assert!(root.visits > kept, "reused root has the old visits");
+        // A new game forgets the tree.
+        m.clear();
+        assert!(m.tree.is_none());
+    }
+
+    #[test]
+    fn stops_at_the_stop_flag() {
+        let stop = AtomicBool::new(true);
+        let g = Game::new(Board::empty(Shape::new(3, 3).unwrap()), Mode::Rows, 0);
+        let mv = Mcts::default()
+            .choose(&g, &Limits::default(), &stop, 1, &mut |_| {})
+            .unwrap();
+        assert!(g.check(mv).is_ok());
+    }
+}

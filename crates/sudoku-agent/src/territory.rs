@@ -28,6 +28,8 @@ use puzzle_rules::sudoku::game::{Game, Mode, Player};
 
 use crate::search::{self, Event, Limits};
 
+mod bits;
+
 /// Distance of a cell a player cannot reach.
 pub const FAR: u8 = u8::MAX;
 /// Largest board: 25x25.
@@ -53,6 +55,8 @@ pub struct Geo {
     pub region_cells: Vec<Vec<u16>>,
     /// King-step neighbours of each cell.
     pub neighbours: Vec<Vec<u16>>,
+    /// Masks for the fast evaluation (boards of at most 128 cells).
+    bits: Option<bits::BitGeo>,
 }
 
 impl Geo {
@@ -84,13 +88,16 @@ impl Geo {
             }
             neighbours.push(out);
         }
-        Geo {
+        let mut geo = Geo {
             size,
             cells,
             regions,
             region_cells,
             neighbours,
-        }
+            bits: None,
+        };
+        geo.bits = bits::BitGeo::new(&geo);
+        geo
     }
 }
 
@@ -252,36 +259,39 @@ pub fn count_partition(geo: &Geo, view: &View, side: &[u8], split_winner: usize)
             _ => 2,
         };
     }
+    // Per cell of a side: how many of its regions that side wins and has not yet cashed.
+    let mut count = [0u8; MAX_CELLS];
+    for k in 0..geo.cells {
+        let q = side[k];
+        if q < 2 {
+            count[k] = geo.regions[k]
+                .iter()
+                .filter(|&&g| winner[g as usize] == q)
+                .count() as u8;
+        }
+    }
     let mut points = [0i32; 2];
-    for q in 0..2u8 {
-        loop {
-            // The cell of side q that is last for most of q's unassigned regions.
-            let mut best = (0usize, 0usize);
-            for r in 0..regions {
-                if winner[r] != q {
-                    continue;
-                }
-                for &k in &geo.region_cells[r] {
-                    let k = k as usize;
-                    if side[k] != q {
-                        continue;
-                    }
-                    let n = geo.regions[k]
-                        .iter()
-                        .filter(|&&g| winner[g as usize] == q)
-                        .count();
-                    if n > best.0 {
-                        best = (n, k);
-                    }
-                }
+    loop {
+        // The cell that is the last one of most regions its side wins.
+        let mut best = (0u8, 0usize);
+        for k in 0..geo.cells {
+            if count[k] > best.0 {
+                best = (count[k], k);
             }
-            if best.0 == 0 {
-                break;
+        }
+        if best.0 == 0 {
+            break;
+        }
+        let q = side[best.1];
+        points[q as usize] += POINTS[best.0 as usize];
+        for &g in &geo.regions[best.1] {
+            if winner[g as usize] != q {
+                continue;
             }
-            points[q as usize] += POINTS[best.0];
-            for &g in &geo.regions[best.1] {
-                if winner[g as usize] == q {
-                    winner[g as usize] = 2;
+            winner[g as usize] = 2;
+            for &j in &geo.region_cells[g as usize] {
+                if side[j as usize] == q {
+                    count[j as usize] -= 1;
                 }
             }
         }
@@ -302,6 +312,14 @@ pub fn separated_value(geo: &Geo, view: &View, a: &Analysis) -> i32 {
 /// Horizon value of `view` for the side to move, in quarter points of future points. The
 /// caller's own terms (points on offer now) come on top.
 pub fn evaluate(geo: &Geo, view: &View) -> i32 {
+    match &geo.bits {
+        Some(b) => b.evaluate(view),
+        None => evaluate_arrays(geo, view),
+    }
+}
+
+/// [`evaluate`] with arrays, for any board size.
+pub fn evaluate_arrays(geo: &Geo, view: &View) -> i32 {
     let a = analyse(geo, view);
     let s = &a.summary;
     if s.playable == [0, 0] {
@@ -319,22 +337,8 @@ pub fn evaluate(geo: &Geo, view: &View) -> i32 {
         + W_PLAYABLE * (s.playable[0] - s.playable[1])
 }
 
-/// Move-ordering bonus of filling `cell` for the side to move: cells the opponent could also
-/// fill now are contested (taking them denies them), cells next to the opponent's frontier
-/// push the race.
-pub fn order_bonus(geo: &Geo, view: &View, cell: usize) -> i32 {
-    let other = view.turn ^ 1;
-    if view.playable(geo, other, cell) {
-        return 30;
-    }
-    if geo.neighbours[cell]
-        .iter()
-        .any(|&n| view.playable(geo, other, n as usize))
-    {
-        return 10;
-    }
-    0
-}
+/// Move-ordering bonus for a cell the opponent could fill now too (taking it denies it).
+pub const CONTESTED: i32 = 30;
 
 /// A cell-game position that owns its arrays (the `territory` and `mcts` agents).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -537,4 +541,167 @@ pub fn choose(
         }
     }
     Some(to_move(best.1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use puzzle_rules::sudoku::board::Board;
+    use puzzle_rules::sudoku::game::parse_owned_rows;
+
+    fn game(rows: &str, mode: Mode) -> Game {
+        let shape = Shape::new(2, 2).unwrap();
+        let (board, owners) = parse_owned_rows(shape, rows).unwrap();
+        let starts = puzzle_rules::sudoku::game::starting_cells(mode, shape, 0);
+        Game::from_parts(board, owners, mode, Player::One, [0, 0], vec![], starts).unwrap()
+    }
+
+    #[test]
+    fn distances_on_an_empty_rows_board() {
+        let g = game("..../..../..../....", Mode::Rows);
+        let geo = Geo::new(g.board().shape());
+        let pos = Pos::from_game(&g, &geo);
+        let mut d = [0u8; MAX_CELLS];
+        assert_eq!(distances(&geo, &pos.view(), 0, &mut d), 4);
+        assert_eq!(&d[..16], &[1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4]);
+        assert_eq!(distances(&geo, &pos.view(), 1, &mut d), 4);
+        assert_eq!(&d[..4], &[4, 4, 4, 4]);
+        let a = analyse(&geo, &pos.view());
+        assert_eq!(a.summary.first, [8, 8]);
+        assert_eq!(a.summary.shared, 16);
+        assert!(!a.summary.separated());
+    }
+
+    #[test]
+    fn own_cells_extend_reach_and_filled_cells_block_it() {
+        // Row 1 is given: player 1 (row 0) and player 2 (row 3) are separated.
+        let g = game("..../3412/..../....", Mode::Rows);
+        let geo = Geo::new(g.board().shape());
+        let pos = Pos::from_game(&g, &geo);
+        let mut d = [0u8; MAX_CELLS];
+        distances(&geo, &pos.view(), 0, &mut d);
+        assert_eq!(&d[..4], &[1, 1, 1, 1]);
+        assert!(d[8..16].iter().all(|&x| x == FAR));
+        // A cell of player 1 in row 2 lets it play next to it.
+        let g = game("..../3412/.1+../....", Mode::Rows);
+        let pos = Pos::from_game(&g, &geo);
+        distances(&geo, &pos.view(), 0, &mut d);
+        assert_eq!(d[8], 1);
+        assert_eq!(d[12], 1);
+        assert_eq!(d[11], 2);
+    }
+
+    #[test]
+    fn separated_areas_are_counted_exactly() {
+        let g = game("..../3412/..../....", Mode::Rows);
+        let geo = Geo::new(g.board().shape());
+        let pos = Pos::from_game(&g, &geo);
+        let a = analyse(&geo, &pos.view());
+        assert!(a.summary.separated());
+        assert_eq!(a.summary.reach, [4, 8]);
+        // Player 1 gets row 0 and blocks 0, 1: one cell ends row 0 and a block (3), another
+        // the other block (1). Player 2 waits longer, so it ends every column too: two cells
+        // end a row, a column and a block (7 each), two more end a column each.
+        let p = count_partition(&geo, &pos.view(), &a.side, 1);
+        assert_eq!(p, [4, 16]);
+        assert_eq!(separated_value(&geo, &pos.view(), &a), -12);
+        assert_eq!(evaluate(&geo, &pos.view()), -4 * 12 - 1);
+    }
+
+    #[test]
+    fn equal_areas_give_split_regions_to_the_side_not_to_move() {
+        // Rows 1 and 2 given: each player has one row; the columns are split 1-1.
+        let g = game("..../3412/2143/....", Mode::Rows);
+        let geo = Geo::new(g.board().shape());
+        let pos = Pos::from_game(&g, &geo);
+        let a = analyse(&geo, &pos.view());
+        assert!(a.summary.separated());
+        // Player 1 to move: row 0, blocks 0 and 1 -> 3 + 1; player 2 answers in the column
+        // player 1 just used, so it ends all four columns: row 3 + column + block (7), column
+        // + block (3), two columns (1 + 1).
+        assert_eq!(count_partition(&geo, &pos.view(), &a.side, 1), [4, 12]);
+        assert_eq!(separated_value(&geo, &pos.view(), &a), -8);
+    }
+
+    #[test]
+    fn a_player_without_cells_is_cut_off() {
+        // Player 2's row is full of givens and it owns nothing: it is out, player 1 takes
+        // every region it can finish.
+        let g = game("..../..../..../3412", Mode::Rows);
+        let geo = Geo::new(g.board().shape());
+        let pos = Pos::from_game(&g, &geo);
+        let a = analyse(&geo, &pos.view());
+        assert_eq!(a.summary.playable, [4, 0]);
+        assert!(a.summary.separated());
+        assert!(separated_value(&geo, &pos.view(), &a) > 20);
+    }
+
+    #[test]
+    fn pos_play_and_undo_round_trip() {
+        let g = game("123./..../..../....", Mode::Rows);
+        let geo = Geo::new(g.board().shape());
+        let mut pos = Pos::from_game(&g, &geo);
+        let before = pos.clone();
+        let pts = pos.play(&geo, 3);
+        assert_eq!(pts, 1);
+        assert_eq!(pos.scores, [1, 0]);
+        assert_eq!(pos.turn, 1);
+        pos.undo(&geo, 3, pts);
+        assert_eq!(pos, before);
+    }
+
+    #[test]
+    fn territory_agent_takes_a_completion_and_plays_legally() {
+        let board = Board::parse_rows(Shape::new(2, 2).unwrap(), "123./..../..../....").unwrap();
+        let g = Game::new(board, Mode::Rows, 0);
+        let stop = AtomicBool::new(false);
+        let mv = choose(&g, &Limits::default(), &stop, &mut |_| {}).unwrap();
+        assert_eq!((mv.row, mv.col, mv.value), (0, 3, 4));
+        for mode in [Mode::Classic, Mode::Border, Mode::Random] {
+            let g = Game::new(Board::empty(Shape::new(3, 3).unwrap()), mode, 5);
+            let mv = choose(&g, &Limits::default(), &stop, &mut |_| {}).unwrap();
+            assert!(g.check(mv).is_ok());
+        }
+    }
+
+    #[test]
+    fn bitboard_evaluation_equals_the_array_one() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        for (m, n) in [(2, 2), (2, 3), (3, 3), (3, 2)] {
+            let geo = Geo::new(Shape::new(m, n).unwrap());
+            assert!(geo.bits.is_some());
+            for _ in 0..3000 {
+                let fill = rng.gen_range(0.0..1.0);
+                let state: Vec<u8> = (0..geo.cells)
+                    .map(|_| {
+                        if rng.gen_bool(fill) {
+                            rng.gen_range(1..=3)
+                        } else {
+                            0
+                        }
+                    })
+                    .collect();
+                let starts: Vec<Vec<bool>> = (0..2)
+                    .map(|_| (0..geo.cells).map(|_| rng.gen_bool(0.1)).collect())
+                    .collect();
+                let mut region_empty = vec![0u8; 3 * geo.size];
+                for k in 0..geo.cells {
+                    if state[k] == 0 {
+                        for &g in &geo.regions[k] {
+                            region_empty[g as usize] += 1;
+                        }
+                    }
+                }
+                let view = View {
+                    state: &state,
+                    start: [&starts[0], &starts[1]],
+                    region_empty: &region_empty,
+                    turn: rng.gen_range(0..2),
+                };
+                assert_eq!(evaluate(&geo, &view), evaluate_arrays(&geo, &view));
+            }
+        }
+        assert!(Geo::new(Shape::new(4, 4).unwrap()).bits.is_none());
+    }
 }
