@@ -41,6 +41,8 @@ const INF: i32 = 1 << 28;
 const W_FIRST: i32 = 2;
 const W_PRIVATE: i32 = 2;
 const W_PLAYABLE: i32 = 1;
+/// For the side to move when the cells both reach are odd in number (it fills the last one).
+const W_PARITY: i32 = 4;
 
 /// Fixed geometry of a board shape.
 #[derive(Clone, Debug)]
@@ -335,6 +337,16 @@ pub fn evaluate_arrays(geo: &Geo, view: &View) -> i32 {
         + W_FIRST * (s.first[0] - s.first[1])
         + W_PRIVATE * (s.private[0] - s.private[1])
         + W_PLAYABLE * (s.playable[0] - s.playable[1])
+        + parity(s.shared)
+}
+
+/// The parity term of the contested cells.
+fn parity(shared: i32) -> i32 {
+    if shared % 2 == 1 {
+        W_PARITY
+    } else {
+        -W_PARITY
+    }
 }
 
 /// Move-ordering bonus for a cell the opponent could fill now too (taking it denies it).

@@ -116,6 +116,7 @@ impl BitGeo {
             + W_FIRST * (count(fa) - count(fb))
             + W_PRIVATE * (count(ra & !rb) - count(rb & !ra))
             + W_PLAYABLE * (count(a) - count(b))
+            + super::parity(count(shared))
     }
 
     /// [`super::count_partition`] on masks: `sides` the cells each side fills.
