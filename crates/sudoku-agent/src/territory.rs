@@ -42,7 +42,7 @@ const W_FIRST: i32 = 2;
 const W_PRIVATE: i32 = 2;
 const W_PLAYABLE: i32 = 1;
 /// For the side to move when the cells both reach are odd in number (it fills the last one).
-const W_PARITY: i32 = 4;
+const W_PARITY: i32 = 8;
 
 /// Fixed geometry of a board shape.
 #[derive(Clone, Debug)]
