@@ -50,7 +50,7 @@ pub struct Tree {
 /// What the agent keeps between calls.
 #[derive(Default)]
 pub struct Mcts {
-    tree: Option<Tree>,
+    tree: Option<Box<Tree>>,
 }
 
 fn moves_of(pos: &Pos, geo: &Geo) -> Vec<u16> {
@@ -291,10 +291,10 @@ impl Mcts {
                         t.reroot(id, pos.clone());
                         t
                     }
-                    None => Tree::new(geo, pos.clone()),
+                    None => Box::new(Tree::new(geo, pos.clone())),
                 }
             }
-            _ => Tree::new(geo, pos.clone()),
+            _ => Box::new(Tree::new(geo, pos.clone())),
         };
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut iterations: u64 = 0;

@@ -20,6 +20,9 @@
 //! Everything here works on plain arrays (cell state 0 empty, 1/2 filled by a player, 3 filled
 //! before), so the `default` search can call [`evaluate`] on its own node.
 
+// Cells are indices into several parallel arrays (state, distances, sides), as in the search.
+#![allow(clippy::needless_range_loop)]
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
