@@ -157,7 +157,7 @@ def test_isready_and_stop_during_search(agent):
 
 def test_every_go_one_bestmove_and_safe(agent):
     """The bestmove of every agent is accepted by the referee (placed, never an error)."""
-    for name in ("random", "greedy", "seed", "default"):
+    for name in ("random", "greedy", "seed", "default", "territory", "mcts"):
         agent.send(f"setoption name Agent value {name}")
         for pos in ["position 3x3 " + EMPTY9, "position 2x2 1234/3412/2143/43.. scores 3 1"]:
             agent.send(pos)
@@ -168,7 +168,7 @@ def test_every_go_one_bestmove_and_safe(agent):
             agent.send(f"play {move}")
             _, reply = agent.until(lambda l: True)
             assert reply[0].startswith("played"), (name, pos, reply)
-            if name in ("seed", "default"):
+            if name in ("seed", "default", "territory", "mcts"):
                 assert " placed " in reply[0], (name, pos, reply)
 
 

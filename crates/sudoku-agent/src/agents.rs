@@ -1,5 +1,7 @@
 //! The agents: `random`, `greedy`, `original` (the original report's minimax, kept as a
-//! baseline; `seed` is its former name) and `default` (the cell-game search in [`crate::search`]).
+//! baseline; `seed` is its former name), `default` (the cell-game search in
+//! [`crate::search`]), `territory` (two plies with the reach analysis of
+//! [`crate::territory`]) and `mcts` ([`crate::mcts`]).
 //!
 //! Every agent is a pure function of the game, the limits and a seed, so the protocol loop,
 //! the arena and the bench all call the same code.
@@ -10,7 +12,7 @@ use std::time::Instant;
 
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 
 use puzzle_rules::sudoku::board::{Board, Move};
 use puzzle_rules::sudoku::game::{cell_moves, Game, Mode, Player};
@@ -29,15 +31,21 @@ pub enum AgentKind {
     Original,
     /// The strongest agent: alpha-beta over the cell game with passes.
     Default,
+    /// Two plies with the territory evaluation (allowed-squares game).
+    Territory,
+    /// Monte Carlo tree search with random playouts.
+    Mcts,
 }
 
 impl AgentKind {
     /// Every agent, in the order the `hello` option line lists them.
-    pub const ALL: [AgentKind; 4] = [
+    pub const ALL: [AgentKind; 6] = [
         AgentKind::Random,
         AgentKind::Greedy,
         AgentKind::Original,
         AgentKind::Default,
+        AgentKind::Territory,
+        AgentKind::Mcts,
     ];
 
     /// Parses an agent name (`seed` is the former name of `original`).
@@ -53,6 +61,8 @@ impl AgentKind {
             AgentKind::Greedy => "greedy",
             AgentKind::Original => "original",
             AgentKind::Default => "default",
+            AgentKind::Territory => "territory",
+            AgentKind::Mcts => "mcts",
         }
     }
 }
@@ -68,6 +78,8 @@ pub struct Agent {
     table: Arc<Table>,
     /// Nodes of the last `default` search (for `bench`).
     last_nodes: AtomicU64,
+    /// The `mcts` agent's tree, kept between moves.
+    mcts: std::sync::Mutex<crate::mcts::Mcts>,
 }
 
 impl Agent {
@@ -79,6 +91,7 @@ impl Agent {
             seed,
             table: Arc::new(Table::new(20)),
             last_nodes: AtomicU64::new(0),
+            mcts: Default::default(),
         }
     }
 
@@ -90,6 +103,9 @@ impl Agent {
     /// Forgets what was learnt (new game).
     pub fn clear(&self) {
         self.table.clear();
+        if let Ok(mut m) = self.mcts.lock() {
+            m.clear();
+        }
     }
 
     /// Chooses a move for the player to move; `None` when it has no legal move at all.
@@ -127,6 +143,12 @@ impl Agent {
                 let out = search::search(game, limits, stop, self.threads, &self.table, report);
                 self.last_nodes.store(out.nodes, Ordering::Relaxed);
                 out.best
+            }
+            AgentKind::Territory => crate::territory::choose(game, &limits, stop, report),
+            AgentKind::Mcts => {
+                let seed = rng.gen();
+                let mut m = self.mcts.lock().unwrap_or_else(|e| e.into_inner());
+                m.choose(game, &limits, stop, seed, report)
             }
         }
     }

@@ -32,9 +32,11 @@ mod agents;
 mod arena;
 mod bench;
 mod board_file;
+mod mcts;
 mod protocol;
 mod search;
 mod session;
+mod territory;
 mod tools;
 
 /// The `--help` summary.

@@ -73,8 +73,11 @@ impl Session {
             }
             "Agent" => {
                 self.kind = AgentKind::parse(value).ok_or_else(|| {
+                    let names: Vec<&str> = AgentKind::ALL.iter().map(|a| a.name()).collect();
+                    let (last, rest) = names.split_last().expect("agents");
                     format!(
-                        "Agent must be random, greedy, original or default, got '{}'",
+                        "Agent must be {} or {last}, got '{}'",
+                        rest.join(", "),
                         protocol::quote(value)
                     )
                 })?;

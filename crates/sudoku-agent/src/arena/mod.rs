@@ -33,7 +33,7 @@ use report::{ForfeitKind, GameResult, Setting};
 /// Arena settings (the `arena` subcommand's flags).
 #[derive(clap::Args, Debug)]
 pub struct ArenaArgs {
-    /// First agent: random, greedy, original (alias seed), default, or cmd:<command line>.
+    /// First agent: random, greedy, original (alias seed), default, territory, mcts, or cmd:<command line>.
     #[arg(long)]
     pub first: String,
     /// Second agent.
@@ -179,7 +179,7 @@ fn make_contender(spec: &str, seed: u64) -> anyhow::Result<Contender> {
     }
     let (name, _) = split_movetime(spec)?;
     let kind = AgentKind::parse(name).with_context(|| {
-        format!("unknown agent '{spec}' (random, greedy, original, default, cmd:<command>)")
+        format!("unknown agent '{spec}' (random, greedy, original, default, territory, mcts, cmd:<command>)")
     })?;
     Ok(Contender::Builtin(Agent::new(kind, 1, seed)))
 }
@@ -193,7 +193,7 @@ fn movetimes_of(args: &ArenaArgs) -> anyhow::Result<[u64; 2]> {
             movetimes[side] = ms;
         }
         if !spec.starts_with("cmd:") && AgentKind::parse(name).is_none() {
-            bail!("unknown agent '{spec}' (random, greedy, original, default, cmd:<command>)");
+            bail!("unknown agent '{spec}' (random, greedy, original, default, territory, mcts, cmd:<command>)");
         }
     }
     Ok(movetimes)

@@ -24,6 +24,8 @@ pub(super) struct Geometry {
     pub(super) zobrist: Vec<[u64; 3]>,
     pub(super) zob_turn: u64,
     pub(super) zob_taboo: Vec<u64>,
+    /// Geometry of the territory analysis (allowed-squares modes).
+    pub(super) terr: crate::territory::Geo,
 }
 
 #[derive(Clone)]
@@ -100,6 +102,7 @@ impl Geometry {
             zobrist,
             zob_turn,
             zob_taboo,
+            terr: crate::territory::Geo::new(shape),
         }
     }
 }
@@ -270,6 +273,16 @@ impl Node {
         }
         self.empties += 1;
         self.hash ^= geo.zobrist[cell][p + 1];
+    }
+
+    /// The territory analysis' view of this node.
+    pub(super) fn view(&self) -> crate::territory::View<'_> {
+        crate::territory::View {
+            state: &self.state,
+            start: [&self.start[0], &self.start[1]],
+            region_empty: &self.region_empty,
+            turn: self.turn,
+        }
     }
 
     pub(super) fn flip_turn(&mut self, geo: &Geometry) {
