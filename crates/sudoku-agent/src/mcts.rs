@@ -26,8 +26,9 @@ use crate::territory::{Geo, Pos};
 const PASS: u16 = u16::MAX;
 /// Exploration constant of UCB1.
 const EXPLORE: f64 = 1.4;
-/// Trees larger than this are dropped instead of kept for the next turn.
-const MAX_KEPT: usize = 4_000_000;
+/// Trees larger than this are dropped instead of kept for the next turn, and a search stops
+/// growing its tree at twice this (about 150 MB).
+const MAX_KEPT: usize = 1_000_000;
 
 struct TreeNode {
     /// The move into this node.
@@ -300,7 +301,7 @@ impl Mcts {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut iterations: u64 = 0;
         loop {
-            if iterations & 31 == 0 && (halt() || limits.nodes.is_some_and(|n| iterations >= n)) {
+            if iterations & 31 == 0 && halt() {
                 break;
             }
             if limits.nodes.is_some_and(|n| iterations >= n) {
