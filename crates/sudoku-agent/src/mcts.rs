@@ -10,8 +10,7 @@
 //! old root (our move, the opponent's reply), since the cell game depends only on who filled
 //! which cell. One thread; `Threads` is not used.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -260,19 +259,11 @@ impl Mcts {
         seed: u64,
         report: &mut dyn FnMut(Event),
     ) -> Option<Move> {
-        let me = game.turn();
-        if !game.can_move(me) {
-            return None;
-        }
-        let halt =
-            || stop.load(Ordering::Relaxed) || limits.deadline.is_some_and(|d| Instant::now() >= d);
-        let first_legal = || game.legal_moves(me).first().copied();
-        let search::Solved::Solution(sol) = search::solve_until(game.board(), &halt, usize::MAX)
-        else {
-            return first_legal();
+        let plan = match search::SolutionMoves::find(game, limits, stop) {
+            Ok(plan) => plan,
+            Err(fallback) => return fallback,
         };
-        let size = game.board().size();
-        let to_move = |k: usize| Move::new(k / size, k % size, sol.cells()[k]);
+        let to_move = |k: usize| plan.to_move(k);
         let safe = |k: usize| !game.taboo().contains(&to_move(k));
         let geo = Geo::new(game.board().shape());
         let pos = Pos::from_game(game, &geo);
@@ -283,7 +274,7 @@ impl Mcts {
             .filter(|&k| safe(k))
             .collect();
         let Some(&first) = cells.first() else {
-            return first_legal();
+            return plan.first_legal();
         };
         report(Event::Propose(to_move(first)));
         let mut tree = match self.tree.take() {
@@ -301,7 +292,7 @@ impl Mcts {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut iterations: u64 = 0;
         loop {
-            if iterations & 31 == 0 && halt() {
+            if iterations & 31 == 0 && plan.halted() {
                 break;
             }
             if limits.nodes.is_some_and(|n| iterations >= n) {

@@ -23,8 +23,7 @@
 // Cells are indices into several parallel arrays (state, distances, sides), as in the search.
 #![allow(clippy::needless_range_loop)]
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
 
 use puzzle_rules::sudoku::board::{Move, Shape};
 use puzzle_rules::sudoku::game::{Game, Mode, Player};
@@ -518,18 +517,11 @@ pub fn choose(
     stop: &AtomicBool,
     report: &mut dyn FnMut(Event),
 ) -> Option<Move> {
-    let me = game.turn();
-    if !game.can_move(me) {
-        return None;
-    }
-    let halt =
-        || stop.load(Ordering::Relaxed) || limits.deadline.is_some_and(|d| Instant::now() >= d);
-    let first_legal = || game.legal_moves(me).first().copied();
-    let search::Solved::Solution(sol) = search::solve_until(game.board(), &halt, usize::MAX) else {
-        return first_legal();
+    let plan = match search::SolutionMoves::find(game, limits, stop) {
+        Ok(plan) => plan,
+        Err(fallback) => return fallback,
     };
-    let size = game.board().size();
-    let to_move = |k: usize| Move::new(k / size, k % size, sol.cells()[k]);
+    let to_move = |k: usize| plan.to_move(k);
     let geo = Geo::new(game.board().shape());
     let mut pos = Pos::from_game(game, &geo);
     let cells: Vec<usize> = pos
@@ -539,7 +531,7 @@ pub fn choose(
         .filter(|&k| !game.taboo().contains(&to_move(k)))
         .collect();
     let Some(&first) = cells.first() else {
-        return first_legal();
+        return plan.first_legal();
     };
     report(Event::Propose(to_move(first)));
     let depth = limits.depth.unwrap_or(2).clamp(1, 2);
@@ -551,7 +543,7 @@ pub fn choose(
         if v > best.0 {
             best = (v, k);
         }
-        if halt() {
+        if plan.halted() {
             break;
         }
     }

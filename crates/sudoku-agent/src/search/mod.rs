@@ -44,7 +44,8 @@ use puzzle_rules::sudoku::game::Game;
 use node::{real_move, Geometry, Node};
 pub use root::analyse_root;
 use root::quick_move;
-pub(crate) use root::{solve_until, Solved};
+pub(crate) use root::SolutionMoves;
+use root::{solve_until, Solved};
 pub use table::Table;
 use worker::Worker;
 

@@ -122,3 +122,58 @@ pub(super) fn sets_up(board: &Board, row: usize, col: usize) -> bool {
         .count();
     row_empty == 2 || col_empty == 2 || block_empty == 2
 }
+
+/// The root as an agent that plays the values of one solution (`territory`, `mcts`) sees it:
+/// the solution, its moves by cell, and the agent's limits.
+pub struct SolutionMoves<'a> {
+    game: &'a Game,
+    limits: &'a super::Limits,
+    stop: &'a std::sync::atomic::AtomicBool,
+    solution: Board,
+}
+
+impl<'a> SolutionMoves<'a> {
+    /// One solution of the board, found within the agent's limits (`stop`, deadline). `Err`
+    /// carries the move to fall back on when there is none in time: the first legal move,
+    /// or `None` when the player to move has no legal move at all.
+    pub fn find(
+        game: &'a Game,
+        limits: &'a super::Limits,
+        stop: &'a std::sync::atomic::AtomicBool,
+    ) -> Result<SolutionMoves<'a>, Option<Move>> {
+        if !game.can_move(game.turn()) {
+            return Err(None);
+        }
+        let plan = |solution| SolutionMoves {
+            game,
+            limits,
+            stop,
+            solution,
+        };
+        let empty = plan(Board::empty(game.board().shape()));
+        match solve_until(game.board(), &|| empty.halted(), usize::MAX) {
+            Solved::Solution(solution) => Ok(plan(solution)),
+            _ => Err(empty.first_legal()),
+        }
+    }
+
+    /// True once `stop` is set or the deadline has passed.
+    pub fn halted(&self) -> bool {
+        self.stop.load(std::sync::atomic::Ordering::Relaxed)
+            || self
+                .limits
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+    }
+
+    /// The solution's value on cell `k` as a move.
+    pub fn to_move(&self, k: usize) -> Move {
+        let size = self.game.board().size();
+        Move::new(k / size, k % size, self.solution.cells()[k])
+    }
+
+    /// The first legal move of the player to move (the fallback when time is up).
+    pub fn first_legal(&self) -> Option<Move> {
+        self.game.legal_moves(self.game.turn()).first().copied()
+    }
+}
