@@ -563,11 +563,16 @@ mod tests {
         Game::from_parts(board, owners, mode, Player::One, [0, 0], vec![], starts).unwrap()
     }
 
-    #[test]
-    fn distances_on_an_empty_rows_board() {
-        let g = game("..../..../..../....", Mode::Rows);
+    fn position(rows: &str, mode: Mode) -> (Geo, Pos) {
+        let g = game(rows, mode);
         let geo = Geo::new(g.board().shape());
         let pos = Pos::from_game(&g, &geo);
+        (geo, pos)
+    }
+
+    #[test]
+    fn distances_on_an_empty_rows_board() {
+        let (geo, pos) = position("..../..../..../....", Mode::Rows);
         let mut d = [0u8; MAX_CELLS];
         assert_eq!(distances(&geo, &pos.view(), 0, &mut d), 4);
         assert_eq!(&d[..16], &[1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4]);
@@ -582,9 +587,7 @@ mod tests {
     #[test]
     fn own_cells_extend_reach_and_filled_cells_block_it() {
         // Row 1 is given: player 1 (row 0) and player 2 (row 3) are separated.
-        let g = game("..../3412/..../....", Mode::Rows);
-        let geo = Geo::new(g.board().shape());
-        let pos = Pos::from_game(&g, &geo);
+        let (geo, pos) = position("..../3412/..../....", Mode::Rows);
         let mut d = [0u8; MAX_CELLS];
         distances(&geo, &pos.view(), 0, &mut d);
         assert_eq!(&d[..4], &[1, 1, 1, 1]);
@@ -600,9 +603,7 @@ mod tests {
 
     #[test]
     fn separated_areas_are_counted_exactly() {
-        let g = game("..../3412/..../....", Mode::Rows);
-        let geo = Geo::new(g.board().shape());
-        let pos = Pos::from_game(&g, &geo);
+        let (geo, pos) = position("..../3412/..../....", Mode::Rows);
         let a = analyse(&geo, &pos.view());
         assert!(a.summary.separated());
         assert_eq!(a.summary.reach, [4, 8]);
@@ -618,9 +619,7 @@ mod tests {
     #[test]
     fn equal_areas_give_split_regions_to_the_side_not_to_move() {
         // Rows 1 and 2 given: each player has one row; the columns are split 1-1.
-        let g = game("..../3412/2143/....", Mode::Rows);
-        let geo = Geo::new(g.board().shape());
-        let pos = Pos::from_game(&g, &geo);
+        let (geo, pos) = position("..../3412/2143/....", Mode::Rows);
         let a = analyse(&geo, &pos.view());
         assert!(a.summary.separated());
         // Player 1 to move: row 0, blocks 0 and 1 -> 3 + 1; player 2 answers in the column
@@ -634,9 +633,7 @@ mod tests {
     fn a_player_without_cells_is_cut_off() {
         // Player 2's row is full of givens and it owns nothing: it is out, player 1 takes
         // every region it can finish.
-        let g = game("..../..../..../3412", Mode::Rows);
-        let geo = Geo::new(g.board().shape());
-        let pos = Pos::from_game(&g, &geo);
+        let (geo, pos) = position("..../..../..../3412", Mode::Rows);
         let a = analyse(&geo, &pos.view());
         assert_eq!(a.summary.playable, [4, 0]);
         assert!(a.summary.separated());

@@ -18,8 +18,7 @@ fn agent() -> (std::process::Child, mpsc::Receiver<String>) {
     let out = child.stdout.take().unwrap();
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
-        for line in BufReader::new(out).lines() {
-            let Ok(line) = line else { break };
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
             if tx.send(line).is_err() {
                 break;
             }
