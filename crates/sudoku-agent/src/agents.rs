@@ -144,11 +144,18 @@ impl Agent {
                 self.last_nodes.store(out.nodes, Ordering::Relaxed);
                 out.best
             }
-            AgentKind::Territory => crate::territory::choose(game, &limits, stop, report),
-            AgentKind::Mcts => {
+            AgentKind::Territory | AgentKind::Mcts => {
+                // Both play the values of one solution; without one in time, a legal move.
+                let plan = match search::SolutionMoves::find(game, &limits, stop) {
+                    Ok(plan) => plan,
+                    Err(fallback) => return fallback,
+                };
+                if self.kind == AgentKind::Territory {
+                    return crate::territory::choose(&plan, report);
+                }
                 let seed = rng.gen();
                 let mut m = self.mcts.lock().unwrap_or_else(|e| e.into_inner());
-                m.choose(game, &limits, stop, seed, report)
+                m.choose(&plan, seed, report)
             }
         }
     }

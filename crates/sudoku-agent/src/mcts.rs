@@ -10,15 +10,12 @@
 //! old root (our move, the opponent's reply), since the cell game depends only on who filled
 //! which cell. One thread; `Threads` is not used.
 
-use std::sync::atomic::AtomicBool;
-
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use puzzle_rules::sudoku::board::Move;
-use puzzle_rules::sudoku::game::Game;
 
-use crate::search::{self, Event, Limits};
+use crate::search::{Event, SolutionMoves};
 use crate::territory::{Geo, Pos};
 
 /// A forced pass in the tree (the side to move has no playable cell).
@@ -253,16 +250,11 @@ impl Mcts {
     /// Chooses a move for the side to move of `game`.
     pub fn choose(
         &mut self,
-        game: &Game,
-        limits: &Limits,
-        stop: &AtomicBool,
+        plan: &SolutionMoves,
         seed: u64,
         report: &mut dyn FnMut(Event),
     ) -> Option<Move> {
-        let plan = match search::SolutionMoves::find(game, limits, stop) {
-            Ok(plan) => plan,
-            Err(fallback) => return fallback,
-        };
+        let (game, limits) = (plan.game(), plan.limits());
         let to_move = |k: usize| plan.to_move(k);
         let safe = |k: usize| !game.taboo().contains(&to_move(k));
         let geo = Geo::new(game.board().shape());
@@ -319,13 +311,25 @@ impl Mcts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Limits;
     use puzzle_rules::sudoku::board::{Board, Shape};
+    use puzzle_rules::sudoku::game::Game;
     use puzzle_rules::sudoku::game::Mode;
+    use std::sync::atomic::AtomicBool;
 
     fn nodes(n: u64) -> Limits {
         Limits {
             nodes: Some(n),
             ..Limits::default()
+        }
+    }
+
+    /// The agent's answer as `Agent::choose` gives it: the solution's search, or the
+    /// fallback move when no solution comes in time.
+    fn pick(m: &mut Mcts, g: &Game, limits: &Limits, stop: &AtomicBool) -> Option<Move> {
+        match SolutionMoves::find(g, limits, stop) {
+            Ok(plan) => m.choose(&plan, 1, &mut |_| {}),
+            Err(fallback) => fallback,
         }
     }
 
@@ -335,15 +339,13 @@ mod tests {
         for mode in [Mode::Classic, Mode::Rows, Mode::Border, Mode::Random] {
             let g = Game::new(Board::empty(Shape::new(2, 2).unwrap()), mode, 3);
             let mut m = Mcts::default();
-            let mv = m.choose(&g, &nodes(500), &stop, 1, &mut |_| {}).unwrap();
+            let mv = pick(&mut m, &g, &nodes(500), &stop).unwrap();
             assert!(g.check(mv).is_ok(), "{mode}: {mv}");
         }
         // One empty cell left: filling it ends the game with a win.
         let board = Board::parse_rows(Shape::new(2, 2).unwrap(), "1234/3412/2143/432.").unwrap();
         let g = Game::new(board, Mode::Classic, 0);
-        let mv = Mcts::default()
-            .choose(&g, &nodes(50), &stop, 1, &mut |_| {})
-            .unwrap();
+        let mv = pick(&mut Mcts::default(), &g, &nodes(50), &stop).unwrap();
         assert_eq!(mv, Move::new(3, 3, 1));
     }
 
@@ -352,7 +354,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut g = Game::new(Board::empty(Shape::new(2, 2).unwrap()), Mode::Rows, 0);
         let mut m = Mcts::default();
-        let ours = m.choose(&g, &nodes(3000), &stop, 1, &mut |_| {}).unwrap();
+        let ours = pick(&mut m, &g, &nodes(3000), &stop).unwrap();
         g.play(ours).unwrap();
         // The opponent answers with the reply the tree knows best.
         let reply = g.legal_moves(g.turn())[0];
@@ -364,7 +366,7 @@ mod tests {
         let id = tree.find(&pos).expect("the reply is in the tree");
         let kept = tree.nodes[id as usize].visits;
         assert!(kept > 0);
-        m.choose(&next, &nodes(1), &stop, 1, &mut |_| {}).unwrap();
+        pick(&mut m, &next, &nodes(1), &stop).unwrap();
         let root = &m.tree.as_ref().unwrap().nodes[0];
         assert!(root.visits > kept, "reused root has the old visits");
         // A new game forgets the tree.
@@ -376,9 +378,7 @@ mod tests {
     fn stops_at_the_stop_flag() {
         let stop = AtomicBool::new(true);
         let g = Game::new(Board::empty(Shape::new(3, 3).unwrap()), Mode::Rows, 0);
-        let mv = Mcts::default()
-            .choose(&g, &Limits::default(), &stop, 1, &mut |_| {})
-            .unwrap();
+        let mv = pick(&mut Mcts::default(), &g, &Limits::default(), &stop).unwrap();
         assert!(g.check(mv).is_ok());
     }
 }

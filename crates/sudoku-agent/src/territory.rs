@@ -23,12 +23,10 @@
 // Cells are indices into several parallel arrays (state, distances, sides), as in the search.
 #![allow(clippy::needless_range_loop)]
 
-use std::sync::atomic::AtomicBool;
-
 use puzzle_rules::sudoku::board::{Move, Shape};
 use puzzle_rules::sudoku::game::{Game, Mode, Player};
 
-use crate::search::{self, Event, Limits};
+use crate::search::{Event, SolutionMoves};
 
 mod bits;
 
@@ -511,16 +509,8 @@ fn negamax(geo: &Geo, pos: &mut Pos, depth: u32, mut alpha: i32, beta: i32) -> i
 
 /// The `territory` agent: two plies of the cell game with the territory evaluation, values
 /// from one solution of the board (so never a taboo move while a safe one exists).
-pub fn choose(
-    game: &Game,
-    limits: &Limits,
-    stop: &AtomicBool,
-    report: &mut dyn FnMut(Event),
-) -> Option<Move> {
-    let plan = match search::SolutionMoves::find(game, limits, stop) {
-        Ok(plan) => plan,
-        Err(fallback) => return fallback,
-    };
+pub fn choose(plan: &SolutionMoves, report: &mut dyn FnMut(Event)) -> Option<Move> {
+    let (game, limits) = (plan.game(), plan.limits());
     let to_move = |k: usize| plan.to_move(k);
     let geo = Geo::new(game.board().shape());
     let mut pos = Pos::from_game(game, &geo);
@@ -553,8 +543,10 @@ pub fn choose(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Limits;
     use puzzle_rules::sudoku::board::Board;
     use puzzle_rules::sudoku::notation::parse_owned_rows;
+    use std::sync::atomic::AtomicBool;
 
     fn game(rows: &str, mode: Mode) -> Game {
         let shape = Shape::new(2, 2).unwrap();
@@ -654,16 +646,22 @@ mod tests {
         assert_eq!(pos, before);
     }
 
+    /// The `territory` agent's move without limits.
+    fn pick(g: &Game) -> Option<Move> {
+        let (limits, stop) = (Limits::default(), AtomicBool::new(false));
+        let plan = SolutionMoves::find(g, &limits, &stop).expect("a solvable board");
+        choose(&plan, &mut |_| {})
+    }
+
     #[test]
     fn territory_agent_takes_a_completion_and_plays_legally() {
         let board = Board::parse_rows(Shape::new(2, 2).unwrap(), "123./..../..../....").unwrap();
         let g = Game::new(board, Mode::Rows, 0);
-        let stop = AtomicBool::new(false);
-        let mv = choose(&g, &Limits::default(), &stop, &mut |_| {}).unwrap();
+        let mv = pick(&g).unwrap();
         assert_eq!((mv.row, mv.col, mv.value), (0, 3, 4));
         for mode in [Mode::Classic, Mode::Border, Mode::Random] {
             let g = Game::new(Board::empty(Shape::new(3, 3).unwrap()), mode, 5);
-            let mv = choose(&g, &Limits::default(), &stop, &mut |_| {}).unwrap();
+            let mv = pick(&g).unwrap();
             assert!(g.check(mv).is_ok());
         }
     }

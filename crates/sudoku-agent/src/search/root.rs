@@ -157,6 +157,16 @@ impl<'a> SolutionMoves<'a> {
         }
     }
 
+    /// The game whose root this is.
+    pub fn game(&self) -> &'a Game {
+        self.game
+    }
+
+    /// The agent's limits.
+    pub fn limits(&self) -> &'a super::Limits {
+        self.limits
+    }
+
     /// True once `stop` is set or the deadline has passed.
     pub fn halted(&self) -> bool {
         self.stop.load(std::sync::atomic::Ordering::Relaxed)
