@@ -17,7 +17,7 @@ use rand::{Rng, SeedableRng};
 use puzzle_rules::sudoku::board::{Board, Move};
 use puzzle_rules::sudoku::game::{cell_moves, Game, Mode, Player};
 
-use crate::search::{self, Event, Limits, Table};
+use crate::search::{self, best_child, Event, Limits, Table};
 
 /// The built-in agents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -275,7 +275,7 @@ struct OriginalSearch<'a> {
 }
 
 impl OriginalSearch<'_> {
-    fn negamax(&mut self, s: &mut OriginalState, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    fn negamax(&mut self, s: &mut OriginalState, depth: u32, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes & 255 == 0 {
             let late = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
@@ -291,20 +291,12 @@ impl OriginalSearch<'_> {
         if moves.is_empty() {
             return 0;
         }
-        let mut best = -1_000_000;
-        for (mv, pts) in moves {
+        best_child(moves, alpha, beta, |(mv, pts), alpha, beta| {
             s.make(mv);
             let v = pts - self.negamax(s, depth - 1, -beta + pts, -alpha + pts);
             s.unmake(mv);
-            if v > best {
-                best = v;
-                alpha = alpha.max(v);
-                if alpha >= beta {
-                    break;
-                }
-            }
-        }
-        best
+            v
+        })
     }
 }
 

@@ -26,7 +26,7 @@
 use puzzle_rules::sudoku::board::{Move, Shape};
 use puzzle_rules::sudoku::game::{Game, Mode, Player};
 
-use crate::search::{Event, SolutionMoves};
+use crate::search::{best_child, Event, SolutionMoves};
 
 mod bits;
 
@@ -476,7 +476,7 @@ impl Pos {
 
 /// Value (quarter points, side to move) of `pos` searched `depth` plies: fills scored
 /// exactly, a side without a cell passes, [`Pos::evaluate`] at the horizon.
-fn negamax(geo: &Geo, pos: &mut Pos, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+fn negamax(geo: &Geo, pos: &mut Pos, depth: u32, alpha: i32, beta: i32) -> i32 {
     let me = pos.turn;
     let cells = pos.cells_of(geo, me);
     if cells.is_empty() {
@@ -491,20 +491,12 @@ fn negamax(geo: &Geo, pos: &mut Pos, depth: u32, mut alpha: i32, beta: i32) -> i
     if depth == 0 {
         return pos.evaluate(geo);
     }
-    let mut best = -INF;
-    for k in cells {
+    best_child(cells, alpha, beta, |k, alpha, beta| {
         let pts = pos.play(geo, k as usize);
         let v = 4 * pts - negamax(geo, pos, depth - 1, -beta + 4 * pts, -alpha + 4 * pts);
         pos.undo(geo, k as usize, pts);
-        if v > best {
-            best = v;
-            alpha = alpha.max(v);
-            if alpha >= beta {
-                break;
-            }
-        }
-    }
-    best
+        v
+    })
 }
 
 /// The `territory` agent: two plies of the cell game with the territory evaluation, values

@@ -60,6 +60,30 @@ pub(super) const PARITY: i32 = 2;
 /// Weight (in quarter points) of the playable-cell difference under allowed-squares rules.
 pub(super) const MOBILITY: i32 = 2;
 
+/// One fail-soft alpha-beta step: the best of `children`, each valued by `value(child, alpha,
+/// beta)` from the mover's side with the current window, stopping at the first cut-off.
+/// Returns `-INF` when there are no children. The small agents (`original`, `territory`)
+/// share it; the `default` search has its own loop with ordering and a table.
+pub(crate) fn best_child<M>(
+    children: impl IntoIterator<Item = M>,
+    mut alpha: i32,
+    beta: i32,
+    mut value: impl FnMut(M, i32, i32) -> i32,
+) -> i32 {
+    let mut best = -INF;
+    for child in children {
+        let v = value(child, alpha, beta);
+        if v > best {
+            best = v;
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+    }
+    best
+}
+
 /// When to stop searching.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
