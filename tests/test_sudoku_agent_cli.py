@@ -56,6 +56,28 @@ def test_arena_board_files_and_modes(sudoku_bin):
     assert "+5-10 givens border mode" in out
 
 
+def test_arena_with_a_node_limit_replays_exactly(sudoku_bin, tmp_path):
+    """`--nodes` replaces the clock: the same command plays the same games (moves and scores),
+    whatever the machine's load, for searching agents and for one behind `cmd:`."""
+    def match(tag):
+        jsonl = tmp_path / f"{tag}.jsonl"
+        out = run(sudoku_bin, "arena", "--first", "default", "--second", "mcts", "--board", "2x3",
+                  "--mode", "rows", "--games", "4", "--nodes", "2000", "--threads", "2",
+                  "--jsonl", str(jsonl))
+        assert "2000 nodes per move" in out
+        games = [json.loads(line) for line in jsonl.read_text().splitlines()]
+        assert all(g["nodes"] == 2000 for g in games)
+        return [(g["scores"], g["history"]) for g in games], re.sub(r", [\d.]+ s\n", "\n", out)
+
+    assert match("a") == match("b")
+    cmd = f"cmd:{sudoku_bin}"
+    out = run(sudoku_bin, "arena", "--first", cmd, "--second", "original", "--board", "2x2",
+              "--games", "2", "--nodes", "500", "--threads", "1")
+    (w, d, l), _ = summary(out)
+    assert w + d + l == 2
+    assert re.search(r"forfeits cmd:\S+: 0 ", out), out
+
+
 def test_bench_is_deterministic(sudoku_bin):
     a = run(sudoku_bin, "bench", "--nodes", "20000")
     b = run(sudoku_bin, "bench", "--nodes", "20000")

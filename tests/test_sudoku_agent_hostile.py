@@ -118,6 +118,8 @@ def test_fuzz_short(sudoku_bin):
         ["arena", "--first", "default", "--second", "greedy", "--movetime", "-4"],
         ["arena", "--first", "default", "--second", "greedy", "--mode", "chess"],
         ["arena", "--first", "default", "--second", "greedy", "--givens", "40-20"],
+        ["arena", "--first", "default", "--second", "greedy", "--nodes", "0"],
+        ["arena", "--first", "default@10", "--second", "greedy", "--nodes", "100"],
         ["bench", "--nodes", "lots"],
         ["--no-such-flag"],
         ["frobnicate"],

@@ -54,6 +54,11 @@ pub struct ArenaArgs {
     /// Time per move in milliseconds.
     #[arg(long, default_value_t = 100)]
     pub movetime: u64,
+    /// Nodes per move instead of a time limit, for matches that replay exactly (`default`
+    /// and `original` count search nodes, `mcts` playouts; `random`, `greedy` and `territory`
+    /// need no limit; cmd: agents get `go nodes N`).
+    #[arg(long)]
+    pub nodes: Option<u64>,
     /// Seed of the boards, starting cells and the agents' random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -66,6 +71,33 @@ pub struct ArenaArgs {
     /// Print only the summary, not a line per game.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// How long an external agent may think about `go nodes N` before it counts as silent.
+const EXTERNAL_NODES_WAIT_MS: u64 = 60_000;
+
+/// One side's limit per move.
+#[derive(Clone, Copy, Debug)]
+enum MoveLimit {
+    Time(u64),
+    Nodes(u64),
+}
+
+impl MoveLimit {
+    fn limits(self) -> Limits {
+        match self {
+            MoveLimit::Time(ms) => Limits {
+                deadline: Some(deadline_for(Instant::now(), ms)),
+                nodes: None,
+                depth: None,
+            },
+            MoveLimit::Nodes(n) => Limits {
+                deadline: None,
+                nodes: Some(n),
+                depth: None,
+            },
+        }
+    }
 }
 
 enum Contender {
@@ -109,17 +141,17 @@ impl External {
 
     /// Asks for a move; `Err` carries the text of a malformed answer. A silent or dead agent
     /// gives its last `propose` (as frameworks that kill at the deadline do), else nothing.
-    fn choose(&mut self, game: &Game, movetime: u64) -> Result<Option<Move>, String> {
-        let sent = writeln!(
-            self.stdin,
-            "{}\ngo movetime {movetime}",
-            position_line(game)
-        )
-        .and_then(|_| self.stdin.flush());
+    fn choose(&mut self, game: &Game, limit: MoveLimit) -> Result<Option<Move>, String> {
+        let (go, wait_ms) = match limit {
+            MoveLimit::Time(ms) => (format!("go movetime {ms}"), ms + 500),
+            MoveLimit::Nodes(n) => (format!("go nodes {n}"), EXTERNAL_NODES_WAIT_MS),
+        };
+        let sent =
+            writeln!(self.stdin, "{}\n{go}", position_line(game)).and_then(|_| self.stdin.flush());
         if sent.is_err() {
             return Ok(None);
         }
-        let deadline = Instant::now() + Duration::from_millis(movetime + 500);
+        let deadline = Instant::now() + Duration::from_millis(wait_ms);
         let mut proposed = None;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -184,19 +216,26 @@ fn make_contender(spec: &str, seed: u64) -> anyhow::Result<Contender> {
     Ok(Contender::Builtin(Agent::new(kind, 1, seed)))
 }
 
-/// Each side's movetime (`--movetime`, or its own after `@`); checks the agent names.
-fn movetimes_of(args: &ArenaArgs) -> anyhow::Result<[u64; 2]> {
-    let mut movetimes = [args.movetime; 2];
+/// Each side's limit (`--nodes`, else `--movetime` or its own after `@`); checks the agent
+/// names.
+fn limits_of(args: &ArenaArgs) -> anyhow::Result<[MoveLimit; 2]> {
+    let mut limits = [match args.nodes {
+        Some(n) => MoveLimit::Nodes(n),
+        None => MoveLimit::Time(args.movetime),
+    }; 2];
     for (side, spec) in [&args.first, &args.second].into_iter().enumerate() {
         let (name, ms) = split_movetime(spec)?;
         if let Some(ms) = ms {
-            movetimes[side] = ms;
+            if args.nodes.is_some() {
+                bail!("agent '{spec}': a movetime after @ cannot be combined with --nodes");
+            }
+            limits[side] = MoveLimit::Time(ms);
         }
         if !spec.starts_with("cmd:") && AgentKind::parse(name).is_none() {
             bail!("unknown agent '{spec}' (random, greedy, original, default, territory, mcts, cmd:<command>)");
         }
     }
-    Ok(movetimes)
+    Ok(limits)
 }
 
 /// `default@20` is the `default` agent with its own movetime of 20 ms.
@@ -302,7 +341,7 @@ fn play_game(
     start: Game,
     index: usize,
     contenders: &mut [Contender; 2],
-    movetimes: [u64; 2],
+    limits: [MoveLimit; 2],
 ) -> GameResult {
     let mut game = start.clone();
     // The first agent plays player 1 in even games, player 2 in odd ones.
@@ -324,17 +363,11 @@ fn play_game(
             continue;
         }
         let side = side_of(p);
-        let movetime = movetimes[side];
         let choice = match &mut contenders[side] {
             Contender::Builtin(agent) => {
-                let limits = Limits {
-                    deadline: Some(deadline_for(Instant::now(), movetime)),
-                    nodes: None,
-                    depth: None,
-                };
-                Ok(agent.choose(&game, limits, &never, &mut |_| {}))
+                Ok(agent.choose(&game, limits[side].limits(), &never, &mut |_| {}))
             }
-            Contender::External(ext) => ext.choose(&game, movetime),
+            Contender::External(ext) => ext.choose(&game, limits[side]),
         };
         match choice {
             Err(text) => {
@@ -397,7 +430,10 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
     if args.movetime == 0 || args.movetime > protocol::MAX_MOVETIME_MS {
         bail!("--movetime must be 1..{}", protocol::MAX_MOVETIME_MS);
     }
-    let movetimes = movetimes_of(&args)?;
+    if args.nodes == Some(0) {
+        bail!("--nodes must be at least 1");
+    }
+    let limits = limits_of(&args)?;
     let givens = args.givens.as_deref().map(parse_givens).transpose()?;
     let base = match Shape::parse(&args.board) {
         Ok(shape) => Game::new(Board::empty(shape), Mode::Classic, 0),
@@ -454,7 +490,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
                     }
                 };
                 let start = start_position(&base, mode, givens, args.seed, index / 2);
-                let r = play_game(start, index, &mut contenders, movetimes);
+                let r = play_game(start, index, &mut contenders, limits);
                 if !args.quiet {
                     let _g = print_lock.lock().unwrap();
                     crate::say!("{}", report::game_line(&r, names));
@@ -469,13 +505,14 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
     let mut results = results.into_inner().unwrap();
     results.sort_by_key(|r| r.index);
     if let Some(file) = jsonl.as_mut() {
-        report::write_jsonl(file, &results, names, mode, args.movetime)?;
+        report::write_jsonl(file, &results, names, mode, args.movetime, args.nodes)?;
     }
     let setting = Setting {
         board: &args.board,
         givens,
         mode,
         movetime: args.movetime,
+        nodes: args.nodes,
         seed: args.seed,
         elapsed: started.elapsed(),
     };

@@ -46,6 +46,7 @@ pub(super) struct Setting<'a> {
     pub(super) givens: Option<(usize, usize)>,
     pub(super) mode: Mode,
     pub(super) movetime: u64,
+    pub(super) nodes: Option<u64>,
     pub(super) seed: u64,
     pub(super) elapsed: Duration,
 }
@@ -81,7 +82,10 @@ pub(super) fn write_jsonl(
     names: [&str; 2],
     mode: Mode,
     movetime: u64,
+    nodes: Option<u64>,
 ) -> std::io::Result<()> {
+    // `"nodes":N` only in node-limited matches, so time-limited records keep their shape.
+    let nodes = nodes.map(|n| format!(",\"nodes\":{n}")).unwrap_or_default();
     for r in results {
         let forfeit = match &r.forfeit {
             Some((s, k, t)) => format!(
@@ -94,7 +98,7 @@ pub(super) fn write_jsonl(
         };
         writeln!(
             file,
-            "{{\"game\":{},\"first\":\"{}\",\"second\":\"{}\",\"first_player\":{},\"scores\":[{},{}],\"first_points\":{},\"forfeit\":{},\"moves\":{},\"start\":\"{}\",\"mode\":\"{}\",\"movetime\":{},\"history\":\"{}\"}}",
+            "{{\"game\":{},\"first\":\"{}\",\"second\":\"{}\",\"first_player\":{},\"scores\":[{},{}],\"first_points\":{},\"forfeit\":{},\"moves\":{},\"start\":\"{}\",\"mode\":\"{}\",\"movetime\":{}{},\"history\":\"{}\"}}",
             r.index + 1,
             json_escape(names[0]),
             json_escape(names[1]),
@@ -107,6 +111,7 @@ pub(super) fn write_jsonl(
             json_escape(&r.start_rows),
             mode,
             movetime,
+            nodes,
             r.history.join(" ")
         )?;
     }
@@ -129,7 +134,7 @@ pub(super) fn print_summary(results: &[GameResult], names: [&str; 2], setting: &
     };
     let moves = results.iter().map(|r| r.moves).sum::<usize>() as f64 / n;
     crate::say!(
-        "arena: {} vs {} on {}{} {} mode, {} games, movetime {} ms, seed {}, {:.1} s",
+        "arena: {} vs {} on {}{} {} mode, {} games, {}, seed {}, {:.1} s",
         names[0],
         names[1],
         setting.board,
@@ -139,7 +144,10 @@ pub(super) fn print_summary(results: &[GameResult], names: [&str; 2], setting: &
             .unwrap_or_default(),
         setting.mode,
         results.len(),
-        setting.movetime,
+        match setting.nodes {
+            Some(n) => format!("{n} nodes per move"),
+            None => format!("movetime {} ms", setting.movetime),
+        },
         setting.seed,
         setting.elapsed.as_secs_f64()
     );
