@@ -248,7 +248,16 @@ def play_one(game: Game, copy: pathlib.Path, board: Optional[str], playmode: Opt
     if not game.error and (proc.returncode != 0 or game.result is None):
         tail = [l for l in (err or out).strip().splitlines() if l.strip()]
         game.error = f"simulate_game.py exited with code {proc.returncode}" + (f": {tail[-1][:300]}" if tail else "")
+        if "occupied_squares1" in (err or ""):
+            game.error += CLASSIC_2024_CRASH
     return game
+
+
+# The 2024/25 framework (version 14) crashes in its own board printer in classic mode before
+# the first move (`print_square` tests `square in gamestate.occupied_squares1`, which is None
+# without allowed squares), so classic rules are played in the 2022/23 framework.
+CLASSIC_2024_CRASH = (" (the framework's own board printer fails in classic mode, before any move;"
+                      " play classic rules with --framework 2022)")
 
 
 # --- the match ---------------------------------------------------------------------------------
@@ -321,7 +330,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--board", help="board file, or a name in the framework's boards/ (empty-3x3, 2x3); "
                                         "default: the framework's own default")
     parser.add_argument("--playmode", choices=("classic", "rows", "border", "random"),
-                        help="2024/25 framework only (its default: rows)")
+                        help="2024/25 framework only (its default: rows; its classic mode crashes in "
+                             "the framework's own code: use --framework 2022 for classic rules)")
     parser.add_argument("--time", type=float, default=0.5, help="seconds per move (default 0.5)")
     parser.add_argument("--agent", default="default", help="our agent for 'ours' without :AGENT (default: default)")
     parser.add_argument("--threads", type=int, help="our agent's Threads option")

@@ -170,3 +170,16 @@ def test_real_2022_framework_classic(tmp_path):
     check_match(proc, "greedy_player", "ours_default", 2)
     proc = run_match("ours", "greedy_player", "--framework", str(framework), "--playmode", "rows")
     assert proc.returncode == 2 and "plays classic rules only" in proc.stderr
+
+
+@needs_framework
+def test_real_2024_framework_classic_mode_is_explained():
+    """The 2024/25 framework's own board printer fails in classic mode before any move; the
+    match says so on the game's line and points to the 2022/23 framework (if a later copy of
+    the framework plays classic, the game simply counts)."""
+    proc = run_match("greedy_player", "random_player", "--framework", "2024", "--board", "empty-2x2",
+                     "--playmode", "classic", "--games", "1", "--time", "0.2")
+    if proc.returncode == 1:
+        assert "play classic rules with --framework 2022" in proc.stdout, proc.stdout
+    else:
+        check_match(proc, "greedy_player", "random_player", 1)
