@@ -50,6 +50,9 @@ class RayUnits:
             name = f"{len(self.files)}-{pathlib.Path(path).name}"
             shutil.copy2(path, self.stage / "files" / name)
             self.files[path] = os.path.join("files", name)
+        # Ray prints its own notices (such as a lost worker) on stdout, where the summary goes:
+        # they go to stderr with the progress, until close().
+        self.stdout, sys.stdout = sys.stdout, sys.stderr
         runtime_env = {"working_dir": str(self.stage)}
         kwargs = dict(runtime_env=runtime_env, logging_level="ERROR", log_to_driver=False,
                       include_dashboard=False)
@@ -114,4 +117,5 @@ class RayUnits:
         try:
             ray.shutdown()
         finally:
+            sys.stdout = self.stdout
             shutil.rmtree(self.stage, ignore_errors=True)
