@@ -52,7 +52,9 @@ from engines.base import find_binary  # noqa: E402
 from engines.stats import (  # noqa: E402
     elo_pentanomial, pentanomial, poisson_interval, rate_ratio, sprt_bounds, sprt_decision, wilson,
 )
-from engines.units import RUNNING, RUNNING_LOCK, chain_counts, command_for, run_unit, unit_key  # noqa: E402,F401
+from engines.units import (  # noqa: E402,F401
+    RUNNING, RUNNING_LOCK, RayUnavailable, chain_counts, command_for, run_unit, unit_key,
+)
 
 
 # --- jobs ------------------------------------------------------------------------------------
@@ -477,6 +479,31 @@ def job_label(job: Dict[str, object]) -> str:
     return " ".join(f"{k}={v}" for k, v in job.items() if k not in ("game", "games"))
 
 
+HELD: Dict[str, object] = {}
+
+
+def hold_results_file(out: pathlib.Path) -> None:
+    """One run at a time per results file: a second one would run the same units again."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no check
+        return
+    if str(out) in HELD:
+        return
+    out.parent.mkdir(parents=True, exist_ok=True)
+    lock = open(str(out) + ".lock", "w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        lock.close()
+        raise ResultsBusy(f"another batch_eval run is writing {out}; wait for it or give another --out")
+    HELD[str(out)] = lock  # held until this process exits
+
+
+class ResultsBusy(Exception):
+    pass
+
+
 class LocalUnits:
     """Units on this machine: a thread per job slot, each job's work in its own engine process."""
 
@@ -543,6 +570,7 @@ def run(jobs: List[Dict[str, object]], binary: str, out: pathlib.Path, workers: 
         retries: int = 1, ray_address: Optional[str] = None, worker_engine: Optional[str] = None,
         sprt: Optional[Sprt] = None) -> List[Dict[str, object]]:
     out.parent.mkdir(parents=True, exist_ok=True)
+    hold_results_file(out)
     done = load_done(out)
     todo = [j for j in jobs if job_key(j) not in done]
     if done:
@@ -663,15 +691,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"batch_eval: --ray ships the engine to the workers, but {binary} is not a file "
               "(give --engine, or --worker-engine for a path on the workers)", file=sys.stderr)
         return 2
-    if args.fresh and pathlib.Path(args.out).exists():
-        pathlib.Path(args.out).unlink()
     try:
+        hold_results_file(pathlib.Path(args.out))
+        if args.fresh and pathlib.Path(args.out).exists():
+            pathlib.Path(args.out).unlink()
         results = run(jobs, binary, pathlib.Path(args.out), args.jobs, args.timeout, max(0, args.retries),
                       ray_address=args.ray, worker_engine=args.worker_engine, sprt=sprt)
     except KeyboardInterrupt:
         return 130
     except ImportError as err:
         print(f"batch_eval: --ray needs the ray package (pip install ray): {err}", file=sys.stderr)
+        return 2
+    except (RayUnavailable, ResultsBusy) as err:
+        print(f"batch_eval: {err}", file=sys.stderr)
         return 2
     results = [r for r in results if r["game"] == args.game]
     if sprt is not None and sprt.verdict is not None:

@@ -24,6 +24,7 @@ os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 import ray  # noqa: E402
 
 from . import units as units_mod  # noqa: E402
+from .units import RayUnavailable  # noqa: E402
 
 ENGINES_DIR = pathlib.Path(__file__).resolve().parent
 # Ray runs a task again this often when its worker process or node dies.
@@ -56,10 +57,16 @@ class RayUnits:
         runtime_env = {"working_dir": str(self.stage)}
         kwargs = dict(runtime_env=runtime_env, logging_level="ERROR", log_to_driver=False,
                       include_dashboard=False)
-        if address == "local":
-            ray.init(address="local", num_cpus=max(1, jobs), **kwargs)
-        else:
-            ray.init(address=address, **kwargs)
+        try:
+            if address == "local":
+                ray.init(address="local", num_cpus=max(1, jobs), **kwargs)
+            else:
+                ray.init(address=address, **kwargs)
+        except (ConnectionError, RuntimeError, ValueError) as err:
+            self.close()
+            detail = str(err).strip().splitlines()[-1][:300] if str(err).strip() else type(err).__name__
+            raise RayUnavailable(f"cannot start or reach Ray at '{address}' ({detail}); a cluster that "
+                                 "uses token authentication needs RAY_AUTH_MODE=token here too") from err
         self.timeout = timeout
         self.task = ray.remote(num_cpus=1, max_retries=TASK_RETRIES)(units_mod.run_unit_on_worker)
         self.pending: Dict[object, Tuple[Dict[str, object], int]] = {}
@@ -105,12 +112,12 @@ class RayUnits:
 
     def stop(self) -> None:
         """Cancels the units not finished (their workers and engines are killed)."""
-        for ref in list(self.pending):
+        for ref in list(getattr(self, "pending", {})):
             try:
                 ray.cancel(ref, force=True)
             except Exception:
                 pass
-        self.pending.clear()
+        getattr(self, "pending", {}).clear()
 
     def close(self) -> None:
         self.stop()

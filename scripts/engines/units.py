@@ -36,6 +36,10 @@ Unit = Dict[str, object]
 MAX_BURNT_GAMES = 1000
 
 
+class RayUnavailable(Exception):
+    """Ray could not be started or its cluster reached (batch_eval --ray; one line for the user)."""
+
+
 def unit_key(unit: Mapping[str, object]) -> str:
     return json.dumps(unit, sort_keys=True)
 

@@ -87,3 +87,15 @@ def test_bad_unit_options_are_one_line(tmp_path):
     assert proc.returncode == 2 and "elo0 < elo1" in proc.stderr
     proc = run_batch("blockudoku", "--chains", "2", "--exposure", "0", "--out", str(tmp_path / "x.jsonl"))
     assert proc.returncode == 2 and "--exposure" in proc.stderr
+
+
+def test_one_run_at_a_time_per_results_file(tmp_path):
+    import fcntl
+
+    out = tmp_path / "busy.jsonl"
+    with open(str(out) + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a run still going would
+        proc = run_batch("blockudoku", "--chains", "1", "--exposure", "50", "--engine", str(FAKE), "--out", str(out))
+    assert proc.returncode == 2 and "another batch_eval run is writing" in proc.stderr and not out.exists()
+    proc = run_batch("blockudoku", "--chains", "1", "--exposure", "50", "--engine", str(FAKE), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
