@@ -635,7 +635,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     common.add_argument("--agents", default="default", help="comma-separated agents to evaluate")
     common.add_argument("--seeds", default="1", help="seeds: 1,2,3 or 1-8 (with --pairs/--chains: the run's seeds)")
     common.add_argument("--games", type=int, default=10, help="games per job")
-    common.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="jobs run at the same time")
+    common.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="jobs run at the same time (--ray local: its CPUs; --ray ADDRESS: not used, every "
+                             "CPU of the cluster takes jobs)")
     common.add_argument("--out", default="scripts/out/batch.jsonl", help="JSON lines file (appended; resumes)")
     common.add_argument("--plot", metavar="DIR", help="write PNG charts into DIR")
     common.add_argument("--engine", help="engine binary (default: from $ENGINE_BIN_DIR or target/release)")
