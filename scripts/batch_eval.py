@@ -254,8 +254,9 @@ def print_table(rows: Sequence[Dict[str, object]], out=sys.stdout, baseline: Opt
             for r in ordered:
                 if sum(r["pentanomial"]):
                     value, lo, hi = r["elo"]
+                    interval = "no interval: every pair scored alike" if lo != lo else f"{signed(lo)}..{signed(hi)}"
                     print(f"{r['agent']} vs {r['opponent']} {r['board']} {r['mode']} {r['movetime']} ms: "
-                          f"{signed(value)} ({signed(lo)}..{signed(hi)}), {sum(r['pentanomial'])} pairs "
+                          f"{signed(value)} ({interval}), {sum(r['pentanomial'])} pairs "
                           f"{'-'.join(str(c) for c in r['pentanomial'])}", file=out)
     blocku = [r for r in rows if r["game"] == "blockudoku"]
     if blocku:

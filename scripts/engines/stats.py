@@ -241,11 +241,15 @@ def elo_pentanomial(counts: Sequence[int]) -> Tuple[float, float, float]:
     """(Elo difference, 95% low, high) from pentanomial pair counts.
 
     The score's standard error is the pair scores' standard deviation over sqrt(pairs); the
-    interval's ends are the Elo of score -/+ 1.96 standard errors.
+    interval's ends are the Elo of score -/+ 1.96 standard errors (nan while every pair has
+    scored alike, as no spread is seen yet; infinite where the score's interval reaches 0 or 1).
     """
     n, mean, var = _pair_mean_var(counts)
     if n == 0:
         return float("nan"), float("-inf"), float("inf")
+    if var == 0:
+        # Every pair scored alike: the spread is unknown, so is the interval (nan, nan).
+        return elo(mean), float("nan"), float("nan")
     half = Z95 * math.sqrt(var / n)
     return elo(mean), elo(mean - half), elo(mean + half)
 

@@ -63,8 +63,11 @@ def test_elo_from_game_pairs():
     se = math.sqrt(0.0975 / 10)
     assert value == pytest.approx(elo(0.55))
     assert lo == pytest.approx(elo(0.55 - 1.959964 * se), abs=1e-3) and hi == pytest.approx(elo(0.55 + 1.959964 * se), abs=1e-3)
-    # All pairs drawn 1-1 (win and loss, or two draws): Elo 0 with no spread
-    assert elo_pentanomial([0, 0, 10, 0, 0]) == pytest.approx((0.0, 0.0, 0.0), abs=1e-9)
+    # Every pair alike (all split 1-1, or all won twice): no spread seen, no interval yet
+    value, lo, hi = elo_pentanomial([0, 0, 10, 0, 0])
+    assert value == 0 and math.isnan(lo) and math.isnan(hi)
+    value, lo, hi = elo_pentanomial([0, 0, 0, 0, 10])
+    assert value == float("inf") and math.isnan(lo) and math.isnan(hi)
 
 
 def test_sprt():
