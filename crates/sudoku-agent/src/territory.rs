@@ -197,6 +197,9 @@ pub struct Analysis {
     /// Per cell: 0 side to move's, 1 the other's, 2 nobody's (tie or unreachable), 3 filled.
     /// When separated, a cell's side is the only player that reaches it.
     pub side: Vec<u8>,
+    /// Per empty cell: the player (0 side to move, 1 the other) that alone reaches it, else 2;
+    /// 3 filled.
+    pub private: Vec<u8>,
 }
 
 /// Analyses the race of `view` (see [`Summary`] for the sides).
@@ -207,6 +210,7 @@ pub fn analyse(geo: &Geo, view: &View) -> Analysis {
     s.playable[0] = distances(geo, view, me, &mut d[0]) as i32;
     s.playable[1] = distances(geo, view, me ^ 1, &mut d[1]) as i32;
     let mut side = vec![3u8; geo.cells];
+    let mut private = vec![3u8; geo.cells];
     for k in 0..geo.cells {
         if view.state[k] != 0 {
             continue;
@@ -214,12 +218,15 @@ pub fn analyse(geo: &Geo, view: &View) -> Analysis {
         let (a, b) = (d[0][k], d[1][k]);
         s.reach[0] += (a < FAR) as i32;
         s.reach[1] += (b < FAR) as i32;
+        private[k] = 2;
         if a < FAR && b < FAR {
             s.shared += 1;
         } else if a < FAR {
             s.private[0] += 1;
+            private[k] = 0;
         } else if b < FAR {
             s.private[1] += 1;
+            private[k] = 1;
         }
         side[k] = if a < b {
             s.first[0] += 1;
@@ -231,14 +238,27 @@ pub fn analyse(geo: &Geo, view: &View) -> Analysis {
             2
         };
     }
-    Analysis { summary: s, side }
+    Analysis {
+        summary: s,
+        side,
+        private,
+    }
 }
 
 /// Points each side (0 side to move, 1 other) collects when each fills the cells of its side
 /// in `side` (0/1; 2 never filled, 3 already filled). A region split over both sides goes to
-/// `split_winner`. Each side chooses the last cells of its regions greedily so that one fill
-/// completes as many regions as possible.
-pub fn count_partition(geo: &Geo, view: &View, side: &[u8], split_winner: usize) -> [i32; 2] {
+/// `split_winner`. With `locks` (before separation: [`Analysis::private`]), a region with an
+/// empty cell that only one player can ever reach is that player's whatever the partition says
+/// (nobody else can fill its last cell), and nobody's when both have one. Each side chooses
+/// the last cells of its regions greedily so that one fill completes as many regions as
+/// possible.
+pub fn count_partition(
+    geo: &Geo,
+    view: &View,
+    side: &[u8],
+    locks: Option<&[u8]>,
+    split_winner: usize,
+) -> [i32; 2] {
     let regions = geo.region_cells.len();
     // Winner of each region: 0, 1, or 2 (nobody: already complete or some cell never filled).
     let mut winner = vec![2u8; regions];
@@ -247,18 +267,27 @@ pub fn count_partition(geo: &Geo, view: &View, side: &[u8], split_winner: usize)
             continue;
         }
         let mut has = [false; 3];
+        let mut locked = [false; 4];
         for &k in &geo.region_cells[r] {
             let s = side[k as usize];
             if s < 3 {
                 has[s as usize] = true;
             }
+            if let Some(l) = locks {
+                locked[l[k as usize] as usize] = true;
+            }
         }
-        winner[r] = match has {
-            [_, _, true] => 2,
-            [true, false, _] => 0,
-            [false, true, _] => 1,
-            [true, true, _] => split_winner as u8,
-            _ => 2,
+        winner[r] = match (locked[0], locked[1]) {
+            (true, false) => 0,
+            (false, true) => 1,
+            (true, true) => 2,
+            (false, false) => match has {
+                [_, _, true] => 2,
+                [true, false, _] => 0,
+                [false, true, _] => 1,
+                [true, true, _] => split_winner as u8,
+                _ => 2,
+            },
         };
     }
     // Per cell of a side: how many of its regions that side wins and has not yet cashed.
@@ -307,7 +336,7 @@ pub fn separated_value(geo: &Geo, view: &View, a: &Analysis) -> i32 {
     let s = &a.summary;
     // The larger area fills last; on a tie the side to move runs out first.
     let split = if s.reach[0] > s.reach[1] { 0 } else { 1 };
-    let p = count_partition(geo, view, &a.side, split);
+    let p = count_partition(geo, view, &a.side, None, split);
     p[0] - p[1]
 }
 
@@ -332,7 +361,7 @@ pub fn evaluate_arrays(geo: &Geo, view: &View) -> i32 {
         return 4 * separated_value(geo, view, &a) + (s.reach[0] - s.reach[1]).signum();
     }
     let split = if s.first[0] > s.first[1] { 0 } else { 1 };
-    let p = count_partition(geo, view, &a.side, split);
+    let p = count_partition(geo, view, &a.side, Some(&a.private), split);
     2 * (p[0] - p[1])
         + W_FIRST * (s.first[0] - s.first[1])
         + W_PRIVATE * (s.private[0] - s.private[1])
@@ -594,10 +623,28 @@ mod tests {
         // Player 1 gets row 0 and blocks 0, 1: one cell ends row 0 and a block (3), another
         // the other block (1). Player 2 waits longer, so it ends every column too: two cells
         // end a row, a column and a block (7 each), two more end a column each.
-        let p = count_partition(&geo, &pos.view(), &a.side, 1);
+        let p = count_partition(&geo, &pos.view(), &a.side, None, 1);
         assert_eq!(p, [4, 16]);
         assert_eq!(separated_value(&geo, &pos.view(), &a), -12);
         assert_eq!(evaluate(&geo, &pos.view()), -4 * 12 - 1);
+    }
+
+    #[test]
+    fn a_region_with_a_private_cell_belongs_to_its_owner() {
+        // Player 2's corner (3,0) is walled in by givens: player 1 can never fill it, so
+        // column 0 can only be completed by player 2, though player 1 reaches its other empty
+        // cells first. Not separated yet: the cells of rows 0-1 and (3,2), (3,3) are shared.
+        let (geo, pos) = position("..../..../12.4/.3..", Mode::Rows);
+        let view = pos.view();
+        let a = analyse(&geo, &view);
+        assert!(!a.summary.separated());
+        assert_eq!(a.private[12], 1);
+        assert_eq!((a.side[0], a.side[4]), (0, 0));
+        let by_partition = count_partition(&geo, &view, &a.side, None, 0);
+        let with_locks = count_partition(&geo, &view, &a.side, Some(&a.private), 0);
+        assert!(with_locks[1] > by_partition[1] && with_locks[0] < by_partition[0]);
+        // The mask version agrees with the arrays.
+        assert_eq!(evaluate(&geo, &view), evaluate_arrays(&geo, &view));
     }
 
     #[test]
@@ -609,7 +656,10 @@ mod tests {
         // Player 1 to move: row 0, blocks 0 and 1 -> 3 + 1; player 2 answers in the column
         // player 1 just used, so it ends all four columns: row 3 + column + block (7), column
         // + block (3), two columns (1 + 1).
-        assert_eq!(count_partition(&geo, &pos.view(), &a.side, 1), [4, 12]);
+        assert_eq!(
+            count_partition(&geo, &pos.view(), &a.side, None, 1),
+            [4, 12]
+        );
         assert_eq!(separated_value(&geo, &pos.view(), &a), -8);
     }
 

@@ -107,11 +107,11 @@ impl BitGeo {
         let shared = ra & rb;
         if shared == 0 {
             let split = if count(ra) > count(rb) { 0 } else { 1 };
-            let p = self.count_partition(view, [ra, rb], empty, split);
+            let p = self.count_partition(view, [ra, rb], [0, 0], empty, split);
             return 4 * (p[0] - p[1]) + (count(ra) - count(rb)).signum();
         }
         let split = if count(fa) > count(fb) { 0 } else { 1 };
-        let p = self.count_partition(view, [fa, fb], empty, split);
+        let p = self.count_partition(view, [fa, fb], [ra & !rb, rb & !ra], empty, split);
         2 * (p[0] - p[1])
             + W_FIRST * (count(fa) - count(fb))
             + W_PRIVATE * (count(ra & !rb) - count(rb & !ra))
@@ -119,11 +119,13 @@ impl BitGeo {
             + super::parity(count(shared))
     }
 
-    /// [`super::count_partition`] on masks: `sides` the cells each side fills.
+    /// [`super::count_partition`] on masks: `sides` the cells each side fills, `locks` the
+    /// cells only that side reaches (none once separated).
     fn count_partition(
         &self,
         view: &View,
         sides: [u128; 2],
+        locks: [u128; 2],
         empty: u128,
         split: usize,
     ) -> [i32; 2] {
@@ -136,14 +138,17 @@ impl BitGeo {
             }
             let e = mask & empty;
             let (h0, h1) = (e & sides[0] != 0, e & sides[1] != 0);
-            if e & !(sides[0] | sides[1]) != 0 {
-                continue;
-            }
-            let q = match (h0, h1) {
+            let q = match (e & locks[0] != 0, e & locks[1] != 0) {
                 (true, false) => 0,
                 (false, true) => 1,
-                (true, true) => split,
-                _ => continue,
+                (true, true) => continue,
+                (false, false) if e & !(sides[0] | sides[1]) != 0 => continue,
+                (false, false) => match (h0, h1) {
+                    (true, false) => 0,
+                    (false, true) => 1,
+                    (true, true) => split,
+                    _ => continue,
+                },
             };
             won[q][r / n] |= 1 << (r % n);
         }
