@@ -566,9 +566,9 @@ impl Grid {
     #[inline(always)]
     fn pick_config(&self) -> (usize, usize, u8) {
         let mut totals = [0u32; 6];
-        for d in 0..9 {
-            for b in 0..3 {
-                totals[b] += self.configs[3 * d + b].count_ones();
+        for digit in self.configs.chunks_exact(3) {
+            for (total, set) in totals.iter_mut().zip(digit) {
+                *total += set.count_ones();
             }
         }
         let mut stacks = [[0u8; 3]; 9];
@@ -602,11 +602,11 @@ impl Grid {
         }
         let mut pick = (band, 0, 0u8);
         let mut fewest = u32::MAX;
-        for d in 0..9 {
+        for (d, stack) in stacks.iter().enumerate() {
             let set = if band < 3 {
                 self.configs[3 * d + band]
             } else {
-                stacks[d][band - 3]
+                stack[band - 3]
             };
             let n = set.count_ones();
             if n >= 2 && n < fewest {
