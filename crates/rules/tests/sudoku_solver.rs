@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use puzzle_rules::rng::SplitMix64;
 use puzzle_rules::sudoku::check::check_filled;
 use puzzle_rules::sudoku::generate::full_grid;
-use puzzle_rules::sudoku::solver::nine as solver9;
+use puzzle_rules::sudoku::solver::nine::{self as solver9, Path};
 use puzzle_rules::sudoku::solver::{
     count_solutions, count_solutions_general, has_solution, solve, solve_and_count,
 };
@@ -40,6 +40,19 @@ fn cells81(text: &str) -> Vec<u8> {
             _ => panic!("bad cell in {text}"),
         })
         .collect()
+}
+
+/// Every compiled copy of the 9x9 solver: the scalar fallback is tested even on CPUs that
+/// would never run it (on one without AVX2 both entries run the scalar copy).
+const PATHS: [Path; 2] = [Path::Scalar, Path::Avx2];
+
+/// Counts to 2 with the first solution on every path; the paths run the same code, so they
+/// must agree exactly, first solution included.
+fn both_paths(raw: &[u8; 81]) -> (usize, Option<[u8; 81]>) {
+    let answers = PATHS.map(|path| solver9::solve_cells_on(path, raw, 2, true));
+    assert_eq!(answers[0], answers[1], "paths disagree");
+    assert_eq!(answers[0], solver9::solve_cells(raw, 2, true));
+    answers[0]
 }
 
 fn nine() -> Shape {
@@ -78,6 +91,12 @@ fn every_line_of_solution_counts_matches() {
         };
         // Counting with a limit above the true count must give the exact count.
         assert_eq!(count_solutions(&board, 10_000), count, "{puzzle}");
+        let mut raw = [0u8; 81];
+        raw.copy_from_slice(&cells);
+        for path in PATHS {
+            let (n, _) = solver9::solve_cells_on(path, &raw, 10_000, false);
+            assert_eq!(n, count, "{path:?} {puzzle}");
+        }
         assert_eq!(
             count_solutions_general(&board, 10_000),
             count,
@@ -123,7 +142,7 @@ fn collections_agree_across_three_solvers() {
             let board = Board::from_cells(nine(), cells).unwrap();
             let mut raw = [0u8; 81];
             raw.copy_from_slice(cells);
-            let (fast, sol) = solver9::solve_cells(&raw, 2, true);
+            let (fast, sol) = both_paths(&raw);
             let general = count_solutions_general(&board, 2);
             assert_eq!(fast, general, "{file} #{i}");
             if file == "serg-benchmark.txt" {
@@ -259,7 +278,7 @@ fn sparse_random_boards_agree_between_fast_paths() {
         let board = random_board(shape, &mut rng, true);
         let mut raw = [0u8; 81];
         raw.copy_from_slice(board.cells());
-        let (fast, sol) = solver9::solve_cells(&raw, 2, true);
+        let (fast, sol) = both_paths(&raw);
         assert_eq!(
             fast,
             count_solutions_general(&board, 2),
