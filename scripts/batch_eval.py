@@ -109,23 +109,24 @@ def blockudoku_jobs(args) -> List[Dict[str, object]]:
     if args.chains:
         for seed, index, agent, scoring in itertools.product(
                 parse_seeds(args.seeds), range(args.chains), parse_list(args.agents), scorings):
-            job = {"game": "blockudoku", "unit": "chain", "agent": agent, "seed": seed, "index": index,
-                   "exposure": args.exposure, "burn_in": args.burn_in}
-            if scoring is not None:
-                job["scoring"] = scoring
-            if args.pieces:
-                job["pieces"] = args.pieces
-            jobs.append(job)
+            jobs.append(with_rules({"game": "blockudoku", "unit": "chain", "agent": agent, "seed": seed,
+                                    "index": index, "exposure": args.exposure, "burn_in": args.burn_in},
+                                   scoring, args.pieces))
         return jobs
     for agent, scoring, seed in itertools.product(parse_list(args.agents), scorings, parse_seeds(args.seeds)):
-        job = {"game": "blockudoku", "agent": agent, "seed": seed, "games": args.games,
-               "max_rounds": args.max_rounds}
-        if scoring is not None:
-            job["scoring"] = scoring
-        if args.pieces:
-            job["pieces"] = args.pieces
-        jobs.append(job)
+        jobs.append(with_rules({"game": "blockudoku", "agent": agent, "seed": seed, "games": args.games,
+                                "max_rounds": args.max_rounds}, scoring, args.pieces))
     return jobs
+
+
+def with_rules(job: Dict[str, object], scoring: Optional[str], pieces: Optional[str]) -> Dict[str, object]:
+    """A Blockudoku job with its scoring rule and piece set, when not the engine's defaults
+    (absent keys keep the job keys of runs made without them)."""
+    if scoring is not None:
+        job["scoring"] = scoring
+    if pieces:
+        job["pieces"] = pieces
+    return job
 
 
 def run_job(job: Dict[str, object], binary: str, tmp_dir: pathlib.Path, timeout: Optional[float]) -> Dict[str, object]:

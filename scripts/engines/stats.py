@@ -101,8 +101,9 @@ def _beta_i(a: float, b: float, x: float) -> float:
     return math.exp(log_front) * h / a
 
 
-def _solve_increasing(f, target: float, lo: float, hi: float) -> float:
-    """x in [lo, hi] with f(x) = target, f increasing (bisection; hi grows until it brackets)."""
+def _solve_increasing(f, target: float, lo: float, hi: float, tol: float = 1e-13) -> float:
+    """x in [lo, hi] with f(x) = target, f increasing (bisection; hi grows until it brackets;
+    stops within `tol` relative to max(1, hi))."""
     while f(hi) < target:
         lo, hi = hi, hi * 2
     for _ in range(200):
@@ -111,7 +112,7 @@ def _solve_increasing(f, target: float, lo: float, hi: float) -> float:
             lo = mid
         else:
             hi = mid
-        if hi - lo <= 1e-13 * max(1.0, hi):
+        if hi - lo <= tol * max(1.0, hi):
             break
     return (lo + hi) / 2
 
@@ -152,16 +153,7 @@ def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> Tuple[float, fl
 
 
 def _bisect_unit(f, target: float) -> float:
-    lo, hi = 0.0, 1.0
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if f(mid) < target:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo < 1e-15:
-            break
-    return (lo + hi) / 2
+    return _solve_increasing(f, target, 0.0, 1.0, tol=1e-15)
 
 
 def binomial_test(k: int, n: int, p: float) -> float:

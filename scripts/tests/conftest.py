@@ -126,3 +126,19 @@ def pump(root, seconds: float = 0.0) -> None:
         if time.monotonic() >= end:
             return
         time.sleep(0.005)
+
+
+def live_processes():
+    """(pid, name, parent pid, session id) of every live (not zombie) process, from Linux /proc."""
+    found = []
+    for entry in pathlib.Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name, fields = stat[stat.index("(") + 1:stat.rindex(")")], stat.rsplit(")", 1)[1].split()
+        if fields[0] != "Z":
+            found.append((int(entry.name), name, int(fields[1]), int(fields[3])))
+    return found

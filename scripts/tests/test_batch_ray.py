@@ -24,7 +24,7 @@ import time
 
 import pytest
 
-from conftest import SCRIPTS, bin_dir, real_binary
+from conftest import SCRIPTS, bin_dir, live_processes, real_binary
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is None,
                                 reason="the ray package is not installed (pip install -r scripts/requirements.txt)")
@@ -49,16 +49,7 @@ def free_port() -> int:
 
 def session_pids(sid: int):
     """Live processes of the process session `sid` (the cluster's, started by us)."""
-    pids = []
-    for entry in pathlib.Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[3]) == sid and fields[0] != "Z":
-                pids.append(int(entry.name))
-    return pids
+    return [pid for pid, _, _, session in live_processes() if session == sid]
 
 
 @pytest.fixture(scope="module")
@@ -151,17 +142,7 @@ def test_pairs_on_ray_same_summary_and_sprt_decision(cluster, tmp_path):
 
 
 def children(pid: int):
-    found = []
-    for entry in pathlib.Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            comm, fields = stat[stat.index("(") + 1:stat.rindex(")")], stat.rsplit(")", 1)[1].split()
-            if int(fields[1]) == pid and fields[0] != "Z":
-                found.append((int(entry.name), comm))
-    return found
+    return [(child, name) for child, name, parent, _ in live_processes() if parent == pid]
 
 
 def test_worker_killed_mid_run_same_totals(cluster, chains_here, tmp_path):

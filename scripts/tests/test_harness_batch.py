@@ -6,7 +6,7 @@ import subprocess
 import sys
 import time
 
-from conftest import FAKE, SCRIPTS, bin_dir, real_engine
+from conftest import FAKE, SCRIPTS, bin_dir, live_processes, real_engine
 
 from engines import BlockudokuEngine, SudokuEngine
 
@@ -125,20 +125,8 @@ def test_stats():
 
 
 def engine_children(pid, name):
-    """Pids of live processes called `name` whose parent is `pid` (Linux /proc)."""
-    import pathlib
-
-    found = []
-    for entry in pathlib.Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            comm, fields = stat[stat.index("(") + 1:stat.rindex(")")], stat.rsplit(")", 1)[1].split()
-            if comm == name and int(fields[1]) == pid and fields[0] != "Z":
-                found.append(int(entry.name))
-    return found
+    """Pids of live processes called `name` whose parent is `pid`."""
+    return [child for child, comm, parent, _ in live_processes() if comm == name and parent == pid]
 
 
 def run_and_kill_one_engine(args):
