@@ -59,6 +59,9 @@ pub struct Weights {
     /// Static evaluation under which the best final board counts as crowded (the search
     /// then re-ranks more final boards by the lookahead).
     pub wide_below: i64,
+    /// The strong agent's value of a next hand that cannot be placed, as a penalty (the
+    /// evaluation of the best board a next hand reaches is weighed against it).
+    pub death: i64,
 }
 
 /// The default weights: blokie's published values for these terms (its `getDefault`, tuned
@@ -84,6 +87,7 @@ pub const WEIGHTS: Weights = Weights {
     scarcity: 200,
     no_fit: -1_330_000,
     wide_below: -390_000,
+    death: 4_000_000,
 };
 
 impl Weights {
@@ -93,6 +97,8 @@ impl Weights {
         let w = match name {
             "no_fit" => &mut self.no_fit,
             "wide_below" => &mut self.wide_below,
+            "death" if value < 0 => return Err(format!("weight death is negative: {value}")),
+            "death" => &mut self.death,
             "nofit_from" if (0..=47).contains(&value) => {
                 self.nofit_from = value as usize;
                 return Ok(());

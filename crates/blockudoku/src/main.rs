@@ -10,16 +10,20 @@
 //! - [`protocol`]: commands in, replies out, the option table; no I/O.
 //! - [`search`] and [`eval`]: the agents' search and the board evaluation (pure computation,
 //!   told when to stop).
-//! - [`selfplay`]: seeded self-play and bench; [`legacy`]: the original GUI's I/O.
+//! - [`selfplay`]: seeded self-play and bench; [`chains`]: fixed-exposure hazard measurement
+//!   (`selfplay --chain-rounds`); [`legacy`]: the original GUI's I/O.
+//! - [`strong`]: the strong agent's choice among the search's final boards.
 
 use clap::{Parser, Subcommand};
 
+mod chains;
 mod eval;
 mod legacy;
 mod protocol;
 mod search;
 mod selfplay;
 mod session;
+mod strong;
 
 /// The `--help` summary.
 const ABOUT: &str = "Blockudoku engine (protocol blockudoku 1)";
