@@ -493,7 +493,10 @@ mod tests {
         };
         let r = play_chain(&s, &plan, 0, 9, &p);
         assert_eq!(r.exposure, 1500);
-        assert!(r.deaths >= 1, "the original agent survived 1500 hard rounds");
+        assert!(
+            r.deaths >= 1,
+            "the original agent survived 1500 hard rounds"
+        );
         // Every game but the last ended in a death, measured or in its burn-in.
         assert!(r.games > r.deaths);
         assert!(r.played >= r.exposure + 20 * r.games);
@@ -515,7 +518,12 @@ mod tests {
         );
         assert_eq!(again.probe_sum, 0.0);
         // The probe sees danger where the games die: its sum is of the order of the deaths.
-        assert!(r.probe_sum > 0.2 * r.deaths as f64, "{} {}", r.probe_sum, r.deaths);
+        assert!(
+            r.probe_sum > 0.2 * r.deaths as f64,
+            "{} {}",
+            r.probe_sum,
+            r.deaths
+        );
     }
 
     #[test]

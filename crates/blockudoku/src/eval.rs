@@ -62,6 +62,13 @@ pub struct Weights {
     /// The strong agent's value of a next hand that cannot be placed, as a penalty (the
     /// evaluation of the best board a next hand reaches is weighed against it).
     pub death: i64,
+    /// The strong agent's boards weighed by its hand lookahead.
+    pub candidates: i64,
+    /// The strong agent's next hands sampled per weighing (without a clock).
+    pub samples: i64,
+    /// The strong agent also weighs crowded boards (evaluation below `wide_below`) whose
+    /// default choice cannot die on the next hand (1) or not (0).
+    pub weigh_crowded: i64,
 }
 
 /// The default weights: blokie's published values for these terms (its `getDefault`, tuned
@@ -88,6 +95,9 @@ pub const WEIGHTS: Weights = Weights {
     no_fit: -1_330_000,
     wide_below: -390_000,
     death: 4_000_000,
+    candidates: 4,
+    samples: 12,
+    weigh_crowded: 0,
 };
 
 impl Weights {
@@ -99,6 +109,13 @@ impl Weights {
             "wide_below" => &mut self.wide_below,
             "death" if value < 0 => return Err(format!("weight death is negative: {value}")),
             "death" => &mut self.death,
+            "candidates" if value < 1 => {
+                return Err(format!("candidates must be at least 1: {value}"))
+            }
+            "candidates" => &mut self.candidates,
+            "samples" if value < 1 => return Err(format!("samples must be at least 1: {value}")),
+            "samples" => &mut self.samples,
+            "weigh_crowded" => &mut self.weigh_crowded,
             "nofit_from" if (0..=47).contains(&value) => {
                 self.nofit_from = value as usize;
                 return Ok(());

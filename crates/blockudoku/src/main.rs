@@ -38,7 +38,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Sub {
     /// Play seeded games and print per-game lines and a death-rate summary.
-    Selfplay(selfplay::SelfplayArgs),
+    Selfplay(Box<selfplay::SelfplayArgs>),
     /// Search fixed positions to a fixed node limit; prints the node total and speed.
     Bench(selfplay::BenchArgs),
 }

@@ -64,6 +64,9 @@ pub struct Outcome {
     pub best: Option<(Vec<Step>, i64)>,
     /// Placements tried.
     pub nodes: u64,
+    /// The strong agent weighed the answer by its hand lookahead (its value is then the
+    /// lookahead's, not comparable with a plain search's).
+    pub deep: bool,
 }
 
 /// The original agent's leaf value: legal placements of all 47 catalogue pieces.
@@ -80,6 +83,9 @@ pub struct Control<'a> {
     pub stop: &'a AtomicBool,
     /// Node budget over all workers (`u64::MAX` for none).
     pub node_limit: u64,
+    /// The search has a clock (`movetime`, `infinite`) and may spend it all: the strong
+    /// agent's hand lookahead then samples until `stop`.
+    pub timed: bool,
     nodes: AtomicU64,
     found: AtomicBool,
 }
@@ -90,6 +96,7 @@ impl<'a> Control<'a> {
         Control {
             stop,
             node_limit,
+            timed: false,
             nodes: AtomicU64::new(0),
             found: AtomicBool::new(false),
         }
@@ -379,6 +386,10 @@ pub fn search_widening(
     let mut best: Option<(Vec<Step>, i64)> = None;
     loop {
         let out = search(board, hand, agent, &WEIGHTS, threads, ctl, beam);
+        if out.deep {
+            // The hand lookahead has spent the time on the boards this pass found best.
+            return out;
+        }
         if let Some(b) = out.best {
             if best.as_ref().is_none_or(|x| b.1 > x.1) {
                 best = Some(b);
@@ -389,6 +400,7 @@ pub fn search_widening(
             return Outcome {
                 best,
                 nodes: out.nodes,
+                deep: false,
             };
         }
         beam = if beam[0] >= 64 {
@@ -411,16 +423,7 @@ pub fn search(
     ctl: &Control,
     beam: Beam,
 ) -> Outcome {
-    search_dealt(
-        board,
-        hand,
-        agent,
-        weights,
-        threads,
-        ctl,
-        beam,
-        catalogue(),
-    )
+    search_dealt(board, hand, agent, weights, threads, ctl, beam, catalogue())
 }
 
 /// [`search`] with the next hands dealt from `set` (what the strong agent weighs).
@@ -435,18 +438,19 @@ pub fn search_dealt(
     beam: Beam,
     set: &[Piece],
 ) -> Outcome {
-    let best = if agent == Agent::Strong {
+    let (best, deep) = if agent == Agent::Strong {
         let wide = [beam[0], beam[1], beam[2].max(crate::strong::KEPT)];
         let (best, top) = collect(board, hand, Agent::Default, weights, threads, ctl, wide);
         let dealer = puzzle_rules::blockudoku::Dealer::new(set);
         crate::strong::choose(best, top, &dealer, weights, threads, ctl, beam[2])
     } else {
         let (best, top) = collect(board, hand, agent, weights, threads, ctl, beam);
-        rerank(best, top, weights, ctl, beam[2])
+        (rerank(best, top, weights, ctl, beam[2]), false)
     };
     Outcome {
         best,
         nodes: ctl.nodes.load(Ordering::Relaxed),
+        deep,
     }
 }
 

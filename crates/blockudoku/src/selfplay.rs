@@ -293,9 +293,12 @@ fn agent_named(name: &str) -> Result<Agent> {
     })
 }
 
+/// A chain run: the plan and the agents (each with the name it was given).
+type ChainRun = (ChainPlan, Vec<(Agent, String)>);
+
 /// The chain plan and the agents of a `--chain-rounds` run, or `None` without one; the
 /// chain-only flags without `--chain-rounds` are an error.
-fn chain_plan(args: &SelfplayArgs) -> Result<Option<(ChainPlan, Vec<(Agent, String)>)>> {
+fn chain_plan(args: &SelfplayArgs) -> Result<Option<ChainRun>> {
     let Some(rounds) = args.chain_rounds else {
         for (flag, given) in [
             ("--burn-in", args.burn_in.is_some()),

@@ -62,7 +62,11 @@ impl<'a> Dealer<'a> {
     /// [`Dealer::dead_deals`], asking `keep_going` between pairs of pieces (about a thousand
     /// times) and giving up with `None` when it says no: a search that must answer now can
     /// stop a slow count on a crowded board.
-    pub fn dead_deals_until(&self, board: Board, mut keep_going: impl FnMut() -> bool) -> Option<u64> {
+    pub fn dead_deals_until(
+        &self,
+        board: Board,
+        mut keep_going: impl FnMut() -> bool,
+    ) -> Option<u64> {
         let set = self.set;
         let n = set.len();
         let firsts: Vec<Option<Board>> = set.iter().map(|p| greedy(board, p)).collect();
@@ -82,8 +86,7 @@ impl<'a> Dealer<'a> {
                     let fits_after = |two: Option<Board>, last: usize| {
                         two.is_some_and(|t| set[last].fit_anchors(t) != 0)
                     };
-                    if fits_after(ab, c) || fits_after(pair(a, c), b) || fits_after(pair(b, c), a)
-                    {
+                    if fits_after(ab, c) || fits_after(pair(a, c), b) || fits_after(pair(b, c), a) {
                         continue;
                     }
                     if can_place_all(board, &[&set[a], &set[b], &set[c]]) {
