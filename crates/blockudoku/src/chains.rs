@@ -384,7 +384,9 @@ fn compare_lines(names: [&str; 2], a: &[ChainResult], b: &[ChainResult]) -> Vec<
         0.95,
     );
     let shown = |x: f64| {
-        if x.is_finite() {
+        if x.is_nan() {
+            "n/a".into()
+        } else if x.is_finite() {
             format!("{x:.3}")
         } else {
             "inf".into()
@@ -469,10 +471,11 @@ mod tests {
 
     fn setup(set: &[Piece]) -> Setup<'_> {
         Setup {
-            beam: search::DEFAULT_BEAM,
+            // A weak, fast player (narrow beam, no lookahead) that dies often.
+            beam: [2, 1, 0],
             weights: WEIGHTS,
             set,
-            agent: Agent::Original,
+            agent: Agent::Default,
             scoring: Scoring::Blockudoku,
             max_rounds: u64::MAX,
         }
@@ -480,7 +483,7 @@ mod tests {
 
     #[test]
     fn chains_have_fixed_exposure_and_count_only_measured_deaths() {
-        // The original agent on the hard pieces dies every few hundred rounds.
+        // A weak player on the hard pieces dies every few hundred rounds.
         let set: Vec<Piece> = (14..=47)
             .map(|id| Piece::catalogue(id).unwrap().clone())
             .collect();
@@ -493,13 +496,11 @@ mod tests {
         };
         let r = play_chain(&s, &plan, 0, 9, &p);
         assert_eq!(r.exposure, 1500);
-        assert!(
-            r.deaths >= 1,
-            "the original agent survived 1500 hard rounds"
-        );
+        assert!(r.deaths >= 1, "the weak player survived 1500 hard rounds");
         // Every game but the last ended in a death, measured or in its burn-in.
         assert!(r.games > r.deaths);
-        assert!(r.played >= r.exposure + 20 * r.games);
+        // Burn-in rounds are played, not measured: at most 20 per game.
+        assert!(r.played > r.exposure && r.played <= r.exposure + 20 * r.games);
         assert_eq!(r.batches.len(), 1);
         // Same seed, same chain; probes do not change the games.
         let again = play_chain(

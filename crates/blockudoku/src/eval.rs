@@ -69,6 +69,12 @@ pub struct Weights {
     /// The strong agent also weighs crowded boards (evaluation below `wide_below`) whose
     /// default choice cannot die on the next hand (1) or not (0).
     pub weigh_crowded: i64,
+    /// The strong agent weighs boards only where the default choice's next-hand death
+    /// chance is at least this many millionths (and above 0).
+    pub crisis: i64,
+    /// The hand lookahead weighs its best inner boards by the death chance of the hand
+    /// after (1) or takes the evaluation alone (0).
+    pub inner_death: i64,
 }
 
 /// The default weights: blokie's published values for these terms (its `getDefault`, tuned
@@ -98,6 +104,8 @@ pub const WEIGHTS: Weights = Weights {
     candidates: 4,
     samples: 12,
     weigh_crowded: 0,
+    crisis: 0,
+    inner_death: 0,
 };
 
 impl Weights {
@@ -116,6 +124,8 @@ impl Weights {
             "samples" if value < 1 => return Err(format!("samples must be at least 1: {value}")),
             "samples" => &mut self.samples,
             "weigh_crowded" => &mut self.weigh_crowded,
+            "crisis" => &mut self.crisis,
+            "inner_death" => &mut self.inner_death,
             "nofit_from" if (0..=47).contains(&value) => {
                 self.nofit_from = value as usize;
                 return Ok(());

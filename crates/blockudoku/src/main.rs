@@ -12,11 +12,13 @@
 //!   told when to stop).
 //! - [`selfplay`]: seeded self-play and bench; [`chains`]: fixed-exposure hazard measurement
 //!   (`selfplay --chain-rounds`); [`legacy`]: the original GUI's I/O.
-//! - [`strong`]: the strong agent's choice among the search's final boards.
+//! - [`strong`]: the strong agent's choice among the search's final boards; [`crowded`]: bare
+//!   `go` against `go movetime` on crowded positions.
 
 use clap::{Parser, Subcommand};
 
 mod chains;
+mod crowded;
 mod eval;
 mod legacy;
 mod protocol;
@@ -41,6 +43,9 @@ enum Sub {
     Selfplay(Box<selfplay::SelfplayArgs>),
     /// Search fixed positions to a fixed node limit; prints the node total and speed.
     Bench(selfplay::BenchArgs),
+    /// Crowded positions answered by a bare go and by go movetime: the next hand's death
+    /// chance on each answer's board.
+    Crowded(crowded::CrowdedArgs),
 }
 
 fn main() {
@@ -52,5 +57,6 @@ fn main() {
         }
         Some(Sub::Selfplay(args)) => selfplay::run_selfplay(&args),
         Some(Sub::Bench(args)) => selfplay::run_bench(&args),
+        Some(Sub::Crowded(args)) => crowded::run_crowded(&args),
     });
 }

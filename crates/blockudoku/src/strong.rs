@@ -42,8 +42,23 @@ pub const MAX_SAMPLES: usize = 1200;
 /// The beam of the searches inside the hand lookahead: the default widths, no lookahead.
 const INNER_BEAM: crate::search::Beam = [10, 6, 0];
 
-/// The sum over `hands` (that can be placed) of the evaluation of the best final board the
-/// default search finds, with how many hands could be placed; `None` when stopped.
+/// Inner boards whose next-hand death chance the hand lookahead weighs (weight
+/// `inner_death` on).
+const INNER_KEEP: usize = 4;
+
+/// The value of a final board `b` of evaluation `eval` to the hand lookahead: with
+/// `inner_death`, the evaluation weighed by the chance `d` that the hand after dies there.
+fn inner_value(eval: i64, b: Board, dealer: &Dealer, weights: &Weights) -> i64 {
+    if weights.inner_death == 0 {
+        return eval;
+    }
+    let d = dealer.dead_chance(b);
+    ((1.0 - d) * eval as f64 - d * weights.death as f64).round() as i64
+}
+
+/// The sum over `hands` (that can be placed) of the value of the best final board the
+/// default search finds (see [`inner_value`]), with how many hands could be placed; `None`
+/// when stopped.
 fn hand_lookahead(
     board: Board,
     hands: &[[usize; 3]],
@@ -53,17 +68,30 @@ fn hand_lookahead(
 ) -> Option<(i64, usize)> {
     let set = dealer.set();
     let (mut sum, mut alive) = (0i64, 0usize);
+    let beam = if weights.inner_death == 0 {
+        INNER_BEAM
+    } else {
+        [INNER_BEAM[0], INNER_BEAM[1], INNER_KEEP]
+    };
     for h in hands {
         if ctl.stop.load(Ordering::Relaxed) {
             return None;
         }
         let hand: Vec<(usize, &Piece)> = h.iter().enumerate().map(|(i, &p)| (i, &set[p])).collect();
         let inner = Control::new(ctl.stop, u64::MAX);
-        let (best, _) = collect(board, &hand, Agent::Default, weights, 1, &inner, INNER_BEAM);
-        if let Some((_, v)) = best {
-            sum += v;
-            alive += 1;
-        }
+        let (best, top) = collect(board, &hand, Agent::Default, weights, 1, &inner, beam);
+        let Some((_, v)) = best else { continue };
+        let value = if top.is_empty() {
+            v
+        } else {
+            top.iter()
+                .take(INNER_KEEP)
+                .map(|t| inner_value(t.0, t.2, dealer, weights))
+                .max()
+                .unwrap_or(v)
+        };
+        sum += value;
+        alive += 1;
     }
     // A search stopped mid-hand may have answered a worse line: drop the batch.
     (!ctl.stop.load(Ordering::Relaxed)).then_some((sum, alive))
@@ -111,8 +139,10 @@ pub fn choose(
     let crowded = top[0].0 < weights.wide_below;
     if !((ctl.timed || weights.weigh_crowded != 0) && crowded) {
         let default_board = pick.map_or(top[0].2, |(i, _)| top[i].2);
+        let n = dealer.set().len() as u64;
+        let crisis = weights.crisis as f64 * 1e-6 * (n * n * n) as f64;
         let dead = dealer.dead_deals_until(default_board, || !stopped());
-        if dead.is_none_or(|d| d == 0) {
+        if dead.is_none_or(|d| d == 0 || (d as f64) < crisis) {
             return (default_answer(top), false);
         }
     }
