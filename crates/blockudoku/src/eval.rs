@@ -75,6 +75,9 @@ pub struct Weights {
     /// The hand lookahead weighs its best inner boards by the death chance of the hand
     /// after (1) or takes the evaluation alone (0).
     pub inner_death: i64,
+    /// The beam of the hand lookahead's searches: this many placements after the first
+    /// piece, half as many (rounded up) after the second; no one-piece lookahead.
+    pub inner_width: i64,
 }
 
 /// The default weights: blokie's published values for these terms (its `getDefault`, tuned
@@ -106,6 +109,7 @@ pub const WEIGHTS: Weights = Weights {
     weigh_crowded: 0,
     crisis: 0,
     inner_death: 0,
+    inner_width: 10,
 };
 
 impl Weights {
@@ -126,6 +130,10 @@ impl Weights {
             "weigh_crowded" => &mut self.weigh_crowded,
             "crisis" => &mut self.crisis,
             "inner_death" => &mut self.inner_death,
+            "inner_width" if value < 1 => {
+                return Err(format!("inner_width must be at least 1: {value}"))
+            }
+            "inner_width" => &mut self.inner_width,
             "nofit_from" if (0..=47).contains(&value) => {
                 self.nofit_from = value as usize;
                 return Ok(());

@@ -39,9 +39,6 @@ pub const SAMPLES: usize = 12;
 /// Most next hands sampled with a clock.
 pub const MAX_SAMPLES: usize = 1200;
 
-/// The beam of the searches inside the hand lookahead: the default widths, no lookahead.
-const INNER_BEAM: crate::search::Beam = [10, 6, 0];
-
 /// Inner boards whose next-hand death chance the hand lookahead weighs (weight
 /// `inner_death` on).
 const INNER_KEEP: usize = 4;
@@ -68,11 +65,12 @@ fn hand_lookahead(
 ) -> Option<(i64, usize)> {
     let set = dealer.set();
     let (mut sum, mut alive) = (0i64, 0usize);
-    let beam = if weights.inner_death == 0 {
-        INNER_BEAM
-    } else {
-        [INNER_BEAM[0], INNER_BEAM[1], INNER_KEEP]
-    };
+    let w = weights.inner_width as usize;
+    let beam = [
+        w,
+        w.div_ceil(2),
+        INNER_KEEP * (weights.inner_death != 0) as usize,
+    ];
     for h in hands {
         if ctl.stop.load(Ordering::Relaxed) {
             return None;
@@ -81,7 +79,7 @@ fn hand_lookahead(
         let inner = Control::new(ctl.stop, u64::MAX);
         let (best, top) = collect(board, &hand, Agent::Default, weights, 1, &inner, beam);
         let Some((_, v)) = best else { continue };
-        let value = if top.is_empty() {
+        let value = if top.len() < 2 {
             v
         } else {
             top.iter()
@@ -97,16 +95,18 @@ fn hand_lookahead(
     (!ctl.stop.load(Ordering::Relaxed)).then_some((sum, alive))
 }
 
-/// Runs `job` on each of `items`, over `threads` workers when more than one.
-fn each<T: Sync, R: Send>(items: &[T], threads: usize, job: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    if threads <= 1 || items.len() < 2 {
-        return items.iter().map(job).collect();
-    }
-    use rayon::prelude::*;
-    let run = || items.par_iter().map(&job).collect();
-    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool.install(run),
-        Err(_) => items.iter().map(job).collect(),
+/// Runs `job` on each of `items`, on `pool` when there is one.
+fn each<T: Sync, R: Send>(
+    items: &[T],
+    pool: Option<&rayon::ThreadPool>,
+    job: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    match pool {
+        Some(pool) if items.len() > 1 => {
+            use rayon::prelude::*;
+            pool.install(|| items.par_iter().map(&job).collect())
+        }
+        _ => items.iter().map(job).collect(),
     }
 }
 
@@ -167,8 +167,17 @@ pub fn choose(
         weights.candidates as usize
     });
     let boards: Vec<Board> = ranked.iter().map(|&(_, i)| top[i].2).collect();
+    let pool = if threads > 1 {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .ok()
+    } else {
+        None
+    };
+    let pool = pool.as_ref();
     let n = dealer.set().len() as f64;
-    let chances = each(&boards, threads, |b| {
+    let chances = each(&boards, pool, |b| {
         dealer
             .dead_deals_until(*b, || !stopped())
             .map(|d| d as f64 / (n * n * n))
@@ -188,7 +197,7 @@ pub fn choose(
     };
     for _ in 0..batches {
         let hands: Vec<[usize; 3]> = (0..batch).map(|_| dealer.deal(&mut rng)).collect();
-        let sums = each(&boards, threads, |b| {
+        let sums = each(&boards, pool, |b| {
             hand_lookahead(*b, &hands, dealer, weights, ctl)
         });
         let Some(sums) = sums.into_iter().collect::<Option<Vec<_>>>() else {
