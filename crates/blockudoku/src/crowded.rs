@@ -138,14 +138,14 @@ pub fn run_crowded(args: &CrowdedArgs) -> Result<()> {
     let dealer = Dealer::new(catalogue());
     let never = AtomicBool::new(false);
     let (mut bare, mut timed, mut diffs) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut better, mut worse, mut slowest) = (0, 0, Duration::ZERO);
+    let (mut better, mut worse, mut times) = (0, 0, Vec::new());
     for position in &positions {
         let hand = hand_of(&position.1);
         let ctl = Control::new(&never, u64::MAX);
         let quick =
             search::search_widening(position.0, &hand, Agent::Default, args.threads, &ctl, false);
         let (slow, took) = timed_answer(position, args.movetime, args.threads);
-        slowest = slowest.max(took);
+        times.push(took.as_secs_f64() * 1000.0);
         let chance = |out: &Outcome| {
             let (line, _) = out.best.as_ref().expect("crowded positions are alive");
             dealer.dead_chance(final_board(position.0, &hand, line))
@@ -168,10 +168,14 @@ pub fn run_crowded(args: &CrowdedArgs) -> Result<()> {
         args.threads
     );
     println!("bare go: next-hand death chance {ma:.3e} (standard error {sa:.1e})");
+    times.sort_by(f64::total_cmp);
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
     println!(
-        "go movetime {}: next-hand death chance {mb:.3e} (standard error {sb:.1e}); slowest answer {} ms",
+        "go movetime {}: next-hand death chance {mb:.3e} (standard error {sb:.1e}); answer time median {:.1} ms, p90 {:.1} ms, max {:.1} ms",
         args.movetime,
-        slowest.as_millis()
+        at(0.5),
+        at(0.9),
+        at(1.0)
     );
     println!(
         "bare - timed: {md:.3e} (95% CI {:.3e} - {:.3e}, paired); timed lower on {better}, higher on {worse}",

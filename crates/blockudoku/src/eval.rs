@@ -105,11 +105,11 @@ pub const WEIGHTS: Weights = Weights {
     wide_below: -390_000,
     death: 4_000_000,
     candidates: 4,
-    samples: 12,
+    samples: 64,
     weigh_crowded: 0,
     crisis: 0,
     inner_death: 0,
-    inner_width: 10,
+    inner_width: 3,
 };
 
 impl Weights {

@@ -3,25 +3,26 @@
 //! The default agent's search keeps its best final boards and picks one by its one-piece
 //! lookahead. The strong agent first asks whether the next hand (three pieces of the dealt
 //! set, uniformly with replacement) could die on that board: the chance is exact and cheap
-//! ([`Dealer::dead_chance`]). Where it is zero (most rounds) the default agent's move stands.
-//! Where it is not, the boards the default agent likes best (weight `candidates`, 4) are weighed by a
-//! hand lookahead: `(1 - d) * A - d * death`, with `d` the exact chance of a dead next hand
-//! and `A` the mean, over next hands that can be placed (weight `samples`, 12) (the same hands for every
-//! candidate, drawn from a seed of the position so the answer is reproducible), of the
-//! evaluation of the best final board the default search reaches with that hand.
+//! ([`Dealer::dead_chance`]). Where it is zero (most rounds) the default agent's move
+//! stands. Where it is not, the boards the default agent likes best (weight `candidates`, 4)
+//! are weighed by a hand lookahead: `(1 - d) * A - d * death`, with `d` the exact chance of a
+//! dead next hand and `A` the mean, over sampled next hands that can be placed (weight
+//! `samples`, 64; the same hands for every candidate, drawn from a seed of the position so
+//! the answer is reproducible), of the evaluation of the best final board a narrow default
+//! search (weight `inner_width`, 3) reaches with that hand.
 //!
 //! Minimising `d` alone was tried first and died three to four times as often as the default
 //! agent on the hard piece set: it keeps today's board safe at the price of tomorrow's shape.
-//! The evaluation of the next hand's best board keeps both in view.
+//! The evaluation of the next hand's best board keeps both in view. On that set most of the
+//! hazard comes from a few boards in deep trouble (`d` of 0.1 and more), so the noise of the
+//! sampled mean matters more than the width of the inner search: many hands, narrow search.
 //!
 //! Pure computation, told when to stop: a stopped search answers with the boards weighed so
 //! far (the default agent's choice when none).
 
 use std::sync::atomic::Ordering;
 
-use puzzle_rules::blockudoku::{Board, Dealer};
-
-use puzzle_rules::blockudoku::Piece;
+use puzzle_rules::blockudoku::{Board, Dealer, Piece};
 use puzzle_rules::rng::SplitMix64;
 
 use crate::search::{collect, lookahead, rerank_pick, Agent, Control, Step, Weights};
