@@ -466,7 +466,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{self, WEIGHTS};
+    use crate::search::WEIGHTS;
     use puzzle_rules::blockudoku::{catalogue, Piece};
 
     fn setup(set: &[Piece]) -> Setup<'_> {
