@@ -78,6 +78,9 @@ pub struct Weights {
     /// The beam of the hand lookahead's searches: this many placements after the first
     /// piece, half as many (rounded up) after the second; no one-piece lookahead.
     pub inner_width: i64,
+    /// The strong agent also weighs the kept board with the lowest next-hand death chance
+    /// (1) or not (0).
+    pub safest: i64,
 }
 
 /// The default weights: blokie's published values for these terms (its `getDefault`, tuned
@@ -110,6 +113,7 @@ pub const WEIGHTS: Weights = Weights {
     crisis: 0,
     inner_death: 0,
     inner_width: 3,
+    safest: 0,
 };
 
 impl Weights {
@@ -134,6 +138,7 @@ impl Weights {
                 return Err(format!("inner_width must be at least 1: {value}"))
             }
             "inner_width" => &mut self.inner_width,
+            "safest" => &mut self.safest,
             "nofit_from" if (0..=47).contains(&value) => {
                 self.nofit_from = value as usize;
                 return Ok(());

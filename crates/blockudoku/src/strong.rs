@@ -167,7 +167,6 @@ pub fn choose(
     } else {
         weights.candidates as usize
     });
-    let boards: Vec<Board> = ranked.iter().map(|&(_, i)| top[i].2).collect();
     let pool = if threads > 1 {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -178,6 +177,24 @@ pub fn choose(
     };
     let pool = pool.as_ref();
     let n = dealer.set().len() as f64;
+    if weights.safest != 0 {
+        // The kept board the next hand is least likely to kill joins the candidates.
+        let rest: Vec<usize> = (0..top.len())
+            .filter(|i| !ranked.iter().any(|r| r.1 == *i))
+            .collect();
+        let dead = each(&rest, pool, |&i| {
+            dealer.dead_deals_until(top[i].2, || !stopped())
+        });
+        let safest = rest
+            .iter()
+            .zip(dead)
+            .filter_map(|(&i, d)| d.map(|d| (d, i)))
+            .min();
+        if let Some((_, i)) = safest {
+            ranked.push((i64::MIN, i));
+        }
+    }
+    let boards: Vec<Board> = ranked.iter().map(|&(_, i)| top[i].2).collect();
     let chances = each(&boards, pool, |b| {
         dealer
             .dead_deals_until(*b, || !stopped())
