@@ -109,7 +109,7 @@ pub const WEIGHTS: Weights = Weights {
     death: 4_000_000,
     candidates: 4,
     samples: 64,
-    weigh_crowded: 0,
+    weigh_crowded: 1,
     crisis: 0,
     inner_death: 0,
     inner_width: 3,

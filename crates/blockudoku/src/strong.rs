@@ -3,8 +3,9 @@
 //! The default agent's search keeps its best final boards and picks one by its one-piece
 //! lookahead. The strong agent first asks whether the next hand (three pieces of the dealt
 //! set, uniformly with replacement) could die on that board: the chance is exact and cheap
-//! ([`Dealer::dead_chance`]). Where it is zero (most rounds) the default agent's move
-//! stands. Where it is not, the boards the default agent likes best (weight `candidates`, 4)
+//! ([`Dealer::dead_chance`]). Where it is zero and the board is not crowded (most rounds)
+//! the default agent's move stands. Elsewhere (weight `weigh_crowded`, 1: crowded boards too,
+//! best final evaluation below `wide_below`), the boards the default agent likes best (weight `candidates`, 4)
 //! are weighed by a hand lookahead: `(1 - d) * A - d * death`, with `d` the exact chance of a
 //! dead next hand and `A` the mean, over sampled next hands that can be placed (weight
 //! `samples`, 64; the same hands for every candidate, drawn from a seed of the position so
@@ -16,6 +17,8 @@
 //! The evaluation of the next hand's best board keeps both in view. On that set most of the
 //! hazard comes from a few boards in deep trouble (`d` of 0.1 and more), so the noise of the
 //! sampled mean matters more than the width of the inner search: many hands, narrow search.
+//! Weighing crowded boards as well, before the default's board can die, gave the largest
+//! gain of the settings tried (README, issue 13 section).
 //!
 //! Pure computation, told when to stop: a stopped search answers with the boards weighed so
 //! far (the default agent's choice when none).
@@ -287,9 +290,14 @@ mod tests {
                 .map(|(i, &id)| (i, Piece::catalogue(id).unwrap()))
                 .collect();
             let stop = AtomicBool::new(false);
+            // Crowded boards are weighed whatever the default's board: leave them out here.
+            let w = Weights {
+                weigh_crowded: 0,
+                ..WEIGHTS
+            };
             let play = |agent| {
                 let ctl = Control::new(&stop, u64::MAX);
-                search(board, &hand, agent, &WEIGHTS, 1, &ctl, DEFAULT_BEAM).best
+                search(board, &hand, agent, &w, 1, &ctl, DEFAULT_BEAM).best
             };
             let (Some(d), Some(s)) = (play(Agent::Default), play(Agent::Strong)) else {
                 assert!(play(Agent::Strong).is_none() && play(Agent::Default).is_none());
