@@ -204,6 +204,15 @@ def test_one_shot_piping_answers_line_for_line(blockudoku_bin):
         ["selfplay", "--games", "1", "--seed", "1", "--weights", "corners=5"],
         ["selfplay", "--games", "1", "--seed", "1", "--weights", "cornered=-5"],
         ["selfplay", "--games", "1", "--seed", "1", "--weights", "cornered"],
+        ["selfplay", "--games", "1", "--seed", "1", "--weights", "samples=0"],
+        ["selfplay", "--games", "1", "--seed", "1", "--chain-rounds", "0"],
+        ["selfplay", "--games", "1", "--seed", "1", "--burn-in", "10"],
+        ["selfplay", "--games", "1", "--seed", "1", "--probes", "exact"],
+        ["selfplay", "--games", "1", "--seed", "1", "--chain-rounds", "10", "--probes", "0"],
+        ["selfplay", "--games", "1", "--seed", "1", "--chain-rounds", "10", "--probes", "some"],
+        ["selfplay", "--games", "1", "--seed", "1", "--chain-rounds", "10", "--compare", "default"],
+        ["selfplay", "--games", "1", "--seed", "1", "--chain-rounds", "10", "--compare", "default,best"],
+        ["selfplay", "--games", "1", "--seed", "1", "--chain-rounds", "10", "--compare", "a,b,c"],
         ["frobnicate"],
         ["bench", "--nodes", "-1"],
     ],
@@ -230,6 +239,36 @@ def test_selfplay_summary_and_jsonl(blockudoku_bin, tmp_path):
     assert re.search(r"deaths per 1000 rounds [\d.]+ \(95% CI [\d.]+ - [\d.]+\)", first.stdout)
     assert "rounds per second" in first.stdout and "points per round" in first.stdout
     assert sorted(json.loads(l)["game"] for l in jsonl.read_text().splitlines()) == [0, 1, 2]
+
+
+def test_selfplay_chains_compare_and_jsonl(blockudoku_bin, tmp_path):
+    jsonl = tmp_path / "chains.jsonl"
+    hard = pathlib.Path(__file__).resolve().parent.parent / "crates" / "blockudoku" / "data" / "hard-pieces.txt"
+    args = ["selfplay", "--games", "2", "--seed", "4", "--chain-rounds", "1000", "--burn-in", "10",
+            "--probes", "exact", "--compare", "default,default", "--pieces", str(hard),
+            "--threads", "2", "--jsonl", str(jsonl)]
+    proc = subprocess.run([str(blockudoku_bin), *args], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.splitlines()
+    chains = sorted(l for l in out if l.startswith("chain "))
+    assert len(chains) == 4
+    # The same agent on the same dealer seeds plays the same chains.
+    assert chains[0] == chains[1] and chains[2] == chains[3]
+    assert all(re.search(r" rounds 1000 deaths \d+ games \d+ points \d+ probe [\d.e-]+$", l) for l in chains)
+    summaries = [l for l in out if not l.startswith(("chain ", "rounds per second", "compare "))]
+    assert len(summaries) == 10 and summaries[:5] == summaries[5:]
+    assert re.fullmatch(r"agent default scoring blockudoku chains 2 chain-rounds 1000 burn-in 10 deaths \d+ rounds 2000",
+                        summaries[0])
+    assert re.fullmatch(r"hazard \S+ per round \(95% CI \S+ - [\d.e-]+, exact Poisson\)", summaries[1])
+    assert re.fullmatch(r"probe hazard [\d.e-]+ per round \(95% CI [\d.e-]+ - [\d.e-]+; exact over 34\^3 deals; "
+                        r"standard error over 2 batches of 1000 rounds\)", summaries[3])
+    ratio = [l for l in out if l.startswith("compare ")]
+    assert re.fullmatch(r"compare default / default: hazard ratio (1\.000|n/a) \(95% CI [\d.]+ - ([\d.]+|inf), "
+                        r"exact conditional on \d+ deaths\), p-value 1\.0000", ratio[0]), ratio
+    records = [json.loads(l) for l in jsonl.read_text().splitlines()]
+    assert sorted(r["chain"] for r in records) == [0, 0, 1, 1]
+    assert all(r["rounds"] == 1000 and r["burn_in"] == 10 and r["probe"] >= 0 and r["agent"] == "default"
+               for r in records)
 
 
 def test_selfplay_weight_overrides_change_play(blockudoku_bin):

@@ -59,6 +59,28 @@ pub struct Weights {
     /// Static evaluation under which the best final board counts as crowded (the search
     /// then re-ranks more final boards by the lookahead).
     pub wide_below: i64,
+    /// The strong agent's value of a next hand that cannot be placed, as a penalty (the
+    /// evaluation of the best board a next hand reaches is weighed against it).
+    pub death: i64,
+    /// The strong agent's boards weighed by its hand lookahead.
+    pub candidates: i64,
+    /// The strong agent's next hands sampled per weighing (without a clock).
+    pub samples: i64,
+    /// The strong agent also weighs crowded boards (evaluation below `wide_below`) whose
+    /// default choice cannot die on the next hand (1) or not (0).
+    pub weigh_crowded: i64,
+    /// The strong agent weighs boards only where the default choice's next-hand death
+    /// chance is at least this many millionths (and above 0).
+    pub crisis: i64,
+    /// The hand lookahead weighs its best inner boards by the death chance of the hand
+    /// after (1) or takes the evaluation alone (0).
+    pub inner_death: i64,
+    /// The beam of the hand lookahead's searches: this many placements after the first
+    /// piece, half as many (rounded up) after the second; no one-piece lookahead.
+    pub inner_width: i64,
+    /// The strong agent also weighs the kept board with the lowest next-hand death chance
+    /// (1) or not (0).
+    pub safest: i64,
 }
 
 /// The default weights: blokie's published values for these terms (its `getDefault`, tuned
@@ -84,6 +106,14 @@ pub const WEIGHTS: Weights = Weights {
     scarcity: 200,
     no_fit: -1_330_000,
     wide_below: -390_000,
+    death: 4_000_000,
+    candidates: 4,
+    samples: 64,
+    weigh_crowded: 1,
+    crisis: 0,
+    inner_death: 0,
+    inner_width: 3,
+    safest: 0,
 };
 
 impl Weights {
@@ -93,6 +123,22 @@ impl Weights {
         let w = match name {
             "no_fit" => &mut self.no_fit,
             "wide_below" => &mut self.wide_below,
+            "death" if value < 0 => return Err(format!("weight death is negative: {value}")),
+            "death" => &mut self.death,
+            "candidates" if value < 1 => {
+                return Err(format!("candidates must be at least 1: {value}"))
+            }
+            "candidates" => &mut self.candidates,
+            "samples" if value < 1 => return Err(format!("samples must be at least 1: {value}")),
+            "samples" => &mut self.samples,
+            "weigh_crowded" => &mut self.weigh_crowded,
+            "crisis" => &mut self.crisis,
+            "inner_death" => &mut self.inner_death,
+            "inner_width" if value < 1 => {
+                return Err(format!("inner_width must be at least 1: {value}"))
+            }
+            "inner_width" => &mut self.inner_width,
+            "safest" => &mut self.safest,
             "nofit_from" if (0..=47).contains(&value) => {
                 self.nofit_from = value as usize;
                 return Ok(());

@@ -10,16 +10,22 @@
 //! - [`protocol`]: commands in, replies out, the option table; no I/O.
 //! - [`search`] and [`eval`]: the agents' search and the board evaluation (pure computation,
 //!   told when to stop).
-//! - [`selfplay`]: seeded self-play and bench; [`legacy`]: the original GUI's I/O.
+//! - [`selfplay`]: seeded self-play and bench; [`chains`]: fixed-exposure hazard measurement
+//!   (`selfplay --chain-rounds`); [`legacy`]: the original GUI's I/O.
+//! - [`strong`]: the strong agent's choice among the search's final boards; [`crowded`]: bare
+//!   `go` against `go movetime` on crowded positions.
 
 use clap::{Parser, Subcommand};
 
+mod chains;
+mod crowded;
 mod eval;
 mod legacy;
 mod protocol;
 mod search;
 mod selfplay;
 mod session;
+mod strong;
 
 /// The `--help` summary.
 const ABOUT: &str = "Blockudoku engine (protocol blockudoku 1)";
@@ -34,9 +40,12 @@ struct Cli {
 #[derive(Subcommand)]
 enum Sub {
     /// Play seeded games and print per-game lines and a death-rate summary.
-    Selfplay(selfplay::SelfplayArgs),
+    Selfplay(Box<selfplay::SelfplayArgs>),
     /// Search fixed positions to a fixed node limit; prints the node total and speed.
     Bench(selfplay::BenchArgs),
+    /// Crowded positions answered by a bare go and by go movetime: the next hand's death
+    /// chance on each answer's board.
+    Crowded(crowded::CrowdedArgs),
 }
 
 fn main() {
@@ -48,5 +57,6 @@ fn main() {
         }
         Some(Sub::Selfplay(args)) => selfplay::run_selfplay(&args),
         Some(Sub::Bench(args)) => selfplay::run_bench(&args),
+        Some(Sub::Crowded(args)) => crowded::run_crowded(&args),
     });
 }

@@ -300,10 +300,10 @@ fn parse_setoption<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<Comman
                 .parse()
                 .map_err(|e: puzzle_rules::blockudoku::UnknownScoring| e.to_string())?,
         ),
-        _ => Setting::Agent(
-            crate::search::Agent::from_name(value)
-                .ok_or_else(|| format!("unknown agent {} (default, original)", shown(value)))?,
-        ),
+        _ => Setting::Agent(crate::search::Agent::from_name(value).ok_or_else(|| {
+            let names: Vec<&str> = AGENTS.iter().map(|a| a.name()).collect();
+            format!("unknown agent {} ({})", shown(value), names.join(", "))
+        })?),
     };
     Ok(Command::SetOption(setting))
 }

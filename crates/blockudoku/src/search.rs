@@ -23,10 +23,13 @@ pub enum Agent {
     /// The original agent of the blog post: depth-first, leaf value = mobility, stop at the
     /// first leaf > 1500. Also accepted as `seed`, its former name.
     Original,
+    /// The default agent's search, then the best final boards weighed by the exact chance
+    /// that the next hand dies on them (see [`crate::strong`]).
+    Strong,
 }
 
 /// Every agent, in documentation order.
-pub const AGENTS: [Agent; 2] = [Agent::Default, Agent::Original];
+pub const AGENTS: [Agent; 3] = [Agent::Default, Agent::Original, Agent::Strong];
 
 impl Agent {
     /// The option value naming the agent.
@@ -34,6 +37,7 @@ impl Agent {
         match self {
             Agent::Default => "default",
             Agent::Original => "original",
+            Agent::Strong => "strong",
         }
     }
 
@@ -60,6 +64,9 @@ pub struct Outcome {
     pub best: Option<(Vec<Step>, i64)>,
     /// Placements tried.
     pub nodes: u64,
+    /// The strong agent weighed the answer by its hand lookahead (its value is then the
+    /// lookahead's, not comparable with a plain search's).
+    pub deep: bool,
 }
 
 /// The original agent's leaf value: legal placements of all 47 catalogue pieces.
@@ -76,6 +83,9 @@ pub struct Control<'a> {
     pub stop: &'a AtomicBool,
     /// Node budget over all workers (`u64::MAX` for none).
     pub node_limit: u64,
+    /// The search has a clock (`movetime`, `infinite`) and may spend it all: the strong
+    /// agent's hand lookahead then samples until `stop`.
+    pub timed: bool,
     nodes: AtomicU64,
     found: AtomicBool,
 }
@@ -86,6 +96,7 @@ impl<'a> Control<'a> {
         Control {
             stop,
             node_limit,
+            timed: false,
             nodes: AtomicU64::new(0),
             found: AtomicBool::new(false),
         }
@@ -175,7 +186,7 @@ impl Worker<'_, '_> {
     fn leaf(&mut self, board: Board) {
         let keep = kept(self.beam[2]);
         let value = match self.agent {
-            Agent::Default => {
+            Agent::Default | Agent::Strong => {
                 // Only a board above this bound changes `best` or the boards the lookahead
                 // will see: all `keep` of them on a crowded board, else the best `beam[2]`
                 // (`best` only rises, so once it is not crowded the answer is not either).
@@ -375,6 +386,10 @@ pub fn search_widening(
     let mut best: Option<(Vec<Step>, i64)> = None;
     loop {
         let out = search(board, hand, agent, &WEIGHTS, threads, ctl, beam);
+        if out.deep {
+            // The hand lookahead has spent the time on the boards this pass found best.
+            return out;
+        }
         if let Some(b) = out.best {
             if best.as_ref().is_none_or(|x| b.1 > x.1) {
                 best = Some(b);
@@ -385,6 +400,7 @@ pub fn search_widening(
             return Outcome {
                 best,
                 nodes: out.nodes,
+                deep: false,
             };
         }
         beam = if beam[0] >= 64 {
@@ -397,6 +413,7 @@ pub fn search_widening(
 
 /// Searches `hand` (hand slot, piece) on `board` with beam `beam`, splitting the root over
 /// `threads` workers when `threads > 1`. Deterministic for `threads == 1` at a node limit.
+/// The strong agent weighs the next hand as dealt from the 47 catalogue pieces.
 pub fn search(
     board: Board,
     hand: &[(usize, &Piece)],
@@ -406,6 +423,50 @@ pub fn search(
     ctl: &Control,
     beam: Beam,
 ) -> Outcome {
+    search_dealt(board, hand, agent, weights, threads, ctl, beam, catalogue())
+}
+
+/// [`search`] with the next hands dealt from `set` (what the strong agent weighs).
+#[allow(clippy::too_many_arguments)]
+pub fn search_dealt(
+    board: Board,
+    hand: &[(usize, &Piece)],
+    agent: Agent,
+    weights: &Weights,
+    threads: usize,
+    ctl: &Control,
+    beam: Beam,
+    set: &[Piece],
+) -> Outcome {
+    let (best, deep) = if agent == Agent::Strong {
+        let wide = [beam[0], beam[1], beam[2].max(crate::strong::KEPT)];
+        let (best, top) = collect(board, hand, Agent::Default, weights, threads, ctl, wide);
+        let dealer = puzzle_rules::blockudoku::Dealer::new(set);
+        crate::strong::choose(best, top, &dealer, weights, threads, ctl, beam[2])
+    } else {
+        let (best, top) = collect(board, hand, agent, weights, threads, ctl, beam);
+        (rerank(best, top, weights, ctl, beam[2]), false)
+    };
+    Outcome {
+        best,
+        nodes: ctl.nodes.load(Ordering::Relaxed),
+        deep,
+    }
+}
+
+/// A line with its value, and the kept final boards (value, line, board), best first.
+pub(crate) type Collected = (Option<(Vec<Step>, i64)>, Vec<(i64, Vec<Step>, Board)>);
+
+/// The whole-hand search without the lookahead: the best line and the kept final boards.
+pub(crate) fn collect(
+    board: Board,
+    hand: &[(usize, &Piece)],
+    agent: Agent,
+    weights: &Weights,
+    threads: usize,
+    ctl: &Control,
+    beam: Beam,
+) -> Collected {
     let new_worker = || Worker {
         beam,
         ctl,
@@ -424,11 +485,7 @@ pub fn search(
         let mut w = new_worker();
         w.dfs(board, 0);
         ctl.nodes.fetch_add(finish(&w), Ordering::Relaxed);
-        let best = rerank(w.best, w.top, weights, ctl, beam[2]);
-        return Outcome {
-            best,
-            nodes: ctl.nodes.load(Ordering::Relaxed),
-        };
+        return (w.best, w.top);
     }
     // Parallel: split the root by (first piece, half of its placements) so threads share work.
     use rayon::prelude::*;
@@ -485,24 +542,34 @@ pub fn search(
     }
     top.sort_by_key(|t| std::cmp::Reverse(t.0));
     top.truncate(kept(beam[2]));
-    let best = rerank(best, top, weights, ctl, beam[2]);
-    Outcome {
-        best,
-        nodes: ctl.nodes.load(Ordering::Relaxed),
-    }
+    (best, top)
 }
 
 /// Picks among the best final boards by the one-piece lookahead (value reported: the
 /// lookahead's). Keeps `best` when there is nothing to choose between.
-fn rerank(
+pub(crate) fn rerank(
     best: Option<(Vec<Step>, i64)>,
     top: Vec<(i64, Vec<Step>, Board)>,
     weights: &Weights,
     ctl: &Control,
     width: usize,
 ) -> Option<(Vec<Step>, i64)> {
+    match rerank_pick(&top, weights, ctl, width) {
+        Some((i, value)) => top.into_iter().nth(i).map(|t| (t.1, value)),
+        None => best,
+    }
+}
+
+/// The index in `top` of the board the lookahead prefers, with its lookahead value; `None`
+/// when there is nothing to choose between or the search was stopped before any lookahead.
+pub(crate) fn rerank_pick(
+    top: &[(i64, Vec<Step>, Board)],
+    weights: &Weights,
+    ctl: &Control,
+    width: usize,
+) -> Option<(usize, i64)> {
     if top.len() < 2 || width < 2 {
-        return best;
+        return None;
     }
     // Crowded boards (where games are lost) get the wider lookahead; their pieces have few
     // placements, so it costs little.
@@ -511,16 +578,16 @@ fn rerank(
     } else {
         width
     };
-    let mut chosen: Option<(Vec<Step>, i64)> = None;
-    for (_, line, board) in top.into_iter().take(n) {
+    let mut chosen: Option<(usize, i64)> = None;
+    for (i, (_, _, board)) in top.iter().enumerate().take(n) {
         // A stopped search must answer now: keep what the lookahead has ranked so far.
         if ctl.stop.load(Ordering::Relaxed) {
-            return chosen.or(best);
+            return chosen;
         }
-        let (value, nodes) = lookahead(board, weights);
+        let (value, nodes) = lookahead(*board, weights);
         ctl.nodes.fetch_add(nodes, Ordering::Relaxed);
-        if chosen.as_ref().is_none_or(|c| value > c.1) {
-            chosen = Some((line, value));
+        if chosen.is_none_or(|c| value > c.1) {
+            chosen = Some((i, value));
         }
     }
     chosen

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 
 use puzzle_rules::blockudoku::{catalogue, Board, GameState, Piece, Scoring};
 
+use crate::chains::{ChainPlan, Probes};
 use crate::search::{self, Agent, Control, WEIGHTS};
 
 /// Arguments of `blockudoku selfplay`.
@@ -27,7 +28,7 @@ pub struct SelfplayArgs {
     /// Worker threads (games run in parallel, one search thread each).
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Agent: default or original (alias seed); the summary names it as given.
+    /// Agent: default, original (alias seed) or strong; the summary names it as given.
     #[arg(long, default_value = "default")]
     agent: String,
     /// Scoring rule: blockudoku, classic or squared.
@@ -50,6 +51,22 @@ pub struct SelfplayArgs {
     /// Final boards re-ranked by the one-piece lookahead (0 or 1: no lookahead).
     #[arg(long)]
     lookahead: Option<usize>,
+    /// Hazard measurement: each of the --games chains plays games back to back (a new game
+    /// after a death) until this many measured rounds; prints deaths, exposure and the hazard
+    /// with its exact Poisson interval (--max-rounds is not used).
+    #[arg(long)]
+    chain_rounds: Option<u64>,
+    /// Rounds at the start of each game of a chain left out of the measure.
+    #[arg(long)]
+    burn_in: Option<u64>,
+    /// At every measured round of a chain, the chance that the hand dealt cannot be placed:
+    /// `exact` (every deal) or a number of sampled hands.
+    #[arg(long)]
+    probes: Option<String>,
+    /// Two agents `A,B` on the same chains: both summaries, then the hazard ratio A / B with
+    /// its exact interval and p-value (replaces --agent).
+    #[arg(long)]
+    compare: Option<String>,
 }
 
 struct GameResult {
@@ -60,7 +77,7 @@ struct GameResult {
     died: bool,
 }
 
-fn game_seed(seed: u64, index: u64) -> u64 {
+pub(crate) fn game_seed(seed: u64, index: u64) -> u64 {
     // splitmix64 of (seed, index): neighbouring games get unrelated dealers.
     let mut z = seed
         ^ index
@@ -72,45 +89,63 @@ fn game_seed(seed: u64, index: u64) -> u64 {
 }
 
 /// What every game of a run shares.
-struct Setup<'a> {
-    beam: search::Beam,
-    weights: search::Weights,
-    set: &'a [Piece],
-    agent: Agent,
-    scoring: Scoring,
-    max_rounds: u64,
+pub(crate) struct Setup<'a> {
+    pub(crate) beam: search::Beam,
+    pub(crate) weights: search::Weights,
+    pub(crate) set: &'a [Piece],
+    pub(crate) agent: Agent,
+    pub(crate) scoring: Scoring,
+    pub(crate) max_rounds: u64,
 }
 
-fn play_game(setup: &Setup, index: u64, seed: u64, progress: &AtomicU64) -> GameResult {
-    let Setup {
-        beam,
-        ref weights,
-        set,
-        agent,
-        scoring,
-        max_rounds,
-    } = *setup;
-    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
-    let mut state = GameState::default();
-    let never = AtomicBool::new(false);
-    let mut rounds = 0;
-    let mut died = false;
-    while rounds < max_rounds {
+impl Setup<'_> {
+    /// Deals one hand from `rng` and plays the agent's answer on `state`; false when the hand
+    /// cannot be placed (the game is lost).
+    pub(crate) fn play_round(
+        &self,
+        state: &mut GameState,
+        rng: &mut rand::rngs::SmallRng,
+        never: &AtomicBool,
+    ) -> bool {
+        let set = self.set;
         let hand: Vec<(usize, &Piece)> = (0..3)
             .map(|i| (i, &set[rng.gen_range(0..set.len())]))
             .collect();
-        let ctl = Control::new(&never, u64::MAX);
-        let out = search::search(state.board, &hand, agent, weights, 1, &ctl, beam);
+        let ctl = Control::new(never, u64::MAX);
+        let out = search::search_dealt(
+            state.board,
+            &hand,
+            self.agent,
+            &self.weights,
+            1,
+            &ctl,
+            self.beam,
+            set,
+        );
         let Some((line, _)) = out.best else {
-            died = true;
-            break;
+            return false;
         };
         for step in line {
             let piece = hand[step.slot].1;
             let a = step.anchor as usize;
             state
-                .place(piece, a / 9, a % 9, scoring)
+                .place(piece, a / 9, a % 9, self.scoring)
                 .expect("search returns legal placements");
+        }
+        true
+    }
+}
+
+fn play_game(setup: &Setup, index: u64, seed: u64, progress: &AtomicU64) -> GameResult {
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut state = GameState::default();
+    let never = AtomicBool::new(false);
+    let mut rounds = 0;
+    let mut died = false;
+    while rounds < setup.max_rounds {
+        if !setup.play_round(&mut state, &mut rng, &never) {
+            died = true;
+            break;
         }
         rounds += 1;
         if rounds.is_multiple_of(256) {
@@ -250,14 +285,65 @@ fn json_line(r: &GameResult, agent: &str, scoring: Scoring) -> String {
     )
 }
 
+/// The agent called `name`, or the error naming the choices.
+fn agent_named(name: &str) -> Result<Agent> {
+    Agent::from_name(name).with_context(|| {
+        let names: Vec<&str> = search::AGENTS.iter().map(|a| a.name()).collect();
+        format!("unknown agent {name:?} ({})", names.join(", "))
+    })
+}
+
+/// A chain run: the plan and the agents (each with the name it was given).
+type ChainRun = (ChainPlan, Vec<(Agent, String)>);
+
+/// The chain plan and the agents of a `--chain-rounds` run, or `None` without one; the
+/// chain-only flags without `--chain-rounds` are an error.
+fn chain_plan(args: &SelfplayArgs) -> Result<Option<ChainRun>> {
+    let Some(rounds) = args.chain_rounds else {
+        for (flag, given) in [
+            ("--burn-in", args.burn_in.is_some()),
+            ("--probes", args.probes.is_some()),
+            ("--compare", args.compare.is_some()),
+        ] {
+            if given {
+                bail!("{flag} needs --chain-rounds");
+            }
+        }
+        return Ok(None);
+    };
+    if rounds == 0 {
+        bail!("--chain-rounds must be at least 1");
+    }
+    let probes = args.probes.as_deref().map(Probes::parse).transpose()?;
+    let agents = match &args.compare {
+        None => vec![(agent_named(&args.agent)?, args.agent.clone())],
+        Some(pair) => {
+            let names: Vec<&str> = pair.split(',').collect();
+            if names.len() != 2 || names.iter().any(|n| n.is_empty()) {
+                bail!("--compare needs two agents A,B, got {pair:?}");
+            }
+            names
+                .iter()
+                .map(|n| Ok((agent_named(n)?, n.to_string())))
+                .collect::<Result<_>>()?
+        }
+    };
+    let plan = ChainPlan {
+        rounds,
+        burn_in: args.burn_in.unwrap_or(0),
+        probes,
+    };
+    Ok(Some((plan, agents)))
+}
+
 /// Runs `blockudoku selfplay`.
 pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
-    let agent = Agent::from_name(&args.agent)
-        .with_context(|| format!("unknown agent {:?} (default, original)", args.agent))?;
+    let agent = agent_named(&args.agent)?;
     let scoring: Scoring = args.scoring.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     if args.threads == 0 || args.games == 0 || args.max_rounds == 0 {
         bail!("--games, --threads and --max-rounds must be at least 1");
     }
+    let chains = chain_plan(args)?;
     let set = match &args.pieces {
         Some(p) => load_pieces(p)?,
         None => catalogue().to_vec(),
@@ -272,7 +358,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
         .num_threads(args.threads)
         .build()?;
     let beam = beam_of(args);
-    let setup = Setup {
+    let mut setup = Setup {
         beam,
         weights,
         set: &set,
@@ -280,6 +366,18 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
         scoring,
         max_rounds: args.max_rounds,
     };
+    if let Some((plan, agents)) = chains {
+        return crate::chains::run(
+            &mut setup,
+            &agents,
+            &plan,
+            args.games,
+            args.seed,
+            args.threads,
+            jsonl,
+        );
+    }
+    let setup = setup;
     let progress = AtomicU64::new(0);
     let done_games = AtomicU64::new(0);
     let start = Instant::now();

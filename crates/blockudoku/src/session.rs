@@ -22,6 +22,17 @@ struct Session {
     running: Option<SearchHandle>,
 }
 
+/// What a search may spend.
+#[derive(Clone, Copy)]
+struct Budget {
+    /// Node limit (`u64::MAX` for none).
+    nodes: u64,
+    /// Widen the beam while there is time or nodes left.
+    widen: bool,
+    /// A clock will stop the search (`movetime`, `infinite`): spend it.
+    timed: bool,
+}
+
 /// Runs one search to the end (no clock) and returns its outcome.
 fn search_now(
     board: Board,
@@ -29,12 +40,18 @@ fn search_now(
     agent: Agent,
     threads: usize,
     stop: &AtomicBool,
-    nodes: u64,
-    widen: bool,
+    budget: Budget,
 ) -> Outcome {
     let slots = hand.live();
-    let ctl = Control::new(stop, nodes);
-    search::search_widening(board, &slots, agent, threads, &ctl, widen)
+    let mut ctl = Control::new(stop, budget.nodes);
+    ctl.timed = budget.timed;
+    // Given a clock, the default agent spends it as the strong agent does.
+    let agent = if budget.timed && agent == Agent::Default {
+        Agent::Strong
+    } else {
+        agent
+    };
+    search::search_widening(board, &slots, agent, threads, &ctl, budget.widen)
 }
 
 impl Session {
@@ -77,10 +94,15 @@ impl Session {
         );
         // A bare `go` answers at once from the default beam; given time or nodes, widen.
         let widen = limits.movetime.is_some() || limits.nodes.is_some() || limits.infinite;
-        let nodes = limits.nodes.unwrap_or(u64::MAX);
+        let timed = limits.movetime.is_some() || limits.infinite;
+        let budget = Budget {
+            nodes: limits.nodes.unwrap_or(u64::MAX),
+            widen,
+            timed,
+        };
         let search = move |stop: &AtomicBool| {
             let start = Instant::now();
-            let out = search_now(board, &hand, agent, threads, stop, nodes, widen);
+            let out = search_now(board, &hand, agent, threads, stop, budget);
             (out, start.elapsed())
         };
         let answer = |(out, elapsed): (Outcome, Duration)| say(&protocol::go_reply(&out, elapsed));
@@ -178,8 +200,11 @@ impl Session {
                     self.agent,
                     self.threads,
                     &never,
-                    u64::MAX,
-                    false,
+                    Budget {
+                        nodes: u64::MAX,
+                        widen: false,
+                        timed: false,
+                    },
                 );
                 say(&[protocol::bestmove_line(out.best.as_ref().map(|b| &b.0[..]))]);
             }

@@ -10,7 +10,8 @@
 //! - [`options`]: one option table that writes the `hello` lines and validates
 //!   `setoption` values.
 //! - [`cli`]: command-line parsing with one-line errors and non-zero exits.
-//! - [`stats`]: the Wilson score interval that self-play and the arena report.
+//! - [`stats`]: the intervals and tests self-play and the arena report (Wilson, exact
+//!   Poisson and Clopper-Pearson intervals, exact binomial test, rate ratio).
 //!
 //! It depends on std, anyhow and clap only, and knows nothing of either game.
 #![deny(missing_docs)]

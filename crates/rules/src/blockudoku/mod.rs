@@ -1,5 +1,6 @@
 //! Blockudoku rules: the 9x9 board as an 81-bit bitboard, the 47-piece catalogue and custom
-//! pieces, placement, clearing, dead-hand detection and the three scoring rules.
+//! pieces, placement, clearing, dead-hand detection, the dealer with the exact chance that the next hand is dead, and
+//! the three scoring rules.
 //!
 //! Cells are numbered `row * 9 + col` (0-based, row 0 at the top); a [`Board`] is the set of
 //! filled cells as the low 81 bits of a `u128`, so legality is one AND and clearing is 27
@@ -19,12 +20,14 @@
 
 mod board;
 mod catalogue_data;
+mod deal;
 mod game;
 mod hand;
 pub mod masks;
 mod piece;
 
 pub use board::{cell_bit, Board, BoardParseError, Cleared};
+pub use deal::Dealer;
 pub use game::{
     can_place_all, hand_is_dead, GameState, PlacementError, PlacementReport, Scoring,
     UnknownScoring, SCORINGS,

@@ -1,0 +1,562 @@
+//! Fixed-exposure hazard measurement (`selfplay --chain-rounds`): the method of blokie's
+//! `docs/evaluating-changes.md`, written here from scratch.
+//!
+//! A death rate per round is what separates strong engines, and deaths are rare (one in
+//! 100,000 rounds and fewer), so the measure must be cheap per round and its noise known:
+//!
+//! - A chain plays games back to back (a new game after each death, same dealer stream)
+//!   until it has played exactly `--chain-rounds` measured rounds; the first `--burn-in`
+//!   rounds of each game are not measured (the empty board at the start of a game is not the
+//!   board the engine lives on). Deaths over a fixed exposure are a Poisson count, so the
+//!   hazard gets an exact (Garwood) interval.
+//! - `--probes`: at every measured round, the chance that the hand about to be dealt cannot
+//!   be placed on the board ([`Dealer`]), exactly or from sampled hands. Its mean estimates
+//!   the same hazard without waiting for deaths; its interval is the standard error over
+//!   batches of [`BATCH`] measured rounds (batches are far longer than a crowded episode, so
+//!   they are close to independent).
+//! - `--compare A,B`: both agents play the same chains (same dealer seeds); the hazard ratio
+//!   gets the exact conditional interval and p-value (given the total deaths, A's deaths are
+//!   binomial with A's share of the exposure), and the probe ratio a delta-method interval.
+
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use anyhow::{bail, Result};
+use engine_kit::stats;
+use puzzle_rules::blockudoku::{Dealer, GameState, Scoring};
+use puzzle_rules::rng::SplitMix64;
+use rand::SeedableRng;
+use rayon::prelude::*;
+
+use crate::search::Agent;
+use crate::selfplay::{game_seed, Setup};
+
+/// Measured rounds per batch for the probe's standard error.
+pub const BATCH: u64 = 1000;
+
+/// How the probe estimates the chance of a dead hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Probes {
+    /// Every ordered deal of three pieces.
+    Exact,
+    /// This many hands drawn at random (from a generator of their own, so the games are the
+    /// same with and without probes).
+    Sampled(u64),
+}
+
+impl Probes {
+    /// `exact` or a number of hands (at least 1).
+    pub fn parse(text: &str) -> Result<Probes> {
+        if text == "exact" {
+            return Ok(Probes::Exact);
+        }
+        match text.parse::<u64>() {
+            Ok(m) if m >= 1 => Ok(Probes::Sampled(m)),
+            _ => bail!("--probes must be exact or a number of hands (at least 1), got {text:?}"),
+        }
+    }
+
+    fn describe(self, set_size: usize) -> String {
+        match self {
+            Probes::Exact => format!("exact over {set_size}^3 deals"),
+            Probes::Sampled(m) => format!("{m} sampled deals per round"),
+        }
+    }
+}
+
+/// What the chains of a run share besides the game set-up.
+pub struct ChainPlan {
+    /// Measured rounds per chain.
+    pub rounds: u64,
+    /// Rounds at the start of each game not measured.
+    pub burn_in: u64,
+    /// The probe, if any.
+    pub probes: Option<Probes>,
+}
+
+/// One chain's counts.
+pub struct ChainResult {
+    index: u64,
+    seed: u64,
+    deaths: u64,
+    /// Measured rounds (deals), the fatal ones included.
+    exposure: u64,
+    /// Games started.
+    games: u64,
+    /// Every deal, burn-in included.
+    played: u64,
+    /// Points scored in measured rounds.
+    points: u64,
+    /// Sum of the probe over measured rounds.
+    probe_sum: f64,
+    /// The probe's mean over each full batch of `BATCH` measured rounds.
+    batches: Vec<f64>,
+}
+
+fn play_chain(
+    setup: &Setup,
+    plan: &ChainPlan,
+    index: u64,
+    seed: u64,
+    progress: &AtomicU64,
+) -> ChainResult {
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut probe_rng = SplitMix64(seed ^ 0x7072_6f62_6573_2121);
+    let dealer = Dealer::new(setup.set);
+    let never = AtomicBool::new(false);
+    let mut r = ChainResult {
+        index,
+        seed,
+        deaths: 0,
+        exposure: 0,
+        games: 1,
+        played: 0,
+        points: 0,
+        probe_sum: 0.0,
+        batches: Vec::new(),
+    };
+    let (mut batch_sum, mut batch_n) = (0.0, 0);
+    let mut state = GameState::default();
+    let mut in_game = 0u64;
+    while r.exposure < plan.rounds {
+        let measured = in_game >= plan.burn_in;
+        if measured {
+            if let Some(probes) = plan.probes {
+                let d = match probes {
+                    Probes::Exact => dealer.dead_chance(state.board),
+                    Probes::Sampled(m) => {
+                        dealer.dead_chance_sampled(state.board, m, &mut probe_rng)
+                    }
+                };
+                r.probe_sum += d;
+                batch_sum += d;
+                batch_n += 1;
+                if batch_n == BATCH {
+                    r.batches.push(batch_sum / BATCH as f64);
+                    (batch_sum, batch_n) = (0.0, 0);
+                }
+            }
+            r.exposure += 1;
+        }
+        let before = state.score;
+        let alive = setup.play_round(&mut state, &mut rng, &never);
+        r.played += 1;
+        if r.played.is_multiple_of(256) {
+            progress.fetch_add(256, Ordering::Relaxed);
+        }
+        if !alive {
+            r.deaths += measured as u64;
+            if r.exposure < plan.rounds {
+                r.games += 1;
+            }
+            state = GameState::default();
+            in_game = 0;
+            continue;
+        }
+        if measured {
+            r.points += state.score - before;
+        }
+        in_game += 1;
+    }
+    progress.fetch_add(r.played % 256, Ordering::Relaxed);
+    r
+}
+
+/// Totals over the chains of one agent.
+struct Totals {
+    deaths: u64,
+    exposure: u64,
+    played: u64,
+    points: u64,
+    probe_sum: f64,
+    batches: Vec<f64>,
+}
+
+impl Totals {
+    fn of(results: &[ChainResult]) -> Totals {
+        let mut t = Totals {
+            deaths: 0,
+            exposure: 0,
+            played: 0,
+            points: 0,
+            probe_sum: 0.0,
+            batches: Vec::new(),
+        };
+        for r in results {
+            t.deaths += r.deaths;
+            t.exposure += r.exposure;
+            t.played += r.played;
+            t.points += r.points;
+            t.probe_sum += r.probe_sum;
+            t.batches.extend(&r.batches);
+        }
+        t
+    }
+
+    /// The probe's mean and its standard error (batch means), if there are 2 batches or more.
+    fn probe(&self) -> (f64, Option<f64>) {
+        let mean = self.probe_sum / self.exposure.max(1) as f64;
+        let se = (self.batches.len() >= 2).then(|| stats::mean_and_error(&self.batches).1);
+        (mean, se)
+    }
+}
+
+/// `x` in scientific notation with 3 significant digits (`6.25e-6`).
+fn sci(x: f64) -> String {
+    if x == 0.0 {
+        return "0".into();
+    }
+    if !x.is_finite() {
+        return "inf".into();
+    }
+    format!("{x:.2e}")
+}
+
+/// The summary lines of one agent's chains.
+fn summary_lines(
+    agent: &str,
+    scoring: Scoring,
+    plan: &ChainPlan,
+    set_size: usize,
+    results: &[ChainResult],
+    secs: f64,
+    threads: usize,
+) -> Vec<String> {
+    let t = Totals::of(results);
+    let e = t.exposure as f64;
+    let (lo, hi) = stats::poisson_interval(t.deaths, 0.95);
+    let mut out = vec![format!(
+        "agent {agent} scoring {} chains {} chain-rounds {} burn-in {} deaths {} rounds {}",
+        scoring.name(),
+        results.len(),
+        plan.rounds,
+        plan.burn_in,
+        t.deaths,
+        t.exposure
+    )];
+    out.push(format!(
+        "hazard {} per round (95% CI {} - {}, exact Poisson)",
+        sci(t.deaths as f64 / e),
+        sci(lo / e),
+        sci(hi / e)
+    ));
+    let mean_game = if t.deaths == 0 {
+        format!("over {:.0} rounds", e / hi)
+    } else {
+        format!(
+            "{:.0} rounds (95% CI {:.0} - {:.0})",
+            e / t.deaths as f64,
+            e / hi,
+            if lo > 0.0 { e / lo } else { f64::INFINITY }
+        )
+    };
+    out.push(format!("mean game (1 / hazard) {mean_game}"));
+    if let Some(p) = plan.probes {
+        let (m, se) = t.probe();
+        let how = p.describe(set_size);
+        out.push(match se {
+            Some(se) => format!(
+                "probe hazard {} per round (95% CI {} - {}; {how}; standard error over {} batches of {BATCH} rounds)",
+                sci(m),
+                sci((m - 1.96 * se).max(0.0)),
+                sci(m + 1.96 * se),
+                t.batches.len()
+            ),
+            None => format!(
+                "probe hazard {} per round (no interval: fewer than 2 batches of {BATCH} rounds; {how})",
+                sci(m)
+            ),
+        });
+    }
+    out.push(format!(
+        "points per round {:.2}",
+        t.points as f64 / (t.exposure - t.deaths).max(1) as f64
+    ));
+    out.push(format!(
+        "rounds per second {:.0} ({:.0} per thread, {threads} threads, {secs:.1} s, {} rounds with burn-in)",
+        t.played as f64 / secs,
+        t.played as f64 / secs / threads as f64,
+        t.played
+    ));
+    out
+}
+
+/// A chain's JSON object for `--jsonl`.
+fn json_line(r: &ChainResult, agent: &str, scoring: Scoring, plan: &ChainPlan) -> String {
+    let probe = match plan.probes {
+        Some(_) => format!("{:e}", r.probe_sum / r.exposure.max(1) as f64),
+        None => "null".into(),
+    };
+    format!(
+        "{{\"chain\":{},\"seed\":{},\"agent\":\"{}\",\"scoring\":\"{}\",\"rounds\":{},\"burn_in\":{},\"deaths\":{},\"games\":{},\"played\":{},\"points\":{},\"probe\":{probe}}}",
+        r.index,
+        r.seed,
+        agent,
+        scoring.name(),
+        r.exposure,
+        plan.burn_in,
+        r.deaths,
+        r.games,
+        r.played,
+        r.points
+    )
+}
+
+/// Runs `chains` chains of `setup` (dealer seeds from `seed`), printing each chain's line as
+/// it ends; returns the results in chain order and the seconds taken.
+#[allow(clippy::too_many_arguments)]
+fn run_agent(
+    setup: &Setup,
+    name: &str,
+    plan: &ChainPlan,
+    chains: u64,
+    seed: u64,
+    pool: &rayon::ThreadPool,
+    jsonl: &mut Option<std::fs::File>,
+) -> Result<(Vec<ChainResult>, f64)> {
+    let progress = AtomicU64::new(0);
+    let start = Instant::now();
+    let tty = std::io::stderr().is_terminal();
+    let finished = AtomicBool::new(false);
+    let total = plan.rounds * chains;
+    let sink = std::sync::Mutex::new((std::io::stdout(), jsonl));
+    let report = |r: &ChainResult| -> std::io::Result<()> {
+        let mut guard = sink.lock().unwrap_or_else(|e| e.into_inner());
+        let (out, jsonl) = &mut *guard;
+        if tty {
+            eprint!("\r{:70}\r", "");
+        }
+        let probe = match plan.probes {
+            Some(_) => format!(" probe {}", sci(r.probe_sum / r.exposure.max(1) as f64)),
+            None => String::new(),
+        };
+        writeln!(
+            out,
+            "chain {} agent {name} seed {} rounds {} deaths {} games {} points {}{probe}",
+            r.index, r.seed, r.exposure, r.deaths, r.games, r.points
+        )?;
+        out.flush()?;
+        if let Some(f) = jsonl.as_mut() {
+            writeln!(f, "{}", json_line(r, name, setup.scoring, plan))?;
+            f.flush()?;
+        }
+        Ok(())
+    };
+    let mut results = std::thread::scope(|s| {
+        if tty {
+            s.spawn(|| {
+                while !finished.load(Ordering::Relaxed) {
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                    let r = progress.load(Ordering::Relaxed);
+                    let rate = r as f64 / start.elapsed().as_secs_f64().max(1e-9);
+                    eprint!("\r{name}: about {r} / {total} rounds, {rate:.0} rounds/s   ");
+                }
+                eprint!("\r{:70}\r", "");
+            });
+        }
+        let results: std::io::Result<Vec<ChainResult>> = pool.install(|| {
+            (0..chains)
+                .into_par_iter()
+                .map(|i| {
+                    let r = play_chain(setup, plan, i, game_seed(seed, i), &progress);
+                    report(&r)?;
+                    Ok(r)
+                })
+                .collect()
+        });
+        finished.store(true, Ordering::Relaxed);
+        results
+    })?;
+    results.sort_by_key(|r| r.index);
+    Ok((results, start.elapsed().as_secs_f64()))
+}
+
+/// The comparison lines of two agents' chains: hazard ratio (exact conditional) and probe
+/// ratio (delta method on the log scale, the two estimates taken as independent).
+fn compare_lines(names: [&str; 2], a: &[ChainResult], b: &[ChainResult]) -> Vec<String> {
+    let (ta, tb) = (Totals::of(a), Totals::of(b));
+    let r = stats::rate_ratio(
+        ta.deaths,
+        ta.exposure as f64,
+        tb.deaths,
+        tb.exposure as f64,
+        0.95,
+    );
+    let shown = |x: f64| {
+        if x.is_nan() {
+            "n/a".into()
+        } else if x.is_finite() {
+            format!("{x:.3}")
+        } else {
+            "inf".into()
+        }
+    };
+    let mut out = vec![format!(
+        "compare {} / {}: hazard ratio {} (95% CI {} - {}, exact conditional on {} deaths), p-value {:.4}",
+        names[0],
+        names[1],
+        shown(r.ratio),
+        shown(r.low),
+        shown(r.high),
+        ta.deaths + tb.deaths,
+        r.p_value
+    )];
+    let ((ma, sa), (mb, sb)) = (ta.probe(), tb.probe());
+    if let (Some(sa), Some(sb)) = (sa, sb) {
+        if ma > 0.0 && mb > 0.0 {
+            let ratio = ma / mb;
+            let se = ((sa / ma).powi(2) + (sb / mb).powi(2)).sqrt();
+            out.push(format!(
+                "compare {} / {}: probe ratio {:.3} (95% CI {:.3} - {:.3})",
+                names[0],
+                names[1],
+                ratio,
+                ratio * (-1.96 * se).exp(),
+                ratio * (1.96 * se).exp()
+            ));
+        }
+    }
+    out
+}
+
+/// Runs the chain mode of `selfplay`: one agent, or two (`compare`) on the same chains.
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    setup: &mut Setup,
+    agents: &[(Agent, String)],
+    plan: &ChainPlan,
+    chains: u64,
+    seed: u64,
+    threads: usize,
+    mut jsonl: Option<std::fs::File>,
+) -> Result<()> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let mut runs = Vec::new();
+    for (agent, name) in agents {
+        setup.agent = *agent;
+        let (results, secs) = run_agent(setup, name, plan, chains, seed, &pool, &mut jsonl)?;
+        runs.push((name.as_str(), results, secs));
+    }
+    let mut lines = Vec::new();
+    for (name, results, secs) in &runs {
+        lines.extend(summary_lines(
+            name,
+            setup.scoring,
+            plan,
+            setup.set.len(),
+            results,
+            *secs,
+            threads,
+        ));
+    }
+    if let [(a, ra, _), (b, rb, _)] = &runs[..] {
+        lines.extend(compare_lines([a, b], ra, rb));
+    }
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    for l in lines {
+        writeln!(out, "{l}")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::WEIGHTS;
+    use puzzle_rules::blockudoku::{catalogue, Piece};
+
+    fn setup(set: &[Piece]) -> Setup<'_> {
+        Setup {
+            // A weak, fast player (narrow beam, no lookahead) that dies often.
+            beam: [2, 1, 0],
+            weights: WEIGHTS,
+            set,
+            agent: Agent::Default,
+            scoring: Scoring::Blockudoku,
+            max_rounds: u64::MAX,
+        }
+    }
+
+    #[test]
+    fn chains_have_fixed_exposure_and_count_only_measured_deaths() {
+        // A weak player on the hard pieces dies every few hundred rounds.
+        let set: Vec<Piece> = (14..=47)
+            .map(|id| Piece::catalogue(id).unwrap().clone())
+            .collect();
+        let s = setup(&set);
+        let p = AtomicU64::new(0);
+        let plan = ChainPlan {
+            rounds: 1500,
+            burn_in: 20,
+            probes: Some(Probes::Sampled(50)),
+        };
+        let r = play_chain(&s, &plan, 0, 9, &p);
+        assert_eq!(r.exposure, 1500);
+        assert!(r.deaths >= 1, "the weak player survived 1500 hard rounds");
+        // Every game but the last ended in a death, measured or in its burn-in.
+        assert!(r.games > r.deaths);
+        // Burn-in rounds are played, not measured: at most 20 per game.
+        assert!(r.played > r.exposure && r.played <= r.exposure + 20 * r.games);
+        assert_eq!(r.batches.len(), 1);
+        // Same seed, same chain; probes do not change the games.
+        let again = play_chain(
+            &s,
+            &ChainPlan {
+                probes: None,
+                ..plan
+            },
+            0,
+            9,
+            &p,
+        );
+        assert_eq!(
+            (again.deaths, again.games, again.points),
+            (r.deaths, r.games, r.points)
+        );
+        assert_eq!(again.probe_sum, 0.0);
+        // The probe sees danger where the games die: its sum is of the order of the deaths.
+        assert!(
+            r.probe_sum > 0.2 * r.deaths as f64,
+            "{} {}",
+            r.probe_sum,
+            r.deaths
+        );
+    }
+
+    #[test]
+    fn probe_values_parse() {
+        assert_eq!(Probes::parse("exact").unwrap(), Probes::Exact);
+        assert_eq!(Probes::parse("30").unwrap(), Probes::Sampled(30));
+        for bad in ["0", "-1", "x", ""] {
+            assert!(Probes::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            Probes::Exact.describe(catalogue().len()),
+            "exact over 47^3 deals"
+        );
+    }
+
+    #[test]
+    fn comparison_of_identical_counts_is_not_significant() {
+        let chain = |deaths| ChainResult {
+            index: 0,
+            seed: 0,
+            deaths,
+            exposure: 100_000,
+            games: deaths + 1,
+            played: 100_000,
+            points: 0,
+            probe_sum: 0.0,
+            batches: vec![],
+        };
+        let lines = compare_lines(["a", "b"], &[chain(10)], &[chain(10)]);
+        assert_eq!(lines.len(), 1);
+        assert!(lines[0].contains("hazard ratio 1.000") && lines[0].ends_with("p-value 1.0000"));
+        let lines = compare_lines(["a", "b"], &[chain(2)], &[chain(20)]);
+        assert!(lines[0].contains("hazard ratio 0.100"), "{}", lines[0]);
+    }
+}

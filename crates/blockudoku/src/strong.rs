@@ -1,0 +1,337 @@
+//! The strong agent: look at the next hand before choosing.
+//!
+//! The default agent's search keeps its best final boards and picks one by its one-piece
+//! lookahead. The strong agent first asks whether the next hand (three pieces of the dealt
+//! set, uniformly with replacement) could die on that board: the chance is exact and cheap
+//! ([`Dealer::dead_chance`]). Where it is zero and the board is not crowded (most rounds)
+//! the default agent's move stands. Elsewhere (weight `weigh_crowded`, 1: crowded boards too,
+//! best final evaluation below `wide_below`), the boards the default agent likes best (weight `candidates`, 4)
+//! are weighed by a hand lookahead: `(1 - d) * A - d * death`, with `d` the exact chance of a
+//! dead next hand and `A` the mean, over sampled next hands that can be placed (weight
+//! `samples`, 64; the same hands for every candidate, drawn from a seed of the position so
+//! the answer is reproducible), of the evaluation of the best final board a narrow default
+//! search (weight `inner_width`, 3) reaches with that hand.
+//!
+//! Minimising `d` alone was tried first and died three to four times as often as the default
+//! agent on the hard piece set: it keeps today's board safe at the price of tomorrow's shape.
+//! The evaluation of the next hand's best board keeps both in view. On that set most of the
+//! hazard comes from a few boards in deep trouble (`d` of 0.1 and more), so the noise of the
+//! sampled mean matters more than the width of the inner search: many hands, narrow search.
+//! Weighing crowded boards as well, before the default's board can die, gave the largest
+//! gain of the settings tried (README, issue 13 section).
+//!
+//! Pure computation, told when to stop: a stopped search answers with the boards weighed so
+//! far (the default agent's choice when none).
+
+use std::sync::atomic::Ordering;
+
+use puzzle_rules::blockudoku::{Board, Dealer, Piece};
+use puzzle_rules::rng::SplitMix64;
+
+use crate::search::{collect, lookahead, rerank_pick, Agent, Control, Step, Weights};
+
+/// Final boards the strong agent weighs.
+pub const KEPT: usize = 16;
+
+/// Boards weighed when the search has a clock.
+pub const TIMED_CANDIDATES: usize = 8;
+
+/// Next hands sampled for the hand lookahead (the same hands for every candidate); with a
+/// clock, batches of this many until `stop` or [`MAX_SAMPLES`].
+pub const SAMPLES: usize = 12;
+
+/// Most next hands sampled with a clock.
+pub const MAX_SAMPLES: usize = 1200;
+
+/// Inner boards whose next-hand death chance the hand lookahead weighs (weight
+/// `inner_death` on).
+const INNER_KEEP: usize = 4;
+
+/// The value of a final board `b` of evaluation `eval` to the hand lookahead: with
+/// `inner_death`, the evaluation weighed by the chance `d` that the hand after dies there.
+fn inner_value(eval: i64, b: Board, dealer: &Dealer, weights: &Weights) -> i64 {
+    if weights.inner_death == 0 {
+        return eval;
+    }
+    let d = dealer.dead_chance(b);
+    ((1.0 - d) * eval as f64 - d * weights.death as f64).round() as i64
+}
+
+/// The sum over `hands` (that can be placed) of the value of the best final board the
+/// default search finds (see [`inner_value`]), with how many hands could be placed; `None`
+/// when stopped.
+fn hand_lookahead(
+    board: Board,
+    hands: &[[usize; 3]],
+    dealer: &Dealer,
+    weights: &Weights,
+    ctl: &Control,
+) -> Option<(i64, usize)> {
+    let set = dealer.set();
+    let (mut sum, mut alive) = (0i64, 0usize);
+    let w = weights.inner_width as usize;
+    let beam = [
+        w,
+        w.div_ceil(2),
+        INNER_KEEP * (weights.inner_death != 0) as usize,
+    ];
+    for h in hands {
+        if ctl.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let hand: Vec<(usize, &Piece)> = h.iter().enumerate().map(|(i, &p)| (i, &set[p])).collect();
+        let inner = Control::new(ctl.stop, u64::MAX);
+        let (best, top) = collect(board, &hand, Agent::Default, weights, 1, &inner, beam);
+        let Some((_, v)) = best else { continue };
+        let value = if top.len() < 2 {
+            v
+        } else {
+            top.iter()
+                .take(INNER_KEEP)
+                .map(|t| inner_value(t.0, t.2, dealer, weights))
+                .max()
+                .unwrap_or(v)
+        };
+        sum += value;
+        alive += 1;
+    }
+    // A search stopped mid-hand may have answered a worse line: drop the batch.
+    (!ctl.stop.load(Ordering::Relaxed)).then_some((sum, alive))
+}
+
+/// Runs `job` on each of `items`, on `pool` when there is one.
+fn each<T: Sync, R: Send>(
+    items: &[T],
+    pool: Option<&rayon::ThreadPool>,
+    job: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    match pool {
+        Some(pool) if items.len() > 1 => {
+            use rayon::prelude::*;
+            pool.install(|| items.par_iter().map(&job).collect())
+        }
+        _ => items.iter().map(job).collect(),
+    }
+}
+
+/// Chooses among the kept final boards `top` (value, line, board; best first) of a search
+/// whose best line is `best`; `width` is the default agent's lookahead width. True with the
+/// answer when the hand lookahead weighed it.
+pub fn choose(
+    best: Option<(Vec<Step>, i64)>,
+    top: Vec<(i64, Vec<Step>, Board)>,
+    dealer: &Dealer,
+    weights: &Weights,
+    threads: usize,
+    ctl: &Control,
+    width: usize,
+) -> (Option<(Vec<Step>, i64)>, bool) {
+    if top.len() < 2 {
+        return (best, false);
+    }
+    let stopped = || ctl.stop.load(Ordering::Relaxed);
+    let pick = rerank_pick(&top, weights, ctl, width);
+    let answer = |i: usize, value: i64, top: Vec<(i64, Vec<Step>, Board)>| {
+        top.into_iter().nth(i).map(|t| (t.1, value))
+    };
+    let default_answer = |top| match pick {
+        Some((i, value)) => answer(i, value, top),
+        None => best.clone(),
+    };
+    // The default agent's choice stands when no next hand can kill it (with a clock, only
+    // on boards that are not crowded).
+    let crowded = top[0].0 < weights.wide_below;
+    if !((ctl.timed || weights.weigh_crowded != 0) && crowded) {
+        let default_board = pick.map_or(top[0].2, |(i, _)| top[i].2);
+        let n = dealer.set().len() as u64;
+        let crisis = weights.crisis as f64 * 1e-6 * (n * n * n) as f64;
+        let dead = dealer.dead_deals_until(default_board, || !stopped());
+        if dead.is_none_or(|d| d == 0 || (d as f64) < crisis) {
+            return (default_answer(top), false);
+        }
+    }
+    // Candidates: the boards the default agent looked at, best by its lookahead first.
+    let looked = if crowded {
+        crate::search::WIDE_LOOKAHEAD.max(width)
+    } else {
+        width
+    }
+    .min(top.len());
+    let mut ranked: Vec<(i64, usize)> = Vec::with_capacity(looked);
+    for (i, t) in top.iter().enumerate().take(looked) {
+        if stopped() {
+            break;
+        }
+        ranked.push((lookahead(t.2, weights).0, i));
+    }
+    ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    ranked.truncate(if ctl.timed {
+        TIMED_CANDIDATES
+    } else {
+        weights.candidates as usize
+    });
+    let pool = if threads > 1 {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .ok()
+    } else {
+        None
+    };
+    let pool = pool.as_ref();
+    let n = dealer.set().len() as f64;
+    if weights.safest != 0 {
+        // The kept board the next hand is least likely to kill joins the candidates.
+        let rest: Vec<usize> = (0..top.len())
+            .filter(|i| !ranked.iter().any(|r| r.1 == *i))
+            .collect();
+        let dead = each(&rest, pool, |&i| {
+            dealer.dead_deals_until(top[i].2, || !stopped())
+        });
+        let safest = rest
+            .iter()
+            .zip(dead)
+            .filter_map(|(&i, d)| d.map(|d| (d, i)))
+            .min();
+        if let Some((_, i)) = safest {
+            ranked.push((i64::MIN, i));
+        }
+    }
+    let boards: Vec<Board> = ranked.iter().map(|&(_, i)| top[i].2).collect();
+    let chances = each(&boards, pool, |b| {
+        dealer
+            .dead_deals_until(*b, || !stopped())
+            .map(|d| d as f64 / (n * n * n))
+    });
+    let Some(chances) = chances.into_iter().collect::<Option<Vec<f64>>>() else {
+        return (default_answer(top), false);
+    };
+    let bits = top[0].2.bits();
+    let mut rng = SplitMix64(bits as u64 ^ (bits >> 64) as u64 ^ 0x5eed);
+    let batches = if ctl.timed { MAX_SAMPLES / SAMPLES } else { 1 };
+    let mut totals = vec![(0i64, 0usize); boards.len()];
+    let mut done = 0;
+    let batch = if ctl.timed {
+        SAMPLES
+    } else {
+        weights.samples as usize
+    };
+    for _ in 0..batches {
+        let hands: Vec<[usize; 3]> = (0..batch).map(|_| dealer.deal(&mut rng)).collect();
+        let sums = each(&boards, pool, |b| {
+            hand_lookahead(*b, &hands, dealer, weights, ctl)
+        });
+        let Some(sums) = sums.into_iter().collect::<Option<Vec<_>>>() else {
+            break;
+        };
+        for (t, s) in totals.iter_mut().zip(sums) {
+            t.0 += s.0;
+            t.1 += s.1;
+        }
+        done += 1;
+        if stopped() {
+            break;
+        }
+    }
+    if done == 0 {
+        return (default_answer(top), false);
+    }
+    let mut chosen: Option<(usize, i64)> = None;
+    for (((_, i), d), (sum, alive)) in ranked.iter().zip(&chances).zip(&totals) {
+        let mean = if *alive > 0 {
+            *sum as f64 / *alive as f64
+        } else {
+            0.0
+        };
+        let value = ((1.0 - d) * mean - d * weights.death as f64).round() as i64;
+        if chosen.is_none_or(|c| value > c.1) {
+            chosen = Some((*i, value));
+        }
+    }
+    match chosen {
+        Some((i, value)) => (answer(i, value, top), true),
+        None => (default_answer(top), false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{search, Agent, DEFAULT_BEAM, WEIGHTS};
+    use puzzle_rules::blockudoku::{catalogue, cell_bit, FULL};
+    use std::sync::atomic::AtomicBool;
+
+    fn final_board(board: Board, hand: &[(usize, &Piece)], line: &[Step]) -> Board {
+        let mut b = board;
+        for s in line {
+            let a = s.anchor as usize;
+            let mask = hand[s.slot].1.mask_at(a / 9, a % 9).unwrap();
+            assert!(b.fits(mask), "illegal placement");
+            b = b.place_mask(mask).0;
+        }
+        b
+    }
+
+    // The strong agent plays legal lines; where the default agent's board cannot die on the
+    // next hand it plays the default agent's line; elsewhere its board is one the default
+    // search kept.
+    #[test]
+    fn strong_keeps_safe_default_lines_and_answers_legally() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(21);
+        let dealer = Dealer::new(catalogue());
+        let (mut same, mut differed) = (0, 0);
+        for _ in 0..60 {
+            let board = Board::from_fn(|_| rng.gen_bool(0.42));
+            let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=20)).collect();
+            let hand: Vec<(usize, &Piece)> = ids
+                .iter()
+                .enumerate()
+                .map(|(i, &id)| (i, Piece::catalogue(id).unwrap()))
+                .collect();
+            let stop = AtomicBool::new(false);
+            // Crowded boards are weighed whatever the default's board: leave them out here.
+            let w = Weights {
+                weigh_crowded: 0,
+                ..WEIGHTS
+            };
+            let play = |agent| {
+                let ctl = Control::new(&stop, u64::MAX);
+                search(board, &hand, agent, &w, 1, &ctl, DEFAULT_BEAM).best
+            };
+            let (Some(d), Some(s)) = (play(Agent::Default), play(Agent::Strong)) else {
+                assert!(play(Agent::Strong).is_none() && play(Agent::Default).is_none());
+                continue;
+            };
+            let (bd, bs) = (
+                final_board(board, &hand, &d.0),
+                final_board(board, &hand, &s.0),
+            );
+            if dealer.dead_chance(bd) == 0.0 {
+                assert_eq!(d.0, s.0);
+                same += 1;
+            } else if bd != bs {
+                differed += 1;
+            }
+        }
+        assert!(same > 0 && differed > 0, "same {same} differed {differed}");
+    }
+
+    #[test]
+    fn hand_lookahead_counts_the_hands_that_can_be_placed() {
+        let set: Vec<Piece> = [1, 4]
+            .iter()
+            .map(|&id| Piece::catalogue(id).unwrap().clone())
+            .collect();
+        let dealer = Dealer::new(&set);
+        let stop = AtomicBool::new(false);
+        let ctl = Control::new(&stop, u64::MAX);
+        // One hole: hands with the dot (index 0) live, hands of dominoes die.
+        let board = Board::from_bits(FULL & !cell_bit(0, 0));
+        let hands = [[0, 1, 1], [1, 1, 1], [1, 0, 0]];
+        let (_, alive) = hand_lookahead(board, &hands, &dealer, &WEIGHTS, &ctl).unwrap();
+        assert_eq!(alive, 2);
+        stop.store(true, Ordering::Relaxed);
+        assert!(hand_lookahead(board, &hands, &dealer, &WEIGHTS, &ctl).is_none());
+    }
+}
