@@ -8,7 +8,6 @@ import re
 import subprocess
 
 import pytest
-from engine_cli import run_failing_cli
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DOC = ROOT / "protocol" / "competitive-sudoku.md"
@@ -106,27 +105,6 @@ def test_fuzz_short(sudoku_bin):
     )
     for line in out:
         assert allowed.match(line), line
-
-
-@pytest.mark.parametrize(
-    "args",
-    [
-        ["arena", "--first", "nobody", "--second", "greedy"],
-        ["arena", "--first", "default", "--second", "greedy", "--board", "/nonexistent/file"],
-        ["arena", "--first", "default", "--second", "greedy", "--board", "7x7"],
-        ["arena", "--first", "default", "--second", "greedy", "--games", "0"],
-        ["arena", "--first", "default", "--second", "greedy", "--movetime", "-4"],
-        ["arena", "--first", "default", "--second", "greedy", "--mode", "chess"],
-        ["arena", "--first", "default", "--second", "greedy", "--givens", "40-20"],
-        ["arena", "--first", "default", "--second", "greedy", "--nodes", "0"],
-        ["arena", "--first", "default@10", "--second", "greedy", "--nodes", "100"],
-        ["bench", "--nodes", "lots"],
-        ["--no-such-flag"],
-        ["frobnicate"],
-    ],
-)
-def test_cli_errors_are_one_line(sudoku_bin, args):
-    run_failing_cli(sudoku_bin, args)
 
 
 def test_play_on_a_sparse_25x25_board_answers_at_once(sudoku_bin):

@@ -30,7 +30,7 @@ use rand::SeedableRng;
 use rayon::prelude::*;
 
 use crate::search::Agent;
-use crate::selfplay::{game_seed, Setup};
+use crate::selfplay::{game_seed, with_progress, Setup};
 
 /// Measured rounds per batch for the probe's standard error.
 pub const BATCH: u64 = 1000;
@@ -318,7 +318,6 @@ fn run_agent(
     let progress = AtomicU64::new(0);
     let start = Instant::now();
     let tty = std::io::stderr().is_terminal();
-    let finished = AtomicBool::new(false);
     let total = plan.rounds * chains;
     let sink = std::sync::Mutex::new((std::io::stdout(), jsonl));
     let report = |r: &ChainResult| -> std::io::Result<()> {
@@ -343,19 +342,10 @@ fn run_agent(
         }
         Ok(())
     };
-    let mut results = std::thread::scope(|s| {
-        if tty {
-            s.spawn(|| {
-                while !finished.load(Ordering::Relaxed) {
-                    std::thread::sleep(std::time::Duration::from_millis(200));
-                    let r = progress.load(Ordering::Relaxed);
-                    let rate = r as f64 / start.elapsed().as_secs_f64().max(1e-9);
-                    eprint!("\r{name}: about {r} / {total} rounds, {rate:.0} rounds/s   ");
-                }
-                eprint!("\r{:70}\r", "");
-            });
-        }
-        let results: std::io::Result<Vec<ChainResult>> = pool.install(|| {
+    let line =
+        |r: u64, rate: f64| format!("{name}: about {r} / {total} rounds, {rate:.0} rounds/s");
+    let mut results = with_progress(&progress, start, line, || {
+        pool.install(|| {
             (0..chains)
                 .into_par_iter()
                 .map(|i| {
@@ -363,10 +353,8 @@ fn run_agent(
                     report(&r)?;
                     Ok(r)
                 })
-                .collect()
-        });
-        finished.store(true, Ordering::Relaxed);
-        results
+                .collect::<std::io::Result<Vec<ChainResult>>>()
+        })
     })?;
     results.sort_by_key(|r| r.index);
     Ok((results, start.elapsed().as_secs_f64()))

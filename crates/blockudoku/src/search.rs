@@ -423,50 +423,75 @@ pub fn search(
     ctl: &Control,
     beam: Beam,
 ) -> Outcome {
-    search_dealt(board, hand, agent, weights, threads, ctl, beam, catalogue())
+    Job {
+        board,
+        hand,
+        agent,
+        weights,
+        threads,
+        ctl,
+        beam,
+    }
+    .run(catalogue())
 }
 
-/// [`search`] with the next hands dealt from `set` (what the strong agent weighs).
-#[allow(clippy::too_many_arguments)]
-pub fn search_dealt(
-    board: Board,
-    hand: &[(usize, &Piece)],
-    agent: Agent,
-    weights: &Weights,
-    threads: usize,
-    ctl: &Control,
-    beam: Beam,
-    set: &[Piece],
-) -> Outcome {
-    let (best, deep) = if agent == Agent::Strong {
-        let wide = [beam[0], beam[1], beam[2].max(crate::strong::KEPT)];
-        let (best, top) = collect(board, hand, Agent::Default, weights, threads, ctl, wide);
-        let dealer = puzzle_rules::blockudoku::Dealer::new(set);
-        crate::strong::choose(best, top, &dealer, weights, threads, ctl, beam[2])
-    } else {
-        let (best, top) = collect(board, hand, agent, weights, threads, ctl, beam);
-        (rerank(best, top, weights, ctl, beam[2]), false)
-    };
-    Outcome {
-        best,
-        nodes: ctl.nodes.load(Ordering::Relaxed),
-        deep,
-    }
+/// One whole-hand search: the board, the hand (slot, piece), the agent and its weights, and
+/// how (threads, control, beam).
+#[derive(Clone, Copy)]
+pub struct Job<'a> {
+    pub board: Board,
+    pub hand: &'a [(usize, &'a Piece)],
+    pub agent: Agent,
+    pub weights: &'a Weights,
+    pub threads: usize,
+    pub ctl: &'a Control<'a>,
+    pub beam: Beam,
 }
 
 /// A line with its value, and the kept final boards (value, line, board), best first.
 pub(crate) type Collected = (Option<(Vec<Step>, i64)>, Vec<(i64, Vec<Step>, Board)>);
 
-/// The whole-hand search without the lookahead: the best line and the kept final boards.
-pub(crate) fn collect(
-    board: Board,
-    hand: &[(usize, &Piece)],
-    agent: Agent,
-    weights: &Weights,
-    threads: usize,
-    ctl: &Control,
-    beam: Beam,
-) -> Collected {
+impl Job<'_> {
+    /// [`search`] with the next hands dealt from `set` (what the strong agent weighs).
+    pub fn run(self, set: &[Piece]) -> Outcome {
+        let (best, deep) = if self.agent == Agent::Strong {
+            let wide = [
+                self.beam[0],
+                self.beam[1],
+                self.beam[2].max(crate::strong::KEPT),
+            ];
+            let default = Job {
+                agent: Agent::Default,
+                beam: wide,
+                ..self
+            };
+            let (best, top) = default.collect();
+            let dealer = puzzle_rules::blockudoku::Dealer::new(set);
+            let (weights, threads, ctl) = (self.weights, self.threads, self.ctl);
+            crate::strong::choose(best, top, &dealer, weights, threads, ctl, self.beam[2])
+        } else {
+            let (best, top) = self.collect();
+            (
+                rerank(best, top, self.weights, self.ctl, self.beam[2]),
+                false,
+            )
+        };
+        Outcome {
+            best,
+            nodes: self.ctl.nodes.load(Ordering::Relaxed),
+            deep,
+        }
+    }
+
+    /// The whole-hand search without the lookahead: the best line and the kept final boards.
+    pub(crate) fn collect(self) -> Collected {
+        collect(self)
+    }
+}
+
+fn collect(job: Job) -> Collected {
+    let (board, hand, agent, weights) = (job.board, job.hand, job.agent, job.weights);
+    let (threads, ctl, beam) = (job.threads, job.ctl, job.beam);
     let new_worker = || Worker {
         beam,
         ctl,

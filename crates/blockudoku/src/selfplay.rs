@@ -112,16 +112,16 @@ impl Setup<'_> {
             .map(|i| (i, &set[rng.gen_range(0..set.len())]))
             .collect();
         let ctl = Control::new(never, u64::MAX);
-        let out = search::search_dealt(
-            state.board,
-            &hand,
-            self.agent,
-            &self.weights,
-            1,
-            &ctl,
-            self.beam,
-            set,
-        );
+        let job = search::Job {
+            board: state.board,
+            hand: &hand,
+            agent: self.agent,
+            weights: &self.weights,
+            threads: 1,
+            ctl: &ctl,
+            beam: self.beam,
+        };
+        let out = job.run(set);
         let Some((line, _)) = out.best else {
             return false;
         };
@@ -382,7 +382,6 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
     let done_games = AtomicU64::new(0);
     let start = Instant::now();
     let tty = std::io::stderr().is_terminal();
-    let finished = AtomicBool::new(false);
     // Each game's line (stdout) and JSON object (--jsonl) are written as soon as it ends, in
     // the order games finish, so an interrupted long run keeps every finished game.
     let sink = std::sync::Mutex::new((std::io::stdout(), jsonl));
@@ -405,23 +404,15 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
         }
         Ok(())
     };
-    let mut results = std::thread::scope(|s| {
-        if tty {
-            s.spawn(|| {
-                while !finished.load(Ordering::Relaxed) {
-                    std::thread::sleep(std::time::Duration::from_millis(200));
-                    let r = progress.load(Ordering::Relaxed);
-                    let rate = r as f64 / start.elapsed().as_secs_f64().max(1e-9);
-                    eprint!(
-                        "\r{} / {} games, {r} rounds, {rate:.0} rounds/s   ",
-                        done_games.load(Ordering::Relaxed),
-                        args.games
-                    );
-                }
-                eprint!("\r{:70}\r", "");
-            });
-        }
-        let results: std::io::Result<Vec<GameResult>> = pool.install(|| {
+    let line = |r: u64, rate: f64| {
+        let done = done_games.load(Ordering::Relaxed);
+        format!(
+            "{done} / {} games, {r} rounds, {rate:.0} rounds/s",
+            args.games
+        )
+    };
+    let mut results = with_progress(&progress, start, line, || {
+        pool.install(|| {
             (0..args.games)
                 .into_par_iter()
                 .map(|i| {
@@ -430,10 +421,8 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
                     report(&r)?;
                     Ok(r)
                 })
-                .collect()
-        });
-        finished.store(true, Ordering::Relaxed);
-        results
+                .collect::<std::io::Result<Vec<GameResult>>>()
+        })
     })?;
     let secs = start.elapsed().as_secs_f64();
     results.sort_by_key(|r| r.index);
@@ -509,6 +498,33 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
         total as f64 / secs.max(1e-9)
     );
     Ok(())
+}
+
+/// Runs `work`; meanwhile, when stderr is a terminal, a status line there shows
+/// `line(rounds so far, rounds per second)`, redrawn every 200 ms and wiped at the end.
+pub(crate) fn with_progress<T>(
+    progress: &AtomicU64,
+    start: Instant,
+    line: impl Fn(u64, f64) -> String + Sync,
+    work: impl FnOnce() -> T,
+) -> T {
+    let finished = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        if std::io::stderr().is_terminal() {
+            s.spawn(|| {
+                while !finished.load(Ordering::Relaxed) {
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                    let r = progress.load(Ordering::Relaxed);
+                    let rate = r as f64 / start.elapsed().as_secs_f64().max(1e-9);
+                    eprint!("\r{}   ", line(r, rate));
+                }
+                eprint!("\r{:70}\r", "");
+            });
+        }
+        let out = work();
+        finished.store(true, Ordering::Relaxed);
+        out
+    })
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ use std::sync::atomic::Ordering;
 use puzzle_rules::blockudoku::{Board, Dealer, Piece};
 use puzzle_rules::rng::SplitMix64;
 
-use crate::search::{collect, lookahead, rerank_pick, Agent, Control, Step, Weights};
+use crate::search::{lookahead, rerank_pick, Agent, Control, Job, Step, Weights};
 
 /// Final boards the strong agent weighs.
 pub const KEPT: usize = 16;
@@ -81,7 +81,16 @@ fn hand_lookahead(
         }
         let hand: Vec<(usize, &Piece)> = h.iter().enumerate().map(|(i, &p)| (i, &set[p])).collect();
         let inner = Control::new(ctl.stop, u64::MAX);
-        let (best, top) = collect(board, &hand, Agent::Default, weights, 1, &inner, beam);
+        let job = Job {
+            board,
+            hand: &hand,
+            agent: Agent::Default,
+            weights,
+            threads: 1,
+            ctl: &inner,
+            beam,
+        };
+        let (best, top) = job.collect();
         let Some((_, v)) = best else { continue };
         let value = if top.len() < 2 {
             v

@@ -1,0 +1,46 @@
+"""Bad command lines of both binaries: each exits non-zero with exactly one line on stderr
+(no panic, no usage dump) and nothing on stdout."""
+import pytest
+
+from engine_cli import run_failing_cli
+
+BAD = [
+    ("blockudoku", ["selfplay"]),
+    ("blockudoku", ["selfplay", "--games", "x", "--seed", "1"]),
+    ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--agent", "nope"]),
+    ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--pieces", "/nonexistent/pieces.txt"]),
+    ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--weights", "cornered=x"]),
+    ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--weights", "corners=5"]),
+    ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--weights", "cornered=-5"]),
+    ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--weights", "cornered"]),
+    ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--weights", "samples=0"]),
+    ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--chain-rounds", "0"]),
+    ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--burn-in", "10"]),
+    ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--probes", "exact"]),
+    ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--chain-rounds", "10", "--probes", "0"]),
+    ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--chain-rounds", "10", "--probes", "some"]),
+    ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--chain-rounds", "10", "--compare", "default"]),
+    ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--chain-rounds", "10", "--compare", "default,best"]),
+    ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--chain-rounds", "10", "--compare", "a,b,c"]),
+    ("blockudoku", ["frobnicate"]),
+    ("blockudoku", ["bench", "--nodes", "-1"]),
+    ("sudoku-agent", ["arena", "--first", "nobody", "--second", "greedy"]),
+    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--board", "/nonexistent/file"]),
+    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--board", "7x7"]),
+    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--games", "0"]),
+    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--movetime", "-4"]),
+    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--mode", "chess"]),
+    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--givens", "40-20"]),
+    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--nodes", "0"]),
+    ("sudoku-agent", ["arena", "--first", "default@10", "--second", "greedy", "--nodes", "100"]),
+    ("sudoku-agent", ["bench", "--nodes", "lots"]),
+    ("sudoku-agent", ["--no-such-flag"]),
+    ("sudoku-agent", ["frobnicate"]),
+]
+
+
+@pytest.mark.parametrize("binary,args", BAD, ids=[f"{b}:{' '.join(a)}" for b, a in BAD])
+def test_cli_errors_exit_nonzero_with_one_line(request, binary, args):
+    fixture = {"blockudoku": "blockudoku_bin", "sudoku-agent": "sudoku_bin"}[binary]
+    proc = run_failing_cli(request.getfixturevalue(fixture), args)
+    assert proc.stdout == ""
