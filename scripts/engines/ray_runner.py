@@ -119,6 +119,17 @@ class RayUnits:
                 pass
         getattr(self, "pending", {}).clear()
 
+    def shutdown_quietly(self) -> None:
+        """Disconnects from Ray without cancelling tasks one by one (after an interrupt)."""
+        getattr(self, "pending", {}).clear()
+        try:
+            ray.shutdown()
+        except Exception:
+            pass
+        finally:
+            sys.stdout = self.stdout
+            shutil.rmtree(self.stage, ignore_errors=True)
+
     def close(self) -> None:
         self.stop()
         try:
