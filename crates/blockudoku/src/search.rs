@@ -485,89 +485,85 @@ impl Job<'_> {
 
     /// The whole-hand search without the lookahead: the best line and the kept final boards.
     pub(crate) fn collect(self) -> Collected {
-        collect(self)
-    }
-}
-
-fn collect(job: Job) -> Collected {
-    let (board, hand, agent, weights) = (job.board, job.hand, job.agent, job.weights);
-    let (threads, ctl, beam) = (job.threads, job.ctl, job.beam);
-    let new_worker = || Worker {
-        beam,
-        ctl,
-        hand,
-        agent,
-        weights: *weights,
-        local: 0,
-        halted: false,
-        seen: PooledSeen::take(),
-        path: Vec::with_capacity(3),
-        best: None,
-        top: Vec::new(),
-    };
-    let finish = |w: &Worker| w.local % POLL;
-    if threads <= 1 || agent == Agent::Original || hand.is_empty() {
-        let mut w = new_worker();
-        w.dfs(board, 0);
-        ctl.nodes.fetch_add(finish(&w), Ordering::Relaxed);
-        return (w.best, w.top);
-    }
-    // Parallel: split the root by (first piece, half of its placements) so threads share work.
-    use rayon::prelude::*;
-    let mut roots: Vec<(usize, u128)> = Vec::new();
-    for i in 0..hand.len() {
-        if (0..i).any(|j| hand[j].1.cells() == hand[i].1.cells()) {
-            continue;
+        let (board, hand, agent, weights) = (self.board, self.hand, self.agent, self.weights);
+        let (threads, ctl, beam) = (self.threads, self.ctl, self.beam);
+        let new_worker = || Worker {
+            beam,
+            ctl,
+            hand,
+            agent,
+            weights: *weights,
+            local: 0,
+            halted: false,
+            seen: PooledSeen::take(),
+            path: Vec::with_capacity(3),
+            best: None,
+            top: Vec::new(),
+        };
+        let finish = |w: &Worker| w.local % POLL;
+        if threads <= 1 || agent == Agent::Original || hand.is_empty() {
+            let mut w = new_worker();
+            w.dfs(board, 0);
+            ctl.nodes.fetch_add(finish(&w), Ordering::Relaxed);
+            return (w.best, w.top);
         }
-        let mut fits = hand[i].1.fit_anchors(board);
-        if agent == Agent::Default && hand.len() > 1 && beam[0] < fits.count_ones() as usize {
-            fits = new_worker().top_anchors(board, i, fits, beam[0]);
-        }
-        let chunk = (fits.count_ones() as usize).div_ceil(threads * 2).max(1);
-        while fits != 0 {
-            let mut part = 0u128;
-            for _ in 0..chunk {
-                if fits == 0 {
-                    break;
+        // Parallel: split the root by (first piece, half of its placements) so threads share work.
+        use rayon::prelude::*;
+        let mut roots: Vec<(usize, u128)> = Vec::new();
+        for i in 0..hand.len() {
+            if (0..i).any(|j| hand[j].1.cells() == hand[i].1.cells()) {
+                continue;
+            }
+            let mut fits = hand[i].1.fit_anchors(board);
+            if agent == Agent::Default && hand.len() > 1 && beam[0] < fits.count_ones() as usize {
+                fits = new_worker().top_anchors(board, i, fits, beam[0]);
+            }
+            let chunk = (fits.count_ones() as usize).div_ceil(threads * 2).max(1);
+            while fits != 0 {
+                let mut part = 0u128;
+                for _ in 0..chunk {
+                    if fits == 0 {
+                        break;
+                    }
+                    let low = fits & fits.wrapping_neg();
+                    part |= low;
+                    fits &= fits - 1;
                 }
-                let low = fits & fits.wrapping_neg();
-                part |= low;
-                fits &= fits - 1;
-            }
-            roots.push((i, part));
-        }
-    }
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
-    let run = || {
-        roots
-            .par_iter()
-            .map(|&(i, part)| {
-                let mut w = new_worker();
-                // The root was already cut to the beam above.
-                w.beam[0] = usize::MAX;
-                w.expand(board, 0, i, part);
-                ctl.nodes.fetch_add(finish(&w), Ordering::Relaxed);
-                (w.best, w.top)
-            })
-            .collect::<Vec<_>>()
-    };
-    let results = match pool {
-        Ok(pool) => pool.install(run),
-        Err(_) => run(),
-    };
-    let mut best: Option<(Vec<Step>, i64)> = None;
-    let mut top = Vec::new();
-    for (b, t) in results {
-        top.extend(t);
-        if let Some(b) = b {
-            if best.as_ref().is_none_or(|x| b.1 > x.1) {
-                best = Some(b);
+                roots.push((i, part));
             }
         }
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
+        let run = || {
+            roots
+                .par_iter()
+                .map(|&(i, part)| {
+                    let mut w = new_worker();
+                    // The root was already cut to the beam above.
+                    w.beam[0] = usize::MAX;
+                    w.expand(board, 0, i, part);
+                    ctl.nodes.fetch_add(finish(&w), Ordering::Relaxed);
+                    (w.best, w.top)
+                })
+                .collect::<Vec<_>>()
+        };
+        let results = match pool {
+            Ok(pool) => pool.install(run),
+            Err(_) => run(),
+        };
+        let mut best: Option<(Vec<Step>, i64)> = None;
+        let mut top = Vec::new();
+        for (b, t) in results {
+            top.extend(t);
+            if let Some(b) = b {
+                if best.as_ref().is_none_or(|x| b.1 > x.1) {
+                    best = Some(b);
+                }
+            }
+        }
+        top.sort_by_key(|t| std::cmp::Reverse(t.0));
+        top.truncate(kept(beam[2]));
+        (best, top)
     }
-    top.sort_by_key(|t| std::cmp::Reverse(t.0));
-    top.truncate(kept(beam[2]));
-    (best, top)
 }
 
 /// Picks among the best final boards by the one-piece lookahead (value reported: the
