@@ -29,7 +29,6 @@ use puzzle_rules::rng::SplitMix64;
 use rand::SeedableRng;
 use rayon::prelude::*;
 
-use crate::search::Agent;
 use crate::selfplay::{game_seed, with_progress, Setup};
 
 /// Measured rounds per batch for the probe's standard error.
@@ -412,7 +411,7 @@ fn compare_lines(names: [&str; 2], a: &[ChainResult], b: &[ChainResult]) -> Vec<
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     setup: &mut Setup,
-    agents: &[(Agent, String)],
+    agents: &[(crate::selfplay::Player, String)],
     plan: &ChainPlan,
     chains: u64,
     seed: u64,
@@ -424,7 +423,7 @@ pub fn run(
         .build()?;
     let mut runs = Vec::new();
     for (agent, name) in agents {
-        setup.agent = *agent;
+        (setup.agent, setup.objective) = *agent;
         let (results, secs) = run_agent(setup, name, plan, chains, seed, &pool, &mut jsonl)?;
         runs.push((name.as_str(), results, secs));
     }
@@ -454,7 +453,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::WEIGHTS;
+    use crate::search::{Agent, WEIGHTS};
     use puzzle_rules::blockudoku::{catalogue, Piece};
 
     fn setup(set: &[Piece]) -> Setup<'_> {
@@ -464,6 +463,7 @@ mod tests {
             weights: WEIGHTS,
             set,
             agent: Agent::Default,
+            objective: crate::search::Objective::Survive,
             scoring: Scoring::Blockudoku,
             max_rounds: u64::MAX,
         }

@@ -13,7 +13,7 @@ use engine_kit::stats;
 use puzzle_rules::blockudoku::{catalogue, Board, Dealer, GameState, Piece, Scoring};
 use rand::{Rng, SeedableRng};
 
-use crate::search::{self, Agent, Control, Outcome, Step, WEIGHTS};
+use crate::search::{self, Agent, Control, Job, Outcome, Step, WEIGHTS};
 use crate::selfplay::game_seed;
 
 /// Arguments of `blockudoku crowded`.
@@ -120,7 +120,12 @@ fn timed_answer(position: &Position, ms: u64, threads: usize) -> (Outcome, Durat
         });
         let mut ctl = Control::new(&stop, u64::MAX);
         ctl.timed = true;
-        let out = search::search_widening(position.0, &hand, Agent::Strong, threads, &ctl, true);
+        let job = Job {
+            agent: Agent::Strong,
+            threads,
+            ..Job::new(position.0, &hand, &ctl)
+        };
+        let out = search::search_widening(job, true);
         stop.store(true, Ordering::Relaxed);
         (out, start.elapsed())
     })
@@ -142,8 +147,11 @@ pub fn run_crowded(args: &CrowdedArgs) -> Result<()> {
     for position in &positions {
         let hand = hand_of(&position.1);
         let ctl = Control::new(&never, u64::MAX);
-        let quick =
-            search::search_widening(position.0, &hand, Agent::Default, args.threads, &ctl, false);
+        let job = Job {
+            threads: args.threads,
+            ..Job::new(position.0, &hand, &ctl)
+        };
+        let quick = search::search_widening(job, false);
         let (slow, took) = timed_answer(position, args.movetime, args.threads);
         times.push(took.as_secs_f64() * 1000.0);
         let chance = |out: &Outcome| {

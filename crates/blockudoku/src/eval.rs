@@ -13,7 +13,8 @@
 
 use puzzle_rules::blockudoku::masks::{
     column, row, ABOVE_BOUNDARY, ANCHORS_3X3, BELOW_BOUNDARY, BOX_CORNERS, CENTER_BOX,
-    CORNER_BOXES, EDGES, H3_ANCHORS, LEFT_OF_BOUNDARY, RIGHT_OF_BOUNDARY, SIDE_BOXES, V3_ANCHORS,
+    CORNER_BOXES, EDGES, H3_ANCHORS, LEFT_OF_BOUNDARY, REGIONS, RIGHT_OF_BOUNDARY, SIDE_BOXES,
+    V3_ANCHORS,
 };
 use puzzle_rules::blockudoku::{catalogue, Board, FULL};
 
@@ -81,6 +82,18 @@ pub struct Weights {
     /// The strong agent also weighs the kept board with the lowest next-hand death chance
     /// (1) or not (0).
     pub safest: i64,
+    /// Per point the line scores (objective `points`; 0: points are not counted, the
+    /// objective is to survive).
+    pub points: i64,
+    /// With points counted, a bonus per empty cell that two nearly full regions (at most
+    /// `open_below` empty cells) share, doubled where three do: combos in the making.
+    pub combo: i64,
+    /// With points counted, a bonus per nearly full region.
+    pub open: i64,
+    /// Regions with fewer empty cells than this (and at least one) are nearly full.
+    pub open_below: i64,
+    /// The combo bonus counts only on boards whose evaluation is at least this.
+    pub open_gate: i64,
 }
 
 /// The default weights: blokie's published values for these terms (its `getDefault`, tuned
@@ -114,6 +127,11 @@ pub const WEIGHTS: Weights = Weights {
     inner_death: 0,
     inner_width: 3,
     safest: 0,
+    points: 0,
+    combo: 0,
+    open: 0,
+    open_below: 4,
+    open_gate: -250_000,
 };
 
 impl Weights {
@@ -139,6 +157,12 @@ impl Weights {
             }
             "inner_width" => &mut self.inner_width,
             "safest" => &mut self.safest,
+            "points" if value < 0 => return Err(format!("weight points is negative: {value}")),
+            "points" => &mut self.points,
+            "combo" => &mut self.combo,
+            "open" => &mut self.open,
+            "open_below" => &mut self.open_below,
+            "open_gate" => &mut self.open_gate,
             "nofit_from" if (0..=47).contains(&value) => {
                 self.nofit_from = value as usize;
                 return Ok(());
@@ -165,6 +189,35 @@ impl Weights {
         *w = value;
         Ok(())
     }
+}
+
+/// Nearly full regions of the board `bits` (between 1 and `below - 1` empty cells), and the
+/// empty cells two of them share plus those three share: where one piece could clear several
+/// regions at once.
+pub fn combo_terms(bits: u128, below: i64) -> (u32, u32) {
+    let empty = !bits & FULL;
+    let (mut one, mut two, mut three, mut open) = (0u128, 0u128, 0u128, 0);
+    for r in REGIONS {
+        let e = empty & r;
+        let n = e.count_ones() as i64;
+        if n > 0 && n < below {
+            open += 1;
+            three |= two & e;
+            two |= one & e;
+            one |= e;
+        }
+    }
+    (open, two.count_ones() + three.count_ones())
+}
+
+/// The bonus of the combo terms of the board `bits` under `w` (0 unless points are counted).
+#[inline]
+pub fn combo_bonus(bits: u128, w: &Weights) -> i64 {
+    if w.points == 0 || (w.combo == 0 && w.open == 0) {
+        return 0;
+    }
+    let (open, shared) = combo_terms(bits, w.open_below);
+    w.open * open as i64 + w.combo * shared as i64
 }
 
 /// The evaluation's terms for one board (counts, before weighting).

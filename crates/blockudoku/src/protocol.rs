@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use engine_kit::options::{OptionSpec, OptionTable};
 
-use crate::search::{Outcome, Step, AGENTS};
+use crate::search::{Outcome, Step, AGENTS, OBJECTIVES};
 
 /// Protocol name and version announced by `hello`.
 pub const PROTOCOL: &str = "protocol blockudoku 1";
@@ -34,6 +34,11 @@ pub fn options() -> OptionTable {
                 "default",
                 AGENTS.iter().map(|a| a.name()).collect(),
             ),
+            OptionSpec::combo(
+                "Objective",
+                "survive",
+                OBJECTIVES.iter().map(|o| o.name()).collect(),
+            ),
         ],
         ignore_case: true,
     }
@@ -48,6 +53,8 @@ pub enum Setting {
     Scoring(Scoring),
     /// Agent.
     Agent(crate::search::Agent),
+    /// What the agent plays for.
+    Objective(crate::search::Objective),
 }
 
 /// Limits of one `go`.
@@ -300,6 +307,12 @@ fn parse_setoption<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<Comman
                 .parse()
                 .map_err(|e: puzzle_rules::blockudoku::UnknownScoring| e.to_string())?,
         ),
+        "Objective" => {
+            Setting::Objective(crate::search::Objective::from_name(value).ok_or_else(|| {
+                let names: Vec<&str> = OBJECTIVES.iter().map(|o| o.name()).collect();
+                format!("unknown objective {} ({})", shown(value), names.join(", "))
+            })?)
+        }
         _ => Setting::Agent(crate::search::Agent::from_name(value).ok_or_else(|| {
             let names: Vec<&str> = AGENTS.iter().map(|a| a.name()).collect();
             format!("unknown agent {} ({})", shown(value), names.join(", "))

@@ -10,9 +10,9 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use puzzle_rules::blockudoku::{catalogue, Board, Piece};
+use puzzle_rules::blockudoku::{catalogue, Board, Piece, Scoring};
 
-use crate::eval::{eval_bits, table_for, NofitTable};
+use crate::eval::{combo_bonus, eval_bits, table_for, NofitTable};
 pub use crate::eval::{evaluate, evaluate_above, Terms, Weights, WEIGHTS};
 
 /// Which agent chooses the moves.
@@ -55,6 +55,73 @@ pub struct Step {
     pub slot: usize,
     /// Cell of the bounding box's top-left, `row * 9 + col`.
     pub anchor: u8,
+}
+
+/// What the agents play for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Objective {
+    /// The longest game: the final board's shape alone.
+    #[default]
+    Survive,
+    /// Points too: the line's points weighed against the board's shape.
+    Points,
+}
+
+/// Every objective, in documentation order.
+pub const OBJECTIVES: [Objective; 2] = [Objective::Survive, Objective::Points];
+
+/// The weight per point of objective `points` (evaluation units per point).
+pub const POINTS_WEIGHT: i64 = 1000;
+
+impl Objective {
+    /// The option value naming the objective.
+    pub fn name(self) -> &'static str {
+        match self {
+            Objective::Survive => "survive",
+            Objective::Points => "points",
+        }
+    }
+
+    /// The objective called `name`, if any.
+    pub fn from_name(name: &str) -> Option<Objective> {
+        OBJECTIVES.iter().copied().find(|o| o.name() == name)
+    }
+
+    /// The weights that play for this objective.
+    pub fn weights(self) -> Weights {
+        match self {
+            Objective::Survive => WEIGHTS,
+            Objective::Points => Weights {
+                points: POINTS_WEIGHT,
+                ..WEIGHTS
+            },
+        }
+    }
+}
+
+/// How a line's points are counted when the objective is points (weight `points` above 0):
+/// the scoring rule and the streak the position starts with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// The scoring rule.
+    pub scoring: Scoring,
+    /// Consecutive clearing placements up to the position (the next clear earns the bonus).
+    pub streak: u32,
+}
+
+/// A final board the search keeps for the lookahead.
+#[derive(Clone, Debug)]
+pub struct Kept {
+    /// The search's value: the evaluation plus `bonus`.
+    pub value: i64,
+    /// The line (all pieces, in play order).
+    pub line: Vec<Step>,
+    /// The board after the line.
+    pub board: Board,
+    /// The weighed points of the line (0 when the objective is to survive).
+    pub bonus: i64,
+    /// The streak after the line.
+    pub streak: u32,
 }
 
 /// What a search found.
@@ -131,7 +198,9 @@ impl Hasher for FxHasher {
         self.write_u64(v as u64);
     }
 }
-type Seen = HashSet<(u128, u8), BuildHasherDefault<FxHasher>>;
+/// Board bits and a tag: the pieces used (bits 0-2), whether the streak runs (bit 3) and the
+/// line's points so far (bits 4-15, 0 when points are not counted).
+type Seen = HashSet<(u128, u16), BuildHasherDefault<FxHasher>>;
 
 thread_local! {
     // Each thread's merge table, kept between searches: growing a fresh table by rehashing
@@ -167,8 +236,13 @@ struct Worker<'c, 'a> {
     path: Vec<Step>,
     best: Option<(Vec<Step>, i64)>,
     beam: Beam,
-    /// The best final boards (value, line, board), best first, for the lookahead.
-    top: Vec<(i64, Vec<Step>, Board)>,
+    /// The best final boards, best first, for the lookahead.
+    top: Vec<Kept>,
+    tally: Tally,
+    /// Points of the path so far (counted when `weights.points` is above 0).
+    points: u32,
+    /// Streak after the path's last placement.
+    streak: u32,
 }
 
 impl Worker<'_, '_> {
@@ -185,6 +259,15 @@ impl Worker<'_, '_> {
 
     fn leaf(&mut self, board: Board) {
         let keep = kept(self.beam[2]);
+        // Points and combo bonus (objective points); the combo bonus only where the board's
+        // shape is at least `open_gate`.
+        let (points, combo) = if self.weights.points > 0 {
+            let points = self.weights.points * self.points as i64;
+            (points, combo_bonus(board.bits(), &self.weights))
+        } else {
+            (0, 0)
+        };
+        let mut bonus = points;
         let value = match self.agent {
             Agent::Default | Agent::Strong => {
                 // Only a board above this bound changes `best` or the boards the lookahead
@@ -197,13 +280,18 @@ impl Worker<'_, '_> {
                         .is_none_or(|b| b.1 < self.weights.wide_below);
                     let need = if crowded { keep } else { self.beam[2] };
                     match self.top.get(need - 1) {
-                        Some(t) => t.0,
+                        Some(t) => t.value,
                         None => i64::MIN,
                     }
                 } else {
                     self.best.as_ref().map_or(i64::MIN, |b| b.1)
                 };
-                evaluate_above(board, &self.weights, bound)
+                let shape =
+                    evaluate_above(board, &self.weights, bound.saturating_sub(points + combo));
+                if shape >= self.weights.open_gate {
+                    bonus += combo;
+                }
+                shape + bonus
             }
             Agent::Original => mobility(board),
         };
@@ -213,10 +301,17 @@ impl Worker<'_, '_> {
         }
         if self.agent == Agent::Default
             && keep > 1
-            && (self.top.len() < keep || self.top.last().is_some_and(|t| value > t.0))
+            && (self.top.len() < keep || self.top.last().is_some_and(|t| value > t.value))
         {
-            let at = self.top.partition_point(|t| t.0 >= value);
-            self.top.insert(at, (value, self.path.clone(), board));
+            let at = self.top.partition_point(|t| t.value >= value);
+            let kept = Kept {
+                value,
+                line: self.path.clone(),
+                board,
+                bonus,
+                streak: self.streak,
+            };
+            self.top.insert(at, kept);
             self.top.truncate(keep);
         }
         // The original agent takes the first leaf with more than 1500 placements.
@@ -255,10 +350,19 @@ impl Worker<'_, '_> {
         for anchor in cells(rest) {
             if let Some(mask) = piece.mask_at(anchor / 9, anchor % 9) {
                 self.tick();
-                buf[n] = (
-                    evaluate(board.place_mask(mask).0, &self.weights),
-                    anchor as u8,
-                );
+                let (after, cleared) = board.place_mask(mask);
+                let mut value = evaluate(after, &self.weights);
+                if self.weights.points > 0 {
+                    let left = (mask & !cleared.cells).count_ones();
+                    let points = (self.tally.scoring).points(
+                        piece.size(),
+                        left,
+                        cleared.regions,
+                        self.streak,
+                    );
+                    value += self.weights.points * points as i64;
+                }
+                buf[n] = (value, anchor as u8);
                 n += 1;
             }
         }
@@ -284,15 +388,28 @@ impl Worker<'_, '_> {
             let Some(mask) = piece.mask_at(anchor / 9, anchor % 9) else {
                 continue;
             };
-            let (next, _) = board.place_mask(mask);
+            let (next, cleared) = board.place_mask(mask);
             self.tick();
-            // Orders that reach the same board with the same pieces left have the same future.
+            let (points, streak) = (self.points, self.streak);
+            if self.weights.points > 0 {
+                let left = (mask & !cleared.cells).count_ones();
+                let p = (self.tally.scoring).points(piece.size(), left, cleared.regions, streak);
+                self.points += p as u32;
+                self.streak = if cleared.regions > 0 { streak + 1 } else { 0 };
+            }
+            // Orders that reach the same board with the same pieces left (and the same points
+            // and streak, when counted) have the same future.
             // The table stops growing at SEEN_CAP: one rehash of a huge table would take
             // longer than the stop latency allows (the search stays correct, just slower).
+            let tag = next_used as u16
+                | ((self.streak > 0) as u16) << 3
+                | (self.points.min(0xfff) as u16) << 4;
+            let key = (next.bits(), tag);
             if self.agent == Agent::Default
-                && (self.seen.0.len() < SEEN_CAP || self.seen.0.contains(&(next.bits(), next_used)))
-                && !self.seen.0.insert((next.bits(), next_used))
+                && (self.seen.0.len() < SEEN_CAP || self.seen.0.contains(&key))
+                && !self.seen.0.insert(key)
             {
+                (self.points, self.streak) = (points, streak);
                 continue;
             }
             self.path.push(Step {
@@ -301,6 +418,7 @@ impl Worker<'_, '_> {
             });
             self.dfs(next, next_used);
             self.path.pop();
+            (self.points, self.streak) = (points, streak);
             if self.halted {
                 return;
             }
@@ -326,26 +444,33 @@ pub const WIDE_LOOKAHEAD: usize = 16;
 
 /// The one-piece lookahead: the mean over the 47 catalogue pieces of the best evaluation
 /// after placing that piece (`no_fit` when it fits nowhere). It is what the next hand is
-/// likely to meet, where `evaluate` only sees the board as it stands.
-pub fn lookahead(board: Board, w: &Weights) -> (i64, u64) {
+/// likely to meet, where `evaluate` only sees the board as it stands. When `w` counts points,
+/// each placement's points (by `tally`, from its streak) count too: a board that sets up a
+/// combo for many pieces rises.
+pub fn lookahead(board: Board, w: &Weights, tally: Tally) -> (i64, u64) {
     let table = table_for(w);
     // Thousands of evaluations per call: compile the whole loop for popcnt, not each call.
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
         // SAFETY: the processor supports popcnt (checked just above).
-        return unsafe { lookahead_popcnt(board, w, table) };
+        return unsafe { lookahead_popcnt(board, w, table, tally) };
     }
-    lookahead_with(board, w, table)
+    lookahead_with(board, w, table, tally)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-unsafe fn lookahead_popcnt(board: Board, w: &Weights, table: &NofitTable) -> (i64, u64) {
-    lookahead_with(board, w, table)
+unsafe fn lookahead_popcnt(
+    board: Board,
+    w: &Weights,
+    table: &NofitTable,
+    tally: Tally,
+) -> (i64, u64) {
+    lookahead_with(board, w, table, tally)
 }
 
 #[inline(always)]
-fn lookahead_with(board: Board, w: &Weights, table: &NofitTable) -> (i64, u64) {
+fn lookahead_with(board: Board, w: &Weights, table: &NofitTable, tally: Tally) -> (i64, u64) {
     let mut total = 0;
     let mut nodes = 0;
     for piece in catalogue() {
@@ -354,8 +479,16 @@ fn lookahead_with(board: Board, w: &Weights, table: &NofitTable) -> (i64, u64) {
         for a in cells(fits) {
             if let Some(mask) = piece.mask_at(a / 9, a % 9) {
                 nodes += 1;
-                let after = board.place_mask(mask).0;
-                best = best.max(eval_bits(after.bits(), w, table, best));
+                let (after, cleared) = board.place_mask(mask);
+                let bonus = if w.points > 0 {
+                    let left = (mask & !cleared.cells).count_ones();
+                    let p =
+                        (tally.scoring).points(piece.size(), left, cleared.regions, tally.streak);
+                    w.points * p as i64
+                } else {
+                    0
+                };
+                best = best.max(eval_bits(after.bits(), w, table, best - bonus) + bonus);
             }
         }
         total += best;
@@ -372,20 +505,14 @@ fn kept(width: usize) -> usize {
     }
 }
 
-/// Searches with the default beam and weights, then (when `widen`) with doubled beams until the full
-/// search completes or the control stops it; keeps the best line found by any pass.
-pub fn search_widening(
-    board: Board,
-    hand: &[(usize, &Piece)],
-    agent: Agent,
-    threads: usize,
-    ctl: &Control,
-    widen: bool,
-) -> Outcome {
-    let mut beam = DEFAULT_BEAM;
+/// Runs `job` (its beam is where it starts), then (when `widen`) with doubled beams until
+/// the full search completes or the control stops it; keeps the best line found by any pass.
+pub fn search_widening(job: Job, widen: bool) -> Outcome {
+    let (agent, ctl) = (job.agent, job.ctl);
+    let mut beam = job.beam;
     let mut best: Option<(Vec<Step>, i64)> = None;
     loop {
-        let out = search(board, hand, agent, &WEIGHTS, threads, ctl, beam);
+        let out = Job { beam, ..job }.run(catalogue());
         if out.deep {
             // The hand lookahead has spent the time on the boards this pass found best.
             return out;
@@ -413,7 +540,8 @@ pub fn search_widening(
 
 /// Searches `hand` (hand slot, piece) on `board` with beam `beam`, splitting the root over
 /// `threads` workers when `threads > 1`. Deterministic for `threads == 1` at a node limit.
-/// The strong agent weighs the next hand as dealt from the 47 catalogue pieces.
+/// The strong agent weighs the next hand as dealt from the 47 catalogue pieces; points, when
+/// `weights` counts them, by the `blockudoku` rule from no streak.
 pub fn search(
     board: Board,
     hand: &[(usize, &Piece)],
@@ -431,6 +559,7 @@ pub fn search(
         threads,
         ctl,
         beam,
+        tally: Tally::default(),
     }
     .run(catalogue())
 }
@@ -446,12 +575,29 @@ pub struct Job<'a> {
     pub threads: usize,
     pub ctl: &'a Control<'a>,
     pub beam: Beam,
+    /// How points are counted (when `weights.points` is above 0).
+    pub tally: Tally,
 }
 
-/// A line with its value, and the kept final boards (value, line, board), best first.
-pub(crate) type Collected = (Option<(Vec<Step>, i64)>, Vec<(i64, Vec<Step>, Board)>);
+/// A line with its value, and the kept final boards, best first.
+pub(crate) type Collected = (Option<(Vec<Step>, i64)>, Vec<Kept>);
 
-impl Job<'_> {
+impl<'a> Job<'a> {
+    /// The default agent's search of `hand` on `board`: default weights and beam, one thread,
+    /// no points counted.
+    pub fn new(board: Board, hand: &'a [(usize, &'a Piece)], ctl: &'a Control<'a>) -> Job<'a> {
+        Job {
+            board,
+            hand,
+            agent: Agent::Default,
+            weights: &WEIGHTS,
+            threads: 1,
+            ctl,
+            beam: DEFAULT_BEAM,
+            tally: Tally::default(),
+        }
+    }
+
     /// [`search`] with the next hands dealt from `set` (what the strong agent weighs).
     pub fn run(self, set: &[Piece]) -> Outcome {
         let (best, deep) = if self.agent == Agent::Strong {
@@ -467,12 +613,11 @@ impl Job<'_> {
             };
             let (best, top) = default.collect();
             let dealer = puzzle_rules::blockudoku::Dealer::new(set);
-            let (weights, threads, ctl) = (self.weights, self.threads, self.ctl);
-            crate::strong::choose(best, top, &dealer, weights, threads, ctl, self.beam[2])
+            crate::strong::choose(best, top, &dealer, self)
         } else {
             let (best, top) = self.collect();
             (
-                rerank(best, top, self.weights, self.ctl, self.beam[2]),
+                rerank(best, top, self.tally, self.weights, self.ctl, self.beam[2]),
                 false,
             )
         };
@@ -486,7 +631,7 @@ impl Job<'_> {
     /// The whole-hand search without the lookahead: the best line and the kept final boards.
     pub(crate) fn collect(self) -> Collected {
         let (board, hand, agent, weights) = (self.board, self.hand, self.agent, self.weights);
-        let (threads, ctl, beam) = (self.threads, self.ctl, self.beam);
+        let (threads, ctl, beam, tally) = (self.threads, self.ctl, self.beam, self.tally);
         let new_worker = || Worker {
             beam,
             ctl,
@@ -499,6 +644,9 @@ impl Job<'_> {
             path: Vec::with_capacity(3),
             best: None,
             top: Vec::new(),
+            tally,
+            points: 0,
+            streak: tally.streak,
         };
         let finish = |w: &Worker| w.local % POLL;
         if threads <= 1 || agent == Agent::Original || hand.is_empty() {
@@ -560,7 +708,7 @@ impl Job<'_> {
                 }
             }
         }
-        top.sort_by_key(|t| std::cmp::Reverse(t.0));
+        top.sort_by_key(|t| std::cmp::Reverse(t.value));
         top.truncate(kept(beam[2]));
         (best, top)
     }
@@ -570,21 +718,24 @@ impl Job<'_> {
 /// lookahead's). Keeps `best` when there is nothing to choose between.
 pub(crate) fn rerank(
     best: Option<(Vec<Step>, i64)>,
-    top: Vec<(i64, Vec<Step>, Board)>,
+    top: Vec<Kept>,
+    tally: Tally,
     weights: &Weights,
     ctl: &Control,
     width: usize,
 ) -> Option<(Vec<Step>, i64)> {
-    match rerank_pick(&top, weights, ctl, width) {
-        Some((i, value)) => top.into_iter().nth(i).map(|t| (t.1, value)),
+    match rerank_pick(&top, tally, weights, ctl, width) {
+        Some((i, value)) => top.into_iter().nth(i).map(|t| (t.line, value)),
         None => best,
     }
 }
 
-/// The index in `top` of the board the lookahead prefers, with its lookahead value; `None`
-/// when there is nothing to choose between or the search was stopped before any lookahead.
+/// The index in `top` of the board the lookahead prefers, with its lookahead value (plus the
+/// line's weighed points); `None` when there is nothing to choose between or the search was
+/// stopped before any lookahead.
 pub(crate) fn rerank_pick(
-    top: &[(i64, Vec<Step>, Board)],
+    top: &[Kept],
+    tally: Tally,
     weights: &Weights,
     ctl: &Control,
     width: usize,
@@ -594,18 +745,23 @@ pub(crate) fn rerank_pick(
     }
     // Crowded boards (where games are lost) get the wider lookahead; their pieces have few
     // placements, so it costs little.
-    let n = if top[0].0 < weights.wide_below {
+    let n = if top[0].value - top[0].bonus < weights.wide_below {
         WIDE_LOOKAHEAD.max(width)
     } else {
         width
     };
     let mut chosen: Option<(usize, i64)> = None;
-    for (i, (_, _, board)) in top.iter().enumerate().take(n) {
+    for (i, kept) in top.iter().enumerate().take(n) {
         // A stopped search must answer now: keep what the lookahead has ranked so far.
         if ctl.stop.load(Ordering::Relaxed) {
             return chosen;
         }
-        let (value, nodes) = lookahead(*board, weights);
+        let tally = Tally {
+            streak: kept.streak,
+            ..tally
+        };
+        let (value, nodes) = lookahead(kept.board, weights, tally);
+        let value = value + kept.bonus;
         ctl.nodes.fetch_add(nodes, Ordering::Relaxed);
         if chosen.is_none_or(|c| value > c.1) {
             chosen = Some((i, value));

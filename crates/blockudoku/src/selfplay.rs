@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use puzzle_rules::blockudoku::{catalogue, Board, GameState, Piece, Scoring};
 
 use crate::chains::{ChainPlan, Probes};
-use crate::search::{self, Agent, Control, WEIGHTS};
+use crate::search::{self, Agent, Control, Objective, WEIGHTS};
 
 /// Arguments of `blockudoku selfplay`.
 #[derive(clap::Args)]
@@ -28,7 +28,8 @@ pub struct SelfplayArgs {
     /// Worker threads (games run in parallel, one search thread each).
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Agent: default, original (alias seed) or strong; the summary names it as given.
+    /// Agent: default, original (alias seed) or strong, optionally with an objective after a
+    /// colon (`default:points`; survive when none); the summary names it as given.
     #[arg(long, default_value = "default")]
     agent: String,
     /// Scoring rule: blockudoku, classic or squared.
@@ -63,8 +64,9 @@ pub struct SelfplayArgs {
     /// `exact` (every deal) or a number of sampled hands.
     #[arg(long)]
     probes: Option<String>,
-    /// Two agents `A,B` on the same chains: both summaries, then the hazard ratio A / B with
-    /// its exact interval and p-value (replaces --agent).
+    /// Two agents `A,B` (each as for --agent, e.g. `default,default:points`) on the same
+    /// chains: both summaries, then the hazard ratio A / B with its exact interval and p-value
+    /// (replaces --agent).
     #[arg(long)]
     compare: Option<String>,
 }
@@ -94,6 +96,7 @@ pub(crate) struct Setup<'a> {
     pub(crate) weights: search::Weights,
     pub(crate) set: &'a [Piece],
     pub(crate) agent: Agent,
+    pub(crate) objective: Objective,
     pub(crate) scoring: Scoring,
     pub(crate) max_rounds: u64,
 }
@@ -112,14 +115,26 @@ impl Setup<'_> {
             .map(|i| (i, &set[rng.gen_range(0..set.len())]))
             .collect();
         let ctl = Control::new(never, u64::MAX);
+        // Objective points counts points at its weight unless --weights set one.
+        let weights = match self.objective {
+            Objective::Points if self.weights.points == 0 => search::Weights {
+                points: search::POINTS_WEIGHT,
+                ..self.weights
+            },
+            _ => self.weights,
+        };
         let job = search::Job {
             board: state.board,
             hand: &hand,
             agent: self.agent,
-            weights: &self.weights,
+            weights: &weights,
             threads: 1,
             ctl: &ctl,
             beam: self.beam,
+            tally: search::Tally {
+                scoring: self.scoring,
+                streak: state.streak,
+            },
         };
         let out = job.run(set);
         let Some((line, _)) = out.best else {
@@ -285,16 +300,31 @@ fn json_line(r: &GameResult, agent: &str, scoring: Scoring) -> String {
     )
 }
 
-/// The agent called `name`, or the error naming the choices.
-fn agent_named(name: &str) -> Result<Agent> {
-    Agent::from_name(name).with_context(|| {
+/// An agent and what it plays for.
+pub(crate) type Player = (Agent, Objective);
+
+/// The player called `name` (`agent` or `agent:objective`), or the error naming the choices.
+fn agent_named(name: &str) -> Result<Player> {
+    let (agent, objective) = match name.split_once(':') {
+        Some((a, o)) => (a, Some(o)),
+        None => (name, None),
+    };
+    let agent = Agent::from_name(agent).with_context(|| {
         let names: Vec<&str> = search::AGENTS.iter().map(|a| a.name()).collect();
-        format!("unknown agent {name:?} ({})", names.join(", "))
-    })
+        format!("unknown agent {agent:?} ({})", names.join(", "))
+    })?;
+    let objective = match objective {
+        None => Objective::Survive,
+        Some(o) => Objective::from_name(o).with_context(|| {
+            let names: Vec<&str> = search::OBJECTIVES.iter().map(|o| o.name()).collect();
+            format!("unknown objective {o:?} in {name:?} ({})", names.join(", "))
+        })?,
+    };
+    Ok((agent, objective))
 }
 
-/// A chain run: the plan and the agents (each with the name it was given).
-type ChainRun = (ChainPlan, Vec<(Agent, String)>);
+/// A chain run: the plan and the players (each with the name it was given).
+type ChainRun = (ChainPlan, Vec<(Player, String)>);
 
 /// The chain plan and the agents of a `--chain-rounds` run, or `None` without one; the
 /// chain-only flags without `--chain-rounds` are an error.
@@ -338,7 +368,7 @@ fn chain_plan(args: &SelfplayArgs) -> Result<Option<ChainRun>> {
 
 /// Runs `blockudoku selfplay`.
 pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
-    let agent = agent_named(&args.agent)?;
+    let (agent, objective) = agent_named(&args.agent)?;
     let scoring: Scoring = args.scoring.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     if args.threads == 0 || args.games == 0 || args.max_rounds == 0 {
         bail!("--games, --threads and --max-rounds must be at least 1");
@@ -363,6 +393,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
         weights,
         set: &set,
         agent,
+        objective,
         scoring,
         max_rounds: args.max_rounds,
     };
@@ -548,6 +579,7 @@ mod tests {
             weights: WEIGHTS,
             set: catalogue(),
             agent: Agent::Original,
+            objective: Objective::Survive,
             scoring: Scoring::Blockudoku,
             max_rounds: 30,
         };

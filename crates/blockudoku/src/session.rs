@@ -11,15 +11,26 @@ use puzzle_rules::blockudoku::{Board, GameState, Hand, Scoring};
 
 use crate::legacy;
 use crate::protocol::{self, Command, GoLimits, Setting};
-use crate::search::{self, Agent, Control, Outcome, WEIGHTS};
+use crate::search::{self, Agent, Control, Job, Objective, Outcome, Tally, WEIGHTS};
 
 struct Session {
     state: GameState,
     hand: Hand,
     scoring: Scoring,
     agent: Agent,
+    objective: Objective,
     threads: usize,
     running: Option<SearchHandle>,
+}
+
+/// What the options ask of a search.
+#[derive(Clone, Copy)]
+struct Asked {
+    agent: Agent,
+    objective: Objective,
+    threads: usize,
+    /// The scoring rule and the position's streak (counted with objective `points`).
+    tally: Tally,
 }
 
 /// What a search may spend.
@@ -37,8 +48,7 @@ struct Budget {
 fn search_now(
     board: Board,
     hand: &Hand,
-    agent: Agent,
-    threads: usize,
+    asked: Asked,
     stop: &AtomicBool,
     budget: Budget,
 ) -> Outcome {
@@ -46,12 +56,20 @@ fn search_now(
     let mut ctl = Control::new(stop, budget.nodes);
     ctl.timed = budget.timed;
     // Given a clock, the default agent spends it as the strong agent does.
-    let agent = if budget.timed && agent == Agent::Default {
+    let agent = if budget.timed && asked.agent == Agent::Default {
         Agent::Strong
     } else {
-        agent
+        asked.agent
     };
-    search::search_widening(board, &slots, agent, threads, &ctl, budget.widen)
+    let weights = asked.objective.weights();
+    let job = Job {
+        agent,
+        weights: &weights,
+        threads: asked.threads,
+        tally: asked.tally,
+        ..Job::new(board, &slots, &ctl)
+    };
+    search::search_widening(job, budget.widen)
 }
 
 impl Session {
@@ -61,6 +79,7 @@ impl Session {
             hand: Hand::default(),
             scoring: Scoring::Blockudoku,
             agent: Agent::Default,
+            objective: Objective::Survive,
             threads: 1,
             running: None,
         }
@@ -86,12 +105,8 @@ impl Session {
         let stop_after = limits
             .movetime
             .map(|ms| Duration::from_millis(ms).saturating_sub(Duration::from_millis(2)));
-        let (board, hand, agent, threads) = (
-            self.state.board,
-            self.hand.clone(),
-            self.agent,
-            self.threads,
-        );
+        let (board, hand) = (self.state.board, self.hand.clone());
+        let asked = self.asked(self.state.streak);
         // A bare `go` answers at once from the default beam; given time or nodes, widen.
         let widen = limits.movetime.is_some() || limits.nodes.is_some() || limits.infinite;
         let timed = limits.movetime.is_some() || limits.infinite;
@@ -102,7 +117,7 @@ impl Session {
         };
         let search = move |stop: &AtomicBool| {
             let start = Instant::now();
-            let out = search_now(board, &hand, agent, threads, stop, budget);
+            let out = search_now(board, &hand, asked, stop, budget);
             (out, start.elapsed())
         };
         let answer = |(out, elapsed): (Outcome, Duration)| say(&protocol::go_reply(&out, elapsed));
@@ -113,6 +128,19 @@ impl Session {
             answer,
         ));
         Ok(())
+    }
+
+    /// The options' request for a search from a position with `streak`.
+    fn asked(&self, streak: u32) -> Asked {
+        Asked {
+            agent: self.agent,
+            objective: self.objective,
+            threads: self.threads,
+            tally: Tally {
+                scoring: self.scoring,
+                streak,
+            },
+        }
     }
 
     fn play(&mut self, placements: &[protocol::PlacementText]) -> Result<String, String> {
@@ -163,6 +191,7 @@ impl Session {
                 Setting::Threads(n) => self.threads = n,
                 Setting::Scoring(s) => self.scoring = s,
                 Setting::Agent(a) => self.agent = a,
+                Setting::Objective(o) => self.objective = o,
             },
             Command::NewGame => {
                 self.state = GameState::default();
@@ -197,8 +226,7 @@ impl Session {
                 let out = search_now(
                     board,
                     &hand,
-                    self.agent,
-                    self.threads,
+                    self.asked(0),
                     &never,
                     Budget {
                         nodes: u64::MAX,

@@ -28,7 +28,7 @@ use std::sync::atomic::Ordering;
 use puzzle_rules::blockudoku::{Board, Dealer, Piece};
 use puzzle_rules::rng::SplitMix64;
 
-use crate::search::{lookahead, rerank_pick, Agent, Control, Job, Step, Weights};
+use crate::search::{lookahead, rerank_pick, Agent, Control, Job, Kept, Step, Tally, Weights};
 
 /// Final boards the strong agent weighs.
 pub const KEPT: usize = 16;
@@ -62,6 +62,7 @@ fn inner_value(eval: i64, b: Board, dealer: &Dealer, weights: &Weights) -> i64 {
 /// when stopped.
 fn hand_lookahead(
     board: Board,
+    tally: Tally,
     hands: &[[usize; 3]],
     dealer: &Dealer,
     weights: &Weights,
@@ -89,6 +90,7 @@ fn hand_lookahead(
             threads: 1,
             ctl: &inner,
             beam,
+            tally,
         };
         let (best, top) = job.collect();
         let Some((_, v)) = best else { continue };
@@ -97,7 +99,7 @@ fn hand_lookahead(
         } else {
             top.iter()
                 .take(INNER_KEEP)
-                .map(|t| inner_value(t.0, t.2, dealer, weights))
+                .map(|t| inner_value(t.value - t.bonus, t.board, dealer, weights) + t.bonus)
                 .max()
                 .unwrap_or(v)
         };
@@ -123,35 +125,34 @@ fn each<T: Sync, R: Send>(
     }
 }
 
-/// Chooses among the kept final boards `top` (value, line, board; best first) of a search
-/// whose best line is `best`; `width` is the default agent's lookahead width. True with the
-/// answer when the hand lookahead weighed it.
+/// Chooses among the kept final boards `top` (best first) of `job`'s search, whose best line
+/// is `best` (the job's beam gives the default agent's lookahead width). True with the answer when the hand
+/// lookahead weighed it. A kept line's weighed points (objective points) add to its value; the
+/// hand lookahead counts the next hand's points from the streak the line leaves.
 pub fn choose(
     best: Option<(Vec<Step>, i64)>,
-    top: Vec<(i64, Vec<Step>, Board)>,
+    top: Vec<Kept>,
     dealer: &Dealer,
-    weights: &Weights,
-    threads: usize,
-    ctl: &Control,
-    width: usize,
+    job: Job,
 ) -> (Option<(Vec<Step>, i64)>, bool) {
+    let (weights, threads, ctl, width) = (job.weights, job.threads, job.ctl, job.beam[2]);
+    let tally = job.tally;
     if top.len() < 2 {
         return (best, false);
     }
     let stopped = || ctl.stop.load(Ordering::Relaxed);
-    let pick = rerank_pick(&top, weights, ctl, width);
-    let answer = |i: usize, value: i64, top: Vec<(i64, Vec<Step>, Board)>| {
-        top.into_iter().nth(i).map(|t| (t.1, value))
-    };
+    let pick = rerank_pick(&top, tally, weights, ctl, width);
+    let answer =
+        |i: usize, value: i64, top: Vec<Kept>| top.into_iter().nth(i).map(|t| (t.line, value));
     let default_answer = |top| match pick {
         Some((i, value)) => answer(i, value, top),
         None => best.clone(),
     };
     // The default agent's choice stands when no next hand can kill it (with a clock, only
     // on boards that are not crowded).
-    let crowded = top[0].0 < weights.wide_below;
+    let crowded = top[0].value - top[0].bonus < weights.wide_below;
     if !((ctl.timed || weights.weigh_crowded != 0) && crowded) {
-        let default_board = pick.map_or(top[0].2, |(i, _)| top[i].2);
+        let default_board = pick.map_or(top[0].board, |(i, _)| top[i].board);
         let n = dealer.set().len() as u64;
         let crisis = weights.crisis as f64 * 1e-6 * (n * n * n) as f64;
         let dead = dealer.dead_deals_until(default_board, || !stopped());
@@ -171,7 +172,11 @@ pub fn choose(
         if stopped() {
             break;
         }
-        ranked.push((lookahead(t.2, weights).0, i));
+        let tally = Tally {
+            streak: t.streak,
+            ..tally
+        };
+        ranked.push((lookahead(t.board, weights, tally).0 + t.bonus, i));
     }
     ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     ranked.truncate(if ctl.timed {
@@ -195,7 +200,7 @@ pub fn choose(
             .filter(|i| !ranked.iter().any(|r| r.1 == *i))
             .collect();
         let dead = each(&rest, pool, |&i| {
-            dealer.dead_deals_until(top[i].2, || !stopped())
+            dealer.dead_deals_until(top[i].board, || !stopped())
         });
         let safest = rest
             .iter()
@@ -206,16 +211,25 @@ pub fn choose(
             ranked.push((i64::MIN, i));
         }
     }
-    let boards: Vec<Board> = ranked.iter().map(|&(_, i)| top[i].2).collect();
+    let boards: Vec<(Board, Tally)> = ranked
+        .iter()
+        .map(|&(_, i)| {
+            let tally = Tally {
+                streak: top[i].streak,
+                ..tally
+            };
+            (top[i].board, tally)
+        })
+        .collect();
     let chances = each(&boards, pool, |b| {
         dealer
-            .dead_deals_until(*b, || !stopped())
+            .dead_deals_until(b.0, || !stopped())
             .map(|d| d as f64 / (n * n * n))
     });
     let Some(chances) = chances.into_iter().collect::<Option<Vec<f64>>>() else {
         return (default_answer(top), false);
     };
-    let bits = top[0].2.bits();
+    let bits = top[0].board.bits();
     let mut rng = SplitMix64(bits as u64 ^ (bits >> 64) as u64 ^ 0x5eed);
     let batches = if ctl.timed { MAX_SAMPLES / SAMPLES } else { 1 };
     let mut totals = vec![(0i64, 0usize); boards.len()];
@@ -228,7 +242,7 @@ pub fn choose(
     for _ in 0..batches {
         let hands: Vec<[usize; 3]> = (0..batch).map(|_| dealer.deal(&mut rng)).collect();
         let sums = each(&boards, pool, |b| {
-            hand_lookahead(*b, &hands, dealer, weights, ctl)
+            hand_lookahead(b.0, b.1, &hands, dealer, weights, ctl)
         });
         let Some(sums) = sums.into_iter().collect::<Option<Vec<_>>>() else {
             break;
@@ -252,7 +266,7 @@ pub fn choose(
         } else {
             0.0
         };
-        let value = ((1.0 - d) * mean - d * weights.death as f64).round() as i64;
+        let value = ((1.0 - d) * mean - d * weights.death as f64).round() as i64 + top[*i].bonus;
         if chosen.is_none_or(|c| value > c.1) {
             chosen = Some((*i, value));
         }
@@ -338,9 +352,10 @@ mod tests {
         // One hole: hands with the dot (index 0) live, hands of dominoes die.
         let board = Board::from_bits(FULL & !cell_bit(0, 0));
         let hands = [[0, 1, 1], [1, 1, 1], [1, 0, 0]];
-        let (_, alive) = hand_lookahead(board, &hands, &dealer, &WEIGHTS, &ctl).unwrap();
+        let (_, alive) =
+            hand_lookahead(board, Tally::default(), &hands, &dealer, &WEIGHTS, &ctl).unwrap();
         assert_eq!(alive, 2);
         stop.store(true, Ordering::Relaxed);
-        assert!(hand_lookahead(board, &hands, &dealer, &WEIGHTS, &ctl).is_none());
+        assert!(hand_lookahead(board, Tally::default(), &hands, &dealer, &WEIGHTS, &ctl).is_none());
     }
 }
