@@ -17,7 +17,7 @@ Every rule (legality, clearing, scoring, whether a piece fits) is the engine's: 
 sends `position`/`play`/`go` and draws what comes back. Only the dealing of hands (uniform
 with replacement over the catalogue, from the seed) happens here, as in the original GUI.
 
-    python3 scripts/blockudoku_gui.py [--engine PATH] [--seed N] [--movetime MS]
+    python3 scripts/blockudoku_gui.py [--engine PATH] [--seed N] [--movetime MS] [--agent NAME]
 """
 from __future__ import annotations
 
@@ -188,7 +188,8 @@ class BlockudokuApp:
         option = self.engine.options.get(name)
         if option is None or not option.choices:
             return
-        var = tk.StringVar(value=option.default if option.default in option.choices else option.choices[0])
+        value = str(self.engine.settings.get(name, option.default))  # e.g. from --agent
+        var = tk.StringVar(value=value if value in option.choices else option.choices[0])
         tk.Label(parent, text=name).pack(side="left")
         box = ttk.Combobox(parent, textvariable=var, values=option.choices, width=width, state="readonly")
         box.pack(side="left", padx=(2, 8))
@@ -646,11 +647,18 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description="Blockudoku front end driving the engine through its protocol.")
     parser.add_argument("--engine", help="engine command (default: blockudoku from $ENGINE_BIN_DIR or target/release)")
     parser.add_argument("--seed", type=int, help="seed for the deals (default: random)")
-    parser.add_argument("--movetime", type=int, default=0, help="engine time per hand in ms (0: no limit)")
+    parser.add_argument("--movetime", type=int, default=0, help="engine time per hand in ms (0: a bare go)")
+    parser.add_argument("--agent", help="the engine's Agent option to start with (default, original, strong)")
     parser.add_argument("--delay", type=int, default=350, help="ms between animated engine placements")
     parser.add_argument("--pieces", help="piece catalogue file to draw from (default: ask the engine)")
     args = parser.parse_args(argv)
     engine = BlockudokuEngine(args.engine.split() if args.engine else None)
+    if args.agent:
+        try:
+            engine.setoption("Agent", args.agent)
+        except EngineError as err:
+            engine.quit()
+            parser.error(f"--agent {args.agent}: {err.message}")
     catalogue = load_catalogue(args.pieces) if args.pieces else engine.catalogue()
     root = tk.Tk()
     app = BlockudokuApp(root, engine, catalogue, seed=args.seed, movetime=args.movetime, delay=args.delay)

@@ -212,3 +212,14 @@ def test_fake_engine_refuses_unknown_combo_values():
             assert "Objective" in err.message
         else:
             raise AssertionError("the fake accepted an Objective it does not list")
+
+
+def test_window_starts_with_the_agent_the_engine_was_given(tk_root):  # noqa: F811
+    # What `blockudoku_gui.py --agent seed` does before opening the window.
+    app = window(tk_root, BlockudokuEngine(fake_command("blockudoku"), options={"Agent": "seed"}))
+    try:
+        assert app.agent_var.get() == "seed" and app.choice_boxes["Objective"].get() == "survive"
+        app.hint_button.invoke()
+        assert app.status_var.get().startswith("hint (seed): piece ")
+    finally:
+        close(app)
