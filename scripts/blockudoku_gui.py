@@ -6,13 +6,18 @@ A mirror of the original game's window (about 470x700: "Score: N", the 9x9 board
 of where it drops; pieces that fit nowhere are greyed out; when the hand cannot be placed a
 message shows the final score and a new game starts; "Start Engine" lets the engine play on
 its own, placement by placement), plus a hint button, a choice of scoring rule, a seed field
-for reproducible deals and undo.
+for reproducible deals and undo. The Agent choice (and Objective, from engines that offer it)
+is sent with `setoption` as soon as it is made, so the next Hint and the engine's own play use
+it; it is kept across New game and given again to a restarted engine. "Engine ms" 0 means a
+bare `go` (the `strong` agent then weighs its boards over 64 sampled next hands, the same
+answer every time); a time makes both `default` and `strong` spend it on the next-hand
+lookahead (protocol/blockudoku.md, `go`).
 
 Every rule (legality, clearing, scoring, whether a piece fits) is the engine's: the window
 sends `position`/`play`/`go` and draws what comes back. Only the dealing of hands (uniform
 with replacement over the catalogue, from the seed) happens here, as in the original GUI.
 
-    python3 scripts/blockudoku_gui.py [--engine PATH] [--seed N] [--movetime MS]
+    python3 scripts/blockudoku_gui.py [--engine PATH] [--seed N] [--movetime MS] [--agent NAME]
 """
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ import os
 import random
 import sys
 import tkinter as tk
+import tkinter.font as tkfont
 from dataclasses import dataclass, field
 from tkinter import ttk
 from typing import Dict, List, Optional, Tuple
@@ -39,6 +45,7 @@ from engines import (  # noqa: E402
 )
 from gui_status import engine_status_row, show_engine_alive, show_engine_dead  # noqa: E402
 
+STATUS_WRAP = (450, 330)  # status line width in pixels: alone, and beside Restart engine
 CELL = 46  # board cell size in pixels
 HAND_CELL = 24  # hand pieces are drawn at half size, as in the original
 BOARD_X, BOARD_Y = (470 - 9 * 46) // 2, 6
@@ -126,16 +133,11 @@ class BlockudokuApp:
         buttons.pack(fill="x", padx=8, pady=(4, 0))
         self.engine_button = tk.Button(buttons, text="Start Engine", width=11, command=self.toggle_engine)
         self.engine_button.pack(side="left")
-        tk.Button(buttons, text="Hint", command=self.show_hint).pack(side="left", padx=4)
+        self.hint_button = tk.Button(buttons, text="Hint", command=self.show_hint)
+        self.hint_button.pack(side="left", padx=4)
         self.undo_button = tk.Button(buttons, text="Undo", command=self.undo)
         self.undo_button.pack(side="left")
         tk.Button(buttons, text="New game", command=self.new_game).pack(side="left", padx=4)
-        agent = engine.options.get("Agent")
-        self.agent_var = tk.StringVar(value=agent.default if agent and agent.default else "")
-        if agent and agent.choices:
-            box = ttk.Combobox(buttons, textvariable=self.agent_var, values=agent.choices, width=8, state="readonly")
-            box.pack(side="right")
-            box.bind("<<ComboboxSelected>>", lambda _e: self.set_option("Agent", self.agent_var.get()))
 
         settings = tk.Frame(root)
         settings.pack(fill="x", padx=8, pady=(4, 0))
@@ -158,12 +160,42 @@ class BlockudokuApp:
         tk.Spinbox(settings, from_=0, to=10000, increment=50, textvariable=self.movetime_var, width=6).pack(side="left", padx=2)
         self.delay = delay
 
+        # Who answers Hint and plays "Start Engine", and what it plays for: one combobox per
+        # combo option the engine offers (`Objective` only from engines that have it).
+        agents = tk.Frame(root)
+        agents.pack(fill="x", padx=8, pady=(4, 0))
+        self.choice_vars: Dict[str, tk.StringVar] = {}
+        self.choice_boxes: Dict[str, ttk.Combobox] = {}
+        for name, width in (("Agent", 8), ("Objective", 8)):
+            self.option_box(agents, name, width)
+        self.agent_var = self.choice_vars.get("Agent", tk.StringVar(value=""))
+
         self.status_var = tk.StringVar(value="")
         self.status_label, self.restart_button = engine_status_row(root, self.status_var, self.restart_engine,
-                                                                   wraplength=330)
+                                                                   wraplength=STATUS_WRAP[0])
+
+        # About the original's 470x700, taller by the rows the engine's options need, with
+        # room for a status of two lines.
+        root.update_idletasks()
+        line = tkfont.nametofont(self.status_label.cget("font")).metrics("linespace")
+        root.geometry(f"470x{max(700, root.winfo_reqheight() + line)}")
 
         self.new_game()
         self.root.after(300, self.watch_engine)
+
+    def option_box(self, parent: tk.Misc, name: str, width: int) -> None:
+        """A labelled read-only combobox for the engine's combo option `name`, if it has one."""
+        option = self.engine.options.get(name)
+        if option is None or not option.choices:
+            return
+        value = str(self.engine.settings.get(name, option.default))  # e.g. from --agent
+        var = tk.StringVar(value=value if value in option.choices else option.choices[0])
+        tk.Label(parent, text=name).pack(side="left")
+        box = ttk.Combobox(parent, textvariable=var, values=option.choices, width=width, state="readonly")
+        box.pack(side="left", padx=(2, 8))
+        box.bind("<<ComboboxSelected>>", lambda _e: self.set_option(name, var.get()))
+        self.choice_vars[name] = var
+        self.choice_boxes[name] = box
 
     # --- engine helpers ----------------------------------------------------------------------
 
@@ -196,11 +228,35 @@ class BlockudokuApp:
         self.set_option("Scoring", value)
 
     def set_option(self, name: str, value: str) -> None:
+        """Sends the choice at once, so the next search (hint or engine play) uses it."""
+        if name in self.choice_vars:
+            self.choice_vars[name].set(value)
         try:
             self.engine.setoption(name, value)
             self.status(f"{name}: {value}")
+        except EngineError as err:
+            # Refused: the window goes back to what the engine has.
+            if name in self.choice_vars:
+                self.choice_vars[name].set(str(self.engine.settings.get(name, self.engine.options[name].default)))
+            self.engine_failed(err)
         except EngineProblem as err:
             self.engine_failed(err)
+
+    def apply_choices(self) -> None:
+        """Gives a (new) engine the window's choices it does not have yet."""
+        wanted = {name: var.get() for name, var in self.choice_vars.items()}
+        if self.scoring_var.get():
+            wanted["Scoring"] = self.scoring_var.get()
+        for name, value in wanted.items():
+            option = self.engine.options.get(name)
+            if option is not None and str(self.engine.settings.get(name, option.default)) != value:
+                self.engine.setoption(name, value)
+
+    def agent_name(self) -> str:
+        """Which agent answers a search, as the status line names it."""
+        agent = self.agent_var.get() or "engine"
+        ms = self.movetime()
+        return f"{agent}, {ms} ms" if ms else agent
 
     def status(self, text: str) -> None:
         self.status_var.set(text)
@@ -350,6 +406,7 @@ class BlockudokuApp:
         self.engine_reports += 1
         self.status(f"The engine stopped ({err.reason}). Game kept: press Restart engine.")
         show_engine_dead(self.status_label, self.restart_button)
+        self.status_label.config(wraplength=STATUS_WRAP[1])
 
     def watch_engine(self) -> None:
         """Notices an engine that died while nothing was asked of it."""
@@ -367,6 +424,12 @@ class BlockudokuApp:
         self.engine = engine
         self.engine_dead = None
         show_engine_alive(self.status_label, self.restart_button)
+        self.status_label.config(wraplength=STATUS_WRAP[0])
+        try:
+            self.apply_choices()  # a choice made while the engine was dead
+        except EngineProblem as err:
+            self.engine_failed(err)
+            return
         self.after_change()  # sends the position; the game goes on where it was
         if self.engine_dead is None:
             self.status("engine restarted; the game goes on")
@@ -388,8 +451,9 @@ class BlockudokuApp:
             self.engine_failed(err)
             return
         self.hint = seq or []
-        self.status("hint: " + " then ".join(f"piece {s + 1} at r{p.row}c{p.col}" for s, p in self.hint)
-                    if seq else "no sequence places the hand")
+        self.status(f"hint ({self.agent_name()}): piece "
+                    + ", ".join(f"{s + 1} at r{p.row}c{p.col}" for s, p in self.hint)
+                    if seq else f"no sequence places the hand ({self.agent_name()})")
         self.redraw()
 
     def toggle_engine(self) -> None:
@@ -401,6 +465,7 @@ class BlockudokuApp:
             self.autoplay = True
             self.engine_button.config(text="Stop Engine")
             self.undo_button.config(state="disabled")
+            self.status(f"the engine plays ({self.agent_name()})")
             self.autoplay_job = self.root.after(10, self.engine_step)
 
     def stop_engine(self) -> None:
@@ -582,11 +647,18 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description="Blockudoku front end driving the engine through its protocol.")
     parser.add_argument("--engine", help="engine command (default: blockudoku from $ENGINE_BIN_DIR or target/release)")
     parser.add_argument("--seed", type=int, help="seed for the deals (default: random)")
-    parser.add_argument("--movetime", type=int, default=0, help="engine time per hand in ms (0: no limit)")
+    parser.add_argument("--movetime", type=int, default=0, help="engine time per hand in ms (0: a bare go)")
+    parser.add_argument("--agent", help="the engine's Agent option to start with (default, original, strong)")
     parser.add_argument("--delay", type=int, default=350, help="ms between animated engine placements")
     parser.add_argument("--pieces", help="piece catalogue file to draw from (default: ask the engine)")
     args = parser.parse_args(argv)
     engine = BlockudokuEngine(args.engine.split() if args.engine else None)
+    if args.agent:
+        try:
+            engine.setoption("Agent", args.agent)
+        except EngineError as err:
+            engine.quit()
+            parser.error(f"--agent {args.agent}: {err.message}")
     catalogue = load_catalogue(args.pieces) if args.pieces else engine.catalogue()
     root = tk.Tk()
     app = BlockudokuApp(root, engine, catalogue, seed=args.seed, movetime=args.movetime, delay=args.delay)

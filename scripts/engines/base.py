@@ -250,6 +250,9 @@ class LineEngine:
         self._write_lock = threading.Lock()
         self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
         self._stderr: Deque[str] = collections.deque(maxlen=50)
+        # The last lines of the conversation, `> ` sent and `< ` received as in the protocol
+        # docs' transcripts (tests read it to see what a front end told the engine).
+        self.transcript: Deque[str] = collections.deque(maxlen=2000)
         self._searching = False
         try:
             self.proc = subprocess.Popen(
@@ -278,7 +281,9 @@ class LineEngine:
     def _read_stdout(self) -> None:
         assert self.proc.stdout is not None
         for raw in iter(self.proc.stdout.readline, b""):
-            self._lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
+            line = raw.decode("utf-8", "replace").rstrip("\r\n")
+            self.transcript.append("< " + line)
+            self._lines.put(line)
         self._lines.put(None)
 
     def _read_stderr(self) -> None:
@@ -301,6 +306,7 @@ class LineEngine:
         with self._write_lock:
             try:
                 assert self.proc.stdin is not None
+                self.transcript.append("> " + line)
                 self.proc.stdin.write((line + "\n").encode())
                 self.proc.stdin.flush()
             except (BrokenPipeError, ValueError, OSError):

@@ -2,13 +2,15 @@
 """Small stand-in engines for the driver and front-end tests (not the real rules).
 
     fake_engine.py blockudoku [--die-on-go N] [--error-on-position] [--silent] [--exit-code C]
-                              [--hang-on-go] [--deaf-on-go]
+                              [--hang-on-go] [--deaf-on-go] [--no-objective]
     fake_engine.py sudoku
     fake_engine.py selfplay --games N --seed S --jsonl FILE ...   (records for batch_eval)
 
 `blockudoku` speaks enough of `protocol blockudoku 1` for the driver and GUI tests: first-fit
 `go`, `play` that places and clears full rows/columns/boxes, score = cells placed + 18 per
-cleared region. The misbehaviours let the tests see a dead, erring or silent engine.
+cleared region. The misbehaviours let the tests see a dead, erring or silent engine. It offers
+the `Objective` option (survive, points) of issue 13 unless `--no-objective`; a combo option
+set to a value it does not list is an `error`.
 `sudoku` answers `go` with a few `propose` lines (first empty cells) and a `bestmove`.
 """
 import sys
@@ -54,8 +56,24 @@ def place(board, cells, r, c):
     return "".join(b), len(full)
 
 
+COMBOS = {
+    "Scoring": ("classic", "simple"),
+    "Agent": ("default", "seed"),
+    "Objective": ("survive", "points"),
+}
+
+
+def option_lines(objective):
+    lines = ["option name Threads type spin default 1 min 1 max 64"]
+    for name, values in COMBOS.items():
+        if name != "Objective" or objective:
+            lines.append(f"option name {name} type combo default {values[0]} " + " ".join(f"var {v}" for v in values))
+    return "".join(line + "\n" for line in lines)
+
+
 def blockudoku(args):
     load_pieces()
+    objective = "--no-objective" not in args
     die_on_go = int(args[args.index("--die-on-go") + 1]) if "--die-on-go" in args else None
     exit_code = int(args[args.index("--exit-code") + 1]) if "--exit-code" in args else 3
     board, pieces, score, streak = "." * 81, [], 0, 0
@@ -69,17 +87,17 @@ def blockudoku(args):
         if "--silent" in args:
             continue
         if cmd == "hello":
-            out.write("id name fake\nid version 0\nprotocol blockudoku 1\n"
-                      "option name Threads type spin default 1 min 1 max 64\n"
-                      "option name Scoring type combo default classic var classic var simple\n"
-                      "option name Agent type combo default default var default var seed\nhello ok\n")
+            out.write("id name fake\nid version 0\nprotocol blockudoku 1\n" + option_lines(objective) + "hello ok\n")
         elif cmd == "isready":
             out.write("readyok\n")
         elif cmd == "newgame":
             board, pieces, score, streak = "." * 81, [], 0, 0
         elif cmd == "setoption":
-            if len(t) < 5 or t[2] not in ("Threads", "Scoring", "Agent"):
+            known = ("Threads", "Scoring", "Agent") + (("Objective",) if objective else ())
+            if len(t) < 5 or t[2] not in known:
                 out.write("error unknown option\n")
+            elif t[2] in COMBOS and t[4] not in COMBOS[t[2]]:
+                out.write(f"error option {t[2]} has no value {t[4]}\n")
         elif cmd == "position":
             if "--error-on-position" in args:
                 out.write("error position refused by the fake\n")
