@@ -256,6 +256,22 @@ def test_selfplay_weight_overrides_change_play(blockudoku_bin):
     assert games("--weights", "ends=0,ends_aligned=0,cornered=0,squashed=0,squashed_edge=0,bar3=0") != default
 
 
+def test_selfplay_objective_points_compare(blockudoku_bin):
+    # Both objectives on the same chains: the points player scores its own lines differently
+    # (different games), each summary names the player as given, and the chains replay.
+    args = [str(blockudoku_bin), "selfplay", "--games", "2", "--seed", "9", "--chain-rounds", "300",
+            "--compare", "default,default:points", "--threads", "2"]
+    runs = [subprocess.run(args, capture_output=True, text=True, timeout=120) for _ in range(2)]
+    assert all(r.returncode == 0 for r in runs), runs[0].stderr
+    chains = [sorted(l for l in r.stdout.splitlines() if l.startswith("chain ")) for r in runs]
+    assert chains[0] == chains[1] and len(chains[0]) == 4
+    survive = [l.split(" agent default ")[1] for l in chains[0] if " agent default " in l]
+    points = [l.split(" agent default:points ")[1] for l in chains[0] if " agent default:points " in l]
+    assert len(survive) == len(points) == 2 and survive != points
+    heads = [l for l in runs[0].stdout.splitlines() if l.startswith("agent ")]
+    assert [h.split()[1] for h in heads] == ["default", "default:points"]
+
+
 def test_selfplay_with_piece_file(blockudoku_bin, data_dir, tmp_path):
     woodoku = tmp_path / "woodoku.txt"
     woodoku.write_text("# catalogue plus the 4-cell diagonals\n" + "\n".join(str(i) for i in range(1, 48)) + "\n#.../.#../..#./...#\n...#/..#./.#../#...\n")

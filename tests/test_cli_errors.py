@@ -8,6 +8,8 @@ BAD = [
     ("blockudoku", ["selfplay"]),
     ("blockudoku", ["selfplay", "--games", "x", "--seed", "1"]),
     ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--agent", "nope"]),
+    ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--agent", "default:score"]),
+    ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--weights", "points=-1"]),
     ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--pieces", "/nonexistent/pieces.txt"]),
     ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--weights", "cornered=x"]),
     ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--weights", "corners=5"]),

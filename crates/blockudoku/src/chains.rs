@@ -461,6 +461,7 @@ mod tests {
             // A weak, fast player (narrow beam, no lookahead) that dies often.
             beam: [2, 1, 0],
             weights: WEIGHTS,
+            points_weights: crate::search::POINTS_WEIGHTS,
             set,
             agent: Agent::Default,
             objective: crate::search::Objective::Survive,

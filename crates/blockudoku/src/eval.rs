@@ -90,6 +90,11 @@ pub struct Weights {
     pub combo: i64,
     /// With points counted, a bonus per nearly full region.
     pub open: i64,
+    /// With points counted, a bonus per filled cell (a fuller board clears more at once).
+    pub fill: i64,
+    /// With points counted, a bonus for a line whose last placement cleared (the next
+    /// clear earns the streak bonus).
+    pub streak_end: i64,
     /// Regions with fewer empty cells than this (and at least one) are nearly full.
     pub open_below: i64,
     /// The combo bonus counts only on boards whose evaluation is at least this.
@@ -130,6 +135,8 @@ pub const WEIGHTS: Weights = Weights {
     points: 0,
     combo: 0,
     open: 0,
+    fill: 0,
+    streak_end: 0,
     open_below: 4,
     open_gate: -250_000,
 };
@@ -161,6 +168,8 @@ impl Weights {
             "points" => &mut self.points,
             "combo" => &mut self.combo,
             "open" => &mut self.open,
+            "fill" => &mut self.fill,
+            "streak_end" => &mut self.streak_end,
             "open_below" => &mut self.open_below,
             "open_gate" => &mut self.open_gate,
             "nofit_from" if (0..=47).contains(&value) => {
@@ -213,11 +222,11 @@ pub fn combo_terms(bits: u128, below: i64) -> (u32, u32) {
 /// The bonus of the combo terms of the board `bits` under `w` (0 unless points are counted).
 #[inline]
 pub fn combo_bonus(bits: u128, w: &Weights) -> i64 {
-    if w.points == 0 || (w.combo == 0 && w.open == 0) {
+    if w.points == 0 || (w.combo == 0 && w.open == 0 && w.fill == 0) {
         return 0;
     }
     let (open, shared) = combo_terms(bits, w.open_below);
-    w.open * open as i64 + w.combo * shared as i64
+    w.open * open as i64 + w.combo * shared as i64 + w.fill * bits.count_ones() as i64
 }
 
 /// The evaluation's terms for one board (counts, before weighting).

@@ -94,6 +94,8 @@ pub(crate) fn game_seed(seed: u64, index: u64) -> u64 {
 pub(crate) struct Setup<'a> {
     pub(crate) beam: search::Beam,
     pub(crate) weights: search::Weights,
+    /// The weights of objective points (with the same overrides).
+    pub(crate) points_weights: search::Weights,
     pub(crate) set: &'a [Piece],
     pub(crate) agent: Agent,
     pub(crate) objective: Objective,
@@ -115,13 +117,9 @@ impl Setup<'_> {
             .map(|i| (i, &set[rng.gen_range(0..set.len())]))
             .collect();
         let ctl = Control::new(never, u64::MAX);
-        // Objective points counts points at its weight unless --weights set one.
         let weights = match self.objective {
-            Objective::Points if self.weights.points == 0 => search::Weights {
-                points: search::POINTS_WEIGHT,
-                ..self.weights
-            },
-            _ => self.weights,
+            Objective::Points => self.points_weights,
+            Objective::Survive => self.weights,
         };
         let job = search::Job {
             board: state.board,
@@ -205,9 +203,9 @@ fn wilson(k: u64, n: u64) -> (f64, f64) {
     engine_kit::stats::wilson(k as f64 / n as f64, n as f64, 1.96)
 }
 
-/// The evaluation weights with the `--weights` overrides.
-fn weights_of(args: &SelfplayArgs) -> Result<search::Weights> {
-    let mut weights = WEIGHTS;
+/// The weights `base` with the `--weights` overrides.
+fn weights_of(args: &SelfplayArgs, base: search::Weights) -> Result<search::Weights> {
+    let mut weights = base;
     for item in args.weights.iter().flatten() {
         let (name, value) = item
             .split_once('=')
@@ -383,7 +381,8 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
         .as_ref()
         .map(|p| std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display())))
         .transpose()?;
-    let weights = weights_of(args)?;
+    let weights = weights_of(args, WEIGHTS)?;
+    let points_weights = weights_of(args, search::POINTS_WEIGHTS)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()?;
@@ -391,6 +390,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
     let mut setup = Setup {
         beam,
         weights,
+        points_weights,
         set: &set,
         agent,
         objective,
@@ -577,6 +577,7 @@ mod tests {
         let setup = Setup {
             beam: search::DEFAULT_BEAM,
             weights: WEIGHTS,
+            points_weights: search::POINTS_WEIGHTS,
             set: catalogue(),
             agent: Agent::Original,
             objective: Objective::Survive,

@@ -21,6 +21,10 @@ struct Session {
     objective: Objective,
     threads: usize,
     running: Option<SearchHandle>,
+    /// The running search has a clock (`movetime`, `infinite`): `quit` stops it. A search
+    /// without one (a bare `go`, `go nodes`) ends by itself, and its answer is the same
+    /// however soon `quit` or the end of input comes.
+    running_clock: bool,
 }
 
 /// What the options ask of a search.
@@ -82,6 +86,7 @@ impl Session {
             objective: Objective::Survive,
             threads: 1,
             running: None,
+            running_clock: false,
         }
     }
 
@@ -110,6 +115,7 @@ impl Session {
         // A bare `go` answers at once from the default beam; given time or nodes, widen.
         let widen = limits.movetime.is_some() || limits.nodes.is_some() || limits.infinite;
         let timed = limits.movetime.is_some() || limits.infinite;
+        self.running_clock = timed;
         let budget = Budget {
             nodes: limits.nodes.unwrap_or(u64::MAX),
             widen,
@@ -167,10 +173,11 @@ impl Session {
 
     /// Handles one command; returns false on quit.
     fn handle(&mut self, cmd: Command) -> bool {
-        // Only isready and stop are served while a search runs; anything else waits for it
-        // (and ends a `go infinite`, which would otherwise never finish).
+        // Only isready and stop are served while a search runs; anything else waits for its
+        // bestmove (a `go infinite` is stopped: it would never finish), so piped lines get
+        // the same answers however fast they arrive. `quit` stops a search with a clock.
         if !matches!(cmd, Command::IsReady | Command::Stop | Command::Empty) {
-            self.finish_search(true);
+            self.finish_search(cmd == Command::Quit && self.running_clock);
         }
         match cmd {
             Command::Empty => {}
@@ -279,5 +286,5 @@ pub fn serve() {
         }
     }
     // Quit or end of input: a running search still answers before the process exits.
-    session.finish_search(true);
+    session.finish_search(session.running_clock);
 }
