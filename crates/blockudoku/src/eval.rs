@@ -99,6 +99,8 @@ pub struct Weights {
     pub open_below: i64,
     /// The combo bonus counts only on boards whose evaluation is at least this.
     pub open_gate: i64,
+    /// With points counted, the safety net also looks at boards evaluated below this.
+    pub net_below: i64,
 }
 
 /// The default weights: blokie's published values for these terms (its `getDefault`, tuned
@@ -139,6 +141,7 @@ pub const WEIGHTS: Weights = Weights {
     streak_end: 0,
     open_below: 4,
     open_gate: -250_000,
+    net_below: i64::MIN,
 };
 
 impl Weights {
@@ -172,6 +175,7 @@ impl Weights {
             "streak_end" => &mut self.streak_end,
             "open_below" => &mut self.open_below,
             "open_gate" => &mut self.open_gate,
+            "net_below" => &mut self.net_below,
             "nofit_from" if (0..=47).contains(&value) => {
                 self.nofit_from = value as usize;
                 return Ok(());

@@ -74,9 +74,10 @@ pub const OBJECTIVES: [Objective; 2] = [Objective::Survive, Objective::Points];
 pub const POINTS_WEIGHT: i64 = 1000;
 
 /// The weights of objective `points`: the line's points, and on boards whose shape is not
-/// crowded (evaluation at least -400000) a bonus per filled cell and per nearly full region
-/// (1 to 3 empty cells), which makes several regions clear at once more often. Chosen by
-/// self-play on chains against their hazard probe (README, issue 13).
+/// crowded (evaluation at least -400000) a bonus per filled cell and per nearly full
+/// region (1 to 3 empty cells), which makes several regions clear at once more often (the
+/// safety net of [`Job::run`] keeps the hazard down). Chosen by self-play on chains against
+/// their hazard probe (README, issue 13).
 pub const POINTS_WEIGHTS: Weights = Weights {
     points: POINTS_WEIGHT,
     fill: 2000,
@@ -631,11 +632,77 @@ impl<'a> Job<'a> {
                 false,
             )
         };
+        let best = if self.weights.points > 0 && self.agent != Agent::Original {
+            self.safe_points(best, set)
+        } else {
+            best
+        };
         Outcome {
             best,
             nodes: self.ctl.nodes.load(Ordering::Relaxed),
             deep,
         }
+    }
+
+    /// Objective points plays for points where that costs no safety: where the next hand
+    /// (dealt from `set`) could die on the board `best` leaves, the same search without
+    /// points answers instead if its board is less likely to die.
+    fn safe_points(
+        self,
+        best: Option<(Vec<Step>, i64)>,
+        set: &[Piece],
+    ) -> Option<(Vec<Step>, i64)> {
+        let Some((line, _)) = &best else { return best };
+        let dealer = puzzle_rules::blockudoku::Dealer::new(set);
+        let going = || !self.ctl.stop.load(Ordering::Relaxed);
+        let board = self.after(line);
+        let Some(dead) = dealer.dead_deals_until(board, going) else {
+            return best;
+        };
+        let crowded = evaluate(board, self.weights) < self.weights.net_below;
+        if dead == 0 && !crowded {
+            return best;
+        }
+        let survive = Weights {
+            points: 0,
+            ..*self.weights
+        };
+        let safe = Job {
+            weights: &survive,
+            ..self
+        }
+        .run(set)
+        .best;
+        match &safe {
+            Some((line, _)) => {
+                let b = self.after(line);
+                let d = dealer.dead_deals_until(b, going);
+                let safer = d.is_some_and(|d| {
+                    d < dead
+                        || (d == dead
+                            && crowded
+                            && evaluate(b, self.weights) > evaluate(board, self.weights))
+                });
+                if safer {
+                    safe
+                } else {
+                    best
+                }
+            }
+            None => best,
+        }
+    }
+
+    /// The board after playing `line` (legal, from this search) on the job's board.
+    fn after(&self, line: &[Step]) -> Board {
+        let mut board = self.board;
+        for step in line {
+            let piece = self.hand.iter().find(|h| h.0 == step.slot).expect("slot").1;
+            let a = step.anchor as usize;
+            let mask = piece.mask_at(a / 9, a % 9).expect("legal line");
+            board = board.place_mask(mask).0;
+        }
+        board
     }
 
     /// The whole-hand search without the lookahead: the best line and the kept final boards.
@@ -938,6 +1005,47 @@ mod tests {
         }
         // The objective changes some answers.
         assert!(differed > 0);
+    }
+
+    // Objective points never leaves a board the next hand is more likely to kill than the
+    // board survive leaves, unless no next hand can die on it.
+    #[test]
+    fn points_answers_are_no_riskier_than_survive_answers() {
+        use puzzle_rules::blockudoku::Dealer;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(12);
+        let dealer = Dealer::new(catalogue());
+        let (mut at_risk, mut differed) = (0, 0);
+        for _ in 0..150 {
+            let board = Board::from_fn(|_| rng.gen_bool(0.5));
+            let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=47)).collect();
+            let h = hand(&ids);
+            let stop = AtomicBool::new(false);
+            let ctl = Control::new(&stop, u64::MAX);
+            let survive = Job::new(board, &h, &ctl);
+            let points = Job {
+                weights: &POINTS_WEIGHTS,
+                ..survive
+            };
+            let (Some(s), Some(p)) = (survive.run(catalogue()).best, points.run(catalogue()).best)
+            else {
+                continue;
+            };
+            let (ds, dp) = (
+                dealer.dead_chance(survive.after(&s.0)),
+                dealer.dead_chance(points.after(&p.0)),
+            );
+            assert!(
+                dp == 0.0 || dp <= ds,
+                "points {dp} survive {ds} on {board:?} {ids:?}"
+            );
+            at_risk += (ds > 0.0) as u32;
+            differed += (s.0 != p.0) as u32;
+        }
+        assert!(
+            at_risk > 0 && differed > 0,
+            "at risk {at_risk} differed {differed}"
+        );
     }
 
     #[test]
