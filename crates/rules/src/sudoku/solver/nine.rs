@@ -157,6 +157,40 @@ const ROW_SINGLE: [u16; 512] = {
     t
 };
 
+/// For a 3-bit set of the rows of a band, their cells.
+const ROWS_OF: [u32; 8] = {
+    let mut t = [0u32; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut r = 0;
+        while r < 3 {
+            if s & (1 << r) != 0 {
+                t[s] |= 0o777 << (9 * r);
+            }
+            r += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// For a 3-bit set of the boxes of a band, their cells.
+const BOXES_OF: [u32; 8] = {
+    let mut t = [0u32; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut b = 0;
+        while b < 3 {
+            if s & (1 << b) != 0 {
+                t[s] |= 0o007_007_007 << (3 * b);
+            }
+            b += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
 /// For a cell of a band (0..27), the cells of the same digit in the same band that may stay:
 /// everything but its row and box peers (the cell itself stays).
 const OWN_BAND_KEEP: [u32; 27] = {
@@ -311,6 +345,60 @@ struct Grid {
     cols: [u16; 27],
 }
 
+/// For each value `v` in 0..=9 and band `b`, the cells of the band holding `v`, at
+/// `3 * v + b` (value 0 is an empty cell).
+fn value_masks(cells: &[u8; 81]) -> [u32; 30] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        value_masks_sse2(cells)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        value_masks_plain(cells)
+    }
+}
+
+/// [`value_masks`] one cell at a time, for targets without SSE2 (and tests).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn value_masks_plain(cells: &[u8; 81]) -> [u32; 30] {
+    let mut masks = [0u32; 30];
+    for (i, &v) in cells.iter().enumerate() {
+        if v <= 9 {
+            masks[3 * v as usize + i / 27] |= 1 << (i % 27);
+        }
+    }
+    masks
+}
+
+/// [`value_masks`] with SSE2 (part of the x86-64 baseline, so every path may use it): one
+/// byte compare and one mask extraction per 16 cells and value. Placing givens one by one
+/// was a tenth of the solve time on puzzles with many givens.
+#[cfg(target_arch = "x86_64")]
+fn value_masks_sse2(cells: &[u8; 81]) -> [u32; 30] {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+    };
+    // Padding so that the second 16-byte load of the last band stays in bounds.
+    let mut padded = [0xffu8; 96];
+    padded[..81].copy_from_slice(cells);
+    let mut masks = [0u32; 30];
+    for band in 0..3 {
+        // SAFETY: SSE2 is part of the x86-64 baseline; both loads read bytes
+        // 27 * band .. 27 * band + 32 <= 86 of the 96-byte buffer (unaligned loads).
+        unsafe {
+            let lo = _mm_loadu_si128(padded.as_ptr().add(27 * band) as *const __m128i);
+            let hi = _mm_loadu_si128(padded.as_ptr().add(27 * band + 16) as *const __m128i);
+            for v in 0..10 {
+                let value = _mm_set1_epi8(v as i8);
+                let m = _mm_movemask_epi8(_mm_cmpeq_epi8(lo, value)) as u32
+                    | (_mm_movemask_epi8(_mm_cmpeq_epi8(hi, value)) as u32) << 16;
+                masks[3 * v + band] = m & ALL;
+            }
+        }
+    }
+    masks
+}
+
 /// Where the search reports: stops at `limit`, keeps the first solution when asked to.
 struct Tally {
     limit: usize,
@@ -320,42 +408,50 @@ struct Tally {
 }
 
 impl Grid {
-    fn from_cells(cells: &[u8]) -> Option<Grid> {
+    /// The grid of a puzzle's givens with what they rule out directly (each given's row, column
+    /// and box peers, and its cell for the other digits); the band logic in `update` finishes
+    /// the job. `None` when two givens of a digit share a row, column or box.
+    ///
+    /// Built for all givens at once, without branches: on puzzles with many givens placing
+    /// them one by one was a tenth of the solve time.
+    fn from_cells(cells: &[u8; 81]) -> Option<Grid> {
+        let given = value_masks(cells);
+        // A cell holding something other than 0..=9 counts as filled by no digit: no solution.
+        let occupied = [ALL & !given[0], ALL & !given[1], ALL & !given[2]];
+        let given = &given[3..];
         let mut grid = Grid {
-            poss: [ALL; 27],
+            poss: [0; 27],
             seen: [0; 27],
-            unsolved: [ALL; 3],
+            unsolved: occupied.map(|o| ALL & !o),
             configs: [0; 27],
             cols: [0o777; 27],
         };
-        for (i, &v) in cells.iter().enumerate().take(81) {
-            if v == 0 {
-                continue;
-            }
-            let band = i / 27;
-            let mask = 1u32 << (i % 27);
-            let sub = 3 * (v as usize - 1) + band;
-            if grid.poss[sub] & mask == 0 {
-                return None;
-            }
-            grid.place_given(sub, mask);
-        }
-        Some(grid)
-    }
-
-    /// Puts digit `sub / 3` in the cell `mask` of band `sub % 3` and removes what it rules out
-    /// directly; the band logic in `update` finishes the job.
-    fn place_given(&mut self, sub: usize, mask: u32) {
-        let band = sub % 3;
+        let mut conflict = false;
         for d in 0..9 {
-            self.poss[3 * d + band] &= !mask;
+            let g = [given[3 * d], given[3 * d + 1], given[3 * d + 2]];
+            let cols = g.map(|g| (g | (g >> 9) | (g >> 18)) & 0o777);
+            let all_cols = cols[0] | cols[1] | cols[2];
+            let count = g[0].count_ones() + g[1].count_ones() + g[2].count_ones();
+            let (mut rows, mut boxes) = (0, 0);
+            let col_keep = !(all_cols | (all_cols << 9) | (all_cols << 18));
+            for band in 0..3 {
+                let row_set = (g[band] & 0o777 != 0) as usize
+                    | ((g[band] & (0o777 << 9) != 0) as usize) << 1
+                    | ((g[band] & (0o777 << 18) != 0) as usize) << 2;
+                let box_set = SHRINK[cols[band] as usize] as usize;
+                rows += row_set.count_ones();
+                boxes += box_set.count_ones();
+                let keep = col_keep & !ROWS_OF[row_set] & !BOXES_OF[box_set] & !occupied[band];
+                grid.poss[3 * d + band] = (ALL & keep) | g[band];
+            }
+            // One given per row, column and box: as many of each used as there are givens.
+            conflict |= all_cols.count_ones() != count || rows != count || boxes != count;
         }
-        self.poss[sub] |= mask;
-        self.place_single(sub, mask);
+        (!conflict).then_some(grid)
     }
 
-    /// [`Grid::place_given`] for a cell no other digit can take (a naked single): only the
-    /// digit's own three words change.
+    /// Puts digit `sub / 3` in the cell `mask` of band `sub % 3`, a cell no other digit can
+    /// take (a naked single): only the digit's own three words change.
     #[inline(always)]
     fn place_single(&mut self, sub: usize, mask: u32) {
         let band = sub % 3;
@@ -831,5 +927,27 @@ pub(super) fn solve(board_cells: &[u8], request: Request) -> Answer {
         count,
         first: first.map(|f| f.to_vec()),
         complete: true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn value_masks_agree_with_the_plain_version() {
+        let mut cells = [0u8; 81];
+        let mut x = 12345u32;
+        for round in 0..200 {
+            for c in cells.iter_mut() {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                // Mostly 0..=9, sometimes a value out of range.
+                *c = ((x >> 16) % if round % 10 == 0 { 12 } else { 10 }) as u8;
+            }
+            assert_eq!(value_masks(&cells), value_masks_plain(&cells));
+        }
+        let masks = value_masks(&cells);
+        let filled: u32 = (0..30).map(|k| masks[k].count_ones()).sum();
+        assert!(filled > 0 && filled <= 81);
     }
 }
