@@ -525,13 +525,18 @@ impl Grid {
     ///
     /// The changed digit-bands are gathered into a bit mask by branch-free compares and then
     /// visited in order: testing each of the 27 in turn mispredicted often enough to cost
-    /// more than the band logic itself.
+    /// more than the band logic itself. The compares load `poss` one word at a time: the
+    /// compiler's vector loads had to wait for the scalar stores of the band logic just
+    /// before them (a store cannot be forwarded to a wider load), a sixth of the time on
+    /// easy puzzles, and tracking changes at every write instead cost more than it saved.
     #[inline(always)]
     fn update(&mut self) -> Result<(), Dead> {
         loop {
             let mut dirty = 0u32;
             for sub in 0..27 {
-                dirty |= ((self.poss[sub] != self.seen[sub]) as u32) << sub;
+                // SAFETY: in bounds; volatile only keeps these loads scalar.
+                let p = unsafe { std::ptr::read_volatile(&self.poss[sub]) };
+                dirty |= ((p != self.seen[sub]) as u32) << sub;
             }
             if dirty == 0 {
                 return Ok(());
