@@ -26,7 +26,8 @@
 //! horizontal mini-rows): it fails a mini-row that must take four digits (configuration
 //! guesses in an almost empty band cause that; without the check, counting two solutions of
 //! the empty grid did not finish within minutes), and it cuts search nodes on
-//! forum-hardest-1106 from 139 to 122 per puzzle (propagations from 306 to 253).
+//! forum-hardest-1106 from 139 to 122 per puzzle (propagations from 306 to 253). On nearly
+//! full grids it costs more than it saves and is skipped ([`TRIAD_MIN_EMPTY`]).
 //!
 //! The propagation and search are compiled twice ([`Path`]): for the target's baseline and
 //! for x86-64 CPUs with AVX2 and BMI2, picked at run time; the code is the same.
@@ -382,6 +383,10 @@ const BAND_BYTES: [[u64; 3]; 4] = {
     t
 };
 
+/// [`Grid::minirow_triads`] runs on grids with at least this many empty cells (40 was 4%
+/// faster on serg-benchmark than always, and the same on the other collections).
+const TRIAD_MIN_EMPTY: u32 = 40;
+
 /// A contradiction: the position has no solution.
 struct Dead;
 
@@ -655,6 +660,13 @@ impl Grid {
         Ok(placed)
     }
 
+    /// The cells not yet solved.
+    fn empty_cells(&self) -> u32 {
+        self.unsolved[0].count_ones()
+            + self.unsolved[1].count_ones()
+            + self.unsolved[2].count_ones()
+    }
+
     fn is_solved(&self) -> bool {
         self.unsolved == [0; 3]
     }
@@ -673,7 +685,12 @@ impl Grid {
             }
             // Claiming only when singles are exhausted: it rarely fires earlier, and is what
             // saves guesses on the hardest puzzles.
-            if !self.claim_columns()? && !self.minirow_triads()? {
+            // Triads last, and only on grids with many empty cells: they are what fails
+            // overfull mini-rows in sparse bands and cuts guesses on the hardest puzzles,
+            // but on nearly full grids (serg-benchmark) they cost more than they save.
+            if !self.claim_columns()?
+                && (self.empty_cells() < TRIAD_MIN_EMPTY || !self.minirow_triads()?)
+            {
                 return Ok(());
             }
         }
