@@ -21,13 +21,17 @@
 //! fewest (at least two) and tries each of its configurations, a whole "which mini-row in
 //! each row" choice. On forum-hardest-1106 that needs 141 search nodes per puzzle against
 //! 197 for the best bivalue cell (the previous choice), and cuts the time by about a fifth.
-//! The propagation does not know that a mini-row holds only three digits, so configuration
-//! guesses in an almost empty band can force four digits into one mini-row unnoticed;
-//! [`Grid::overfull_minirow`] checks that at every search node (without it, counting two
-//! solutions of the empty grid did not finish within minutes).
+//! The band logic does not know that a mini-row holds exactly three digits; when the rest
+//! of the propagation is stuck, [`Grid::minirow_triads`] applies that (tdoku's triads, for
+//! horizontal mini-rows): it fails a mini-row that must take four digits (configuration
+//! guesses in an almost empty band cause that; without the check, counting two solutions of
+//! the empty grid did not finish within minutes), and it cuts search nodes on
+//! forum-hardest-1106 from 139 to 122 per puzzle (propagations from 306 to 253). On nearly
+//! full grids it costs more than it saves and is skipped ([`TRIAD_MIN_EMPTY`]).
 //!
 //! The propagation and search are compiled twice ([`Path`]): for the target's baseline and
-//! for x86-64 CPUs with AVX2 and BMI2, picked at run time; the code is the same.
+//! for x86-64 CPUs with AVX2 and BMI2, picked at run time; the code is the same but for one
+//! BMI2 bit extract (table look-ups on the baseline path).
 
 use super::answer::{Answer, Request};
 
@@ -157,6 +161,40 @@ const ROW_SINGLE: [u16; 512] = {
     t
 };
 
+/// For a 3-bit set of the rows of a band, their cells.
+const ROWS_OF: [u32; 8] = {
+    let mut t = [0u32; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut r = 0;
+        while r < 3 {
+            if s & (1 << r) != 0 {
+                t[s] |= 0o777 << (9 * r);
+            }
+            r += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// For a 3-bit set of the boxes of a band, their cells.
+const BOXES_OF: [u32; 8] = {
+    let mut t = [0u32; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut b = 0;
+        while b < 3 {
+            if s & (1 << b) != 0 {
+                t[s] |= 0o007_007_007 << (3 * b);
+            }
+            b += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
 /// For a cell of a band (0..27), the cells of the same digit in the same band that may stay:
 /// everything but its row and box peers (the cell itself stays).
 const OWN_BAND_KEEP: [u32; 27] = {
@@ -251,6 +289,45 @@ const CONFIG_MUST: [u16; 64] = {
     t
 };
 
+/// For a set of configurations (see [`CONFIGS`]), the mini-rows (bit `3*row + box`) that at
+/// least one of them uses: where the digit may still go.
+const CONFIG_ANY: [u16; 64] = {
+    let mut t = [0u16; 64];
+    let mut set = 1;
+    while set < 64 {
+        let mut p = 0;
+        while p < 6 {
+            if set & (1 << p) != 0 {
+                let mut row = 0;
+                while row < 3 {
+                    t[set] |= 1 << (3 * row + PERMS[p][row]);
+                    row += 1;
+                }
+            }
+            p += 1;
+        }
+        set += 1;
+    }
+    t
+};
+
+/// For a 9-bit set of mini-rows of a band (bit `3*row + box`), their cells.
+const MINIROW_CELLS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut s = 0;
+    while s < 512 {
+        let mut k = 0;
+        while k < 9 {
+            if s & (1 << k) != 0 {
+                t[s] |= 0o7 << (3 * k);
+            }
+            k += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
 /// For a configuration of [`PERMS`] in a horizontal band, the cells it leaves the digit.
 const CONFIG_CELLS: [u32; 6] = {
     let mut t = [0u32; 6];
@@ -295,6 +372,39 @@ const STACK_CONFIG_CELLS: [[[u32; 3]; 6]; 3] = {
     t
 };
 
+/// `BAND_BYTES[k][band]` selects, in the `k`-th `u64` of [`Grid::configs`], the bytes of the
+/// digit-bands of `band` (byte `i` of the array belongs to band `i % 3`; bytes 27.. are 0).
+const BAND_BYTES: [[u64; 3]; 4] = {
+    let mut t = [[0u64; 3]; 4];
+    let mut i = 0;
+    while i < 27 {
+        t[i / 8][i % 3] |= 0xff << (8 * (i % 8));
+        i += 1;
+    }
+    t
+};
+
+/// [`Grid::minirow_triads`] runs on grids with at least this many empty cells (40 was 4%
+/// faster on serg-benchmark than always, and the same on the other collections).
+const TRIAD_MIN_EMPTY: u32 = 40;
+
+/// The live mini-rows of a digit-band word (bit `3 * row + box`) with BMI2's bit extract:
+/// one instruction instead of three table look-ups. Only for [`Path::Avx2`] (see
+/// [`Grid::update_one`]); elsewhere it is never called.
+#[inline(always)]
+fn live_minirows_pext(p: u32) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: only called with `PEXT` true, i.e. from `propagate_avx2`, which runs only
+        // on CPUs with BMI2 (`Path::is_supported`).
+        unsafe { std::arch::x86_64::_pext_u32(p | (p >> 1) | (p >> 2), 0o111_111_111) as usize }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        unreachable!("no bit extract on this target: {p}")
+    }
+}
+
 /// A contradiction: the position has no solution.
 struct Dead;
 
@@ -306,9 +416,64 @@ struct Grid {
     seen: [u32; 27],
     unsolved: [u32; 3],
     /// The configurations (see [`CONFIGS`]) of `poss[sub]` as of its last band update.
-    configs: [u8; 27],
+    /// (Padded to 32 bytes so that [`Grid::pick_config`] can read it as four `u64`.)
+    configs: [u8; 32],
     /// The columns (9 bits) of `poss[sub]` as of its last band update.
     cols: [u16; 27],
+}
+
+/// For each value `v` in 0..=9 and band `b`, the cells of the band holding `v`, at
+/// `3 * v + b` (value 0 is an empty cell).
+fn value_masks(cells: &[u8; 81]) -> [u32; 30] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        value_masks_sse2(cells)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        value_masks_plain(cells)
+    }
+}
+
+/// [`value_masks`] one cell at a time, for targets without SSE2 (and tests).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn value_masks_plain(cells: &[u8; 81]) -> [u32; 30] {
+    let mut masks = [0u32; 30];
+    for (i, &v) in cells.iter().enumerate() {
+        if v <= 9 {
+            masks[3 * v as usize + i / 27] |= 1 << (i % 27);
+        }
+    }
+    masks
+}
+
+/// [`value_masks`] with SSE2 (part of the x86-64 baseline, so every path may use it): one
+/// byte compare and one mask extraction per 16 cells and value. Placing givens one by one
+/// was a tenth of the solve time on puzzles with many givens.
+#[cfg(target_arch = "x86_64")]
+fn value_masks_sse2(cells: &[u8; 81]) -> [u32; 30] {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+    };
+    // Padding so that the second 16-byte load of the last band stays in bounds.
+    let mut padded = [0xffu8; 96];
+    padded[..81].copy_from_slice(cells);
+    let mut masks = [0u32; 30];
+    for band in 0..3 {
+        // SAFETY: SSE2 is part of the x86-64 baseline; both loads read bytes
+        // 27 * band .. 27 * band + 32 <= 86 of the 96-byte buffer (unaligned loads).
+        unsafe {
+            let lo = _mm_loadu_si128(padded.as_ptr().add(27 * band) as *const __m128i);
+            let hi = _mm_loadu_si128(padded.as_ptr().add(27 * band + 16) as *const __m128i);
+            for v in 0..10 {
+                let value = _mm_set1_epi8(v as i8);
+                let m = _mm_movemask_epi8(_mm_cmpeq_epi8(lo, value)) as u32
+                    | (_mm_movemask_epi8(_mm_cmpeq_epi8(hi, value)) as u32) << 16;
+                masks[3 * v + band] = m & ALL;
+            }
+        }
+    }
+    masks
 }
 
 /// Where the search reports: stops at `limit`, keeps the first solution when asked to.
@@ -320,42 +485,50 @@ struct Tally {
 }
 
 impl Grid {
-    fn from_cells(cells: &[u8]) -> Option<Grid> {
+    /// The grid of a puzzle's givens with what they rule out directly (each given's row, column
+    /// and box peers, and its cell for the other digits); the band logic in `update` finishes
+    /// the job. `None` when two givens of a digit share a row, column or box.
+    ///
+    /// Built for all givens at once, without branches: on puzzles with many givens placing
+    /// them one by one was a tenth of the solve time.
+    fn from_cells(cells: &[u8; 81]) -> Option<Grid> {
+        let given = value_masks(cells);
+        // A cell holding something other than 0..=9 counts as filled by no digit: no solution.
+        let occupied = [ALL & !given[0], ALL & !given[1], ALL & !given[2]];
+        let given = &given[3..];
         let mut grid = Grid {
-            poss: [ALL; 27],
+            poss: [0; 27],
             seen: [0; 27],
-            unsolved: [ALL; 3],
-            configs: [0; 27],
+            unsolved: occupied.map(|o| ALL & !o),
+            configs: [0; 32],
             cols: [0o777; 27],
         };
-        for (i, &v) in cells.iter().enumerate().take(81) {
-            if v == 0 {
-                continue;
-            }
-            let band = i / 27;
-            let mask = 1u32 << (i % 27);
-            let sub = 3 * (v as usize - 1) + band;
-            if grid.poss[sub] & mask == 0 {
-                return None;
-            }
-            grid.place_given(sub, mask);
-        }
-        Some(grid)
-    }
-
-    /// Puts digit `sub / 3` in the cell `mask` of band `sub % 3` and removes what it rules out
-    /// directly; the band logic in `update` finishes the job.
-    fn place_given(&mut self, sub: usize, mask: u32) {
-        let band = sub % 3;
+        let mut conflict = false;
         for d in 0..9 {
-            self.poss[3 * d + band] &= !mask;
+            let g = [given[3 * d], given[3 * d + 1], given[3 * d + 2]];
+            let cols = g.map(|g| (g | (g >> 9) | (g >> 18)) & 0o777);
+            let all_cols = cols[0] | cols[1] | cols[2];
+            let count = g[0].count_ones() + g[1].count_ones() + g[2].count_ones();
+            let (mut rows, mut boxes) = (0, 0);
+            let col_keep = !(all_cols | (all_cols << 9) | (all_cols << 18));
+            for band in 0..3 {
+                let row_set = (g[band] & 0o777 != 0) as usize
+                    | ((g[band] & (0o777 << 9) != 0) as usize) << 1
+                    | ((g[band] & (0o777 << 18) != 0) as usize) << 2;
+                let box_set = SHRINK[cols[band] as usize] as usize;
+                rows += row_set.count_ones();
+                boxes += box_set.count_ones();
+                let keep = col_keep & !ROWS_OF[row_set] & !BOXES_OF[box_set] & !occupied[band];
+                grid.poss[3 * d + band] = (ALL & keep) | g[band];
+            }
+            // One given per row, column and box: as many of each used as there are givens.
+            conflict |= all_cols.count_ones() != count || rows != count || boxes != count;
         }
-        self.poss[sub] |= mask;
-        self.place_single(sub, mask);
+        (!conflict).then_some(grid)
     }
 
-    /// [`Grid::place_given`] for a cell no other digit can take (a naked single): only the
-    /// digit's own three words change.
+    /// Puts digit `sub / 3` in the cell `mask` of band `sub % 3`, a cell no other digit can
+    /// take (a naked single): only the digit's own three words change.
     #[inline(always)]
     fn place_single(&mut self, sub: usize, mask: u32) {
         let band = sub % 3;
@@ -375,13 +548,18 @@ impl Grid {
     ///
     /// The changed digit-bands are gathered into a bit mask by branch-free compares and then
     /// visited in order: testing each of the 27 in turn mispredicted often enough to cost
-    /// more than the band logic itself.
+    /// more than the band logic itself. The compares load `poss` one word at a time: the
+    /// compiler's vector loads had to wait for the scalar stores of the band logic just
+    /// before them (a store cannot be forwarded to a wider load), a sixth of the time on
+    /// easy puzzles, and tracking changes at every write instead cost more than it saved.
     #[inline(always)]
-    fn update(&mut self) -> Result<(), Dead> {
+    fn update<const PEXT: bool>(&mut self) -> Result<(), Dead> {
         loop {
             let mut dirty = 0u32;
             for sub in 0..27 {
-                dirty |= ((self.poss[sub] != self.seen[sub]) as u32) << sub;
+                // SAFETY: in bounds; volatile only keeps these loads scalar.
+                let p = unsafe { std::ptr::read_volatile(&self.poss[sub]) };
+                dirty |= ((p != self.seen[sub]) as u32) << sub;
             }
             if dirty == 0 {
                 return Ok(());
@@ -389,17 +567,21 @@ impl Grid {
             while dirty != 0 {
                 let sub = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
-                self.update_one(sub)?;
+                self.update_one::<PEXT>(sub)?;
             }
         }
     }
 
     #[inline(always)]
-    fn update_one(&mut self, sub: usize) -> Result<(), Dead> {
+    fn update_one<const PEXT: bool>(&mut self, sub: usize) -> Result<(), Dead> {
         let p = self.poss[sub];
-        let live = SHRINK[(p & 0o777) as usize] as usize
-            | (SHRINK[((p >> 9) & 0o777) as usize] as usize) << 3
-            | (SHRINK[(p >> 18) as usize] as usize) << 6;
+        let live = if PEXT {
+            live_minirows_pext(p)
+        } else {
+            SHRINK[(p & 0o777) as usize] as usize
+                | (SHRINK[((p >> 9) & 0o777) as usize] as usize) << 3
+                | (SHRINK[(p >> 18) as usize] as usize) << 6
+        };
         let p = p & PERM_KEEP[live];
         if p == 0 {
             return Err(Dead);
@@ -500,6 +682,13 @@ impl Grid {
         Ok(placed)
     }
 
+    /// The cells not yet solved.
+    fn empty_cells(&self) -> u32 {
+        self.unsolved[0].count_ones()
+            + self.unsolved[1].count_ones()
+            + self.unsolved[2].count_ones()
+    }
+
     fn is_solved(&self) -> bool {
         self.unsolved == [0; 3]
     }
@@ -507,9 +696,9 @@ impl Grid {
     /// Propagates to a fixed point. `Ok` means solved or stuck (a guess is needed). Inlined
     /// into each compiled copy of the solver ([`Engine::propagate`]).
     #[inline(always)]
-    fn propagate_body(&mut self) -> Result<(), Dead> {
+    fn propagate_body<const PEXT: bool>(&mut self) -> Result<(), Dead> {
         loop {
-            self.update()?;
+            self.update::<PEXT>()?;
             if self.is_solved() {
                 return Ok(());
             }
@@ -518,7 +707,12 @@ impl Grid {
             }
             // Claiming only when singles are exhausted: it rarely fires earlier, and is what
             // saves guesses on the hardest puzzles.
-            if !self.claim_columns()? {
+            // Triads last, and only on grids with many empty cells: they are what fails
+            // overfull mini-rows in sparse bands and cuts guesses on the hardest puzzles,
+            // but on nearly full grids (serg-benchmark) they cost more than they save.
+            if !self.claim_columns()?
+                && (self.empty_cells() < TRIAD_MIN_EMPTY || !self.minirow_triads()?)
+            {
                 return Ok(());
             }
         }
@@ -538,23 +732,65 @@ impl Grid {
         out
     }
 
-    /// True when some mini-row must hold four or more digits (a mini-row has three cells).
-    /// The propagation does not see this; configuration guesses in sparse bands make it
-    /// happen, and without this check the search explores the hopeless subtree below.
+    /// Mini-row logic: a mini-row holds exactly three digits. Where three digits must go
+    /// in a mini-row (every configuration left to each uses it), no other digit may; where
+    /// only three digits may go, each of them must, so it leaves the mini-rows that share a
+    /// row or box with it. Mini-rows of all three bands are handled at once, packed as bit
+    /// `9 * band + 3 * row + box`. `Ok(true)` when it removed something.
     #[inline(always)]
-    fn overfull_minirow(&self) -> bool {
-        let (mut one, mut two, mut three, mut four) = (0u32, 0u32, 0u32, 0u32);
+    fn minirow_triads(&mut self) -> Result<bool, Dead> {
+        let mut must = [0u32; 9];
+        let mut may = [0u32; 9];
+        let (mut m1, mut m2, mut m3, mut m4) = (0u32, 0u32, 0u32, 0u32);
+        let (mut c1, mut c2, mut c3, mut c4) = (0u32, 0u32, 0u32, 0u32);
         for d in 0..9 {
-            let base = 3 * d;
-            let must = CONFIG_MUST[self.configs[base] as usize] as u32
-                | (CONFIG_MUST[self.configs[base + 1] as usize] as u32) << 9
-                | (CONFIG_MUST[self.configs[base + 2] as usize] as u32) << 18;
-            four |= three & must;
-            three |= two & must;
-            two |= one & must;
-            one |= must;
+            let c = [
+                self.configs[3 * d] as usize,
+                self.configs[3 * d + 1] as usize,
+                self.configs[3 * d + 2] as usize,
+            ];
+            let mu = CONFIG_MUST[c[0]] as u32
+                | (CONFIG_MUST[c[1]] as u32) << 9
+                | (CONFIG_MUST[c[2]] as u32) << 18;
+            let ma = CONFIG_ANY[c[0]] as u32
+                | (CONFIG_ANY[c[1]] as u32) << 9
+                | (CONFIG_ANY[c[2]] as u32) << 18;
+            must[d] = mu;
+            may[d] = ma;
+            m4 |= m3 & mu;
+            m3 |= m2 & mu;
+            m2 |= m1 & mu;
+            m1 |= mu;
+            c4 |= c3 & ma;
+            c3 |= c2 & ma;
+            c2 |= c1 & ma;
+            c1 |= ma;
         }
-        four != 0
+        if m4 != 0 || c3 != ALL {
+            return Err(Dead);
+        }
+        // Only mini-rows where a rule removes something: three digits must go there and a
+        // fourth may, or three may and not all of them must yet.
+        let full = m3 & c4;
+        let forced = c3 & !c4 & !m3;
+        if full | forced == 0 {
+            return Ok(false);
+        }
+        let mut changed = false;
+        for d in 0..9 {
+            let f = forced & may[d];
+            // Rows and boxes (within each band) of the forced mini-rows.
+            let rows = ((f | (f >> 1) | (f >> 2)) & 0o111_111_111) * 7;
+            let boxes = ((f | (f >> 3) | (f >> 6)) & 0o007_007_007) * 0o111;
+            let gone = ((rows | boxes) & !f) | (full & !must[d]);
+            for band in 0..3 {
+                let remove = MINIROW_CELLS[((gone >> (9 * band)) & 0o777) as usize];
+                let old = self.poss[3 * d + band];
+                changed |= old & remove != 0;
+                self.poss[3 * d + band] = old & !remove;
+            }
+        }
+        Ok(changed)
     }
 
     /// Where to branch: the band (0..3 horizontal, 3..6 vertical) with the fewest digit
@@ -565,10 +801,13 @@ impl Grid {
     /// branching on a bivalue cell.
     #[inline(always)]
     fn pick_config(&self) -> (usize, usize, u8) {
+        // The configuration count of a band is the number of set bits in the bytes of its
+        // digits: four 64-bit popcounts of masked words per band.
         let mut totals = [0u32; 6];
-        for digit in self.configs.chunks_exact(3) {
-            for (total, set) in totals.iter_mut().zip(digit) {
-                *total += set.count_ones();
+        for (k, chunk) in self.configs.chunks_exact(8).enumerate() {
+            let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+            for (band, total) in totals.iter_mut().take(3).enumerate() {
+                *total += (word & BAND_BYTES[k][band]).count_ones();
             }
         }
         let mut stacks = [[0u8; 3]; 9];
@@ -609,12 +848,17 @@ impl Grid {
                 stack[band - 3]
             };
             let n = set.count_ones();
-            if n >= 2 && n < fewest {
-                fewest = n;
+            // Ties go to the digit with the fewest cells left in the band: 4% fewer
+            // propagations on magictour-top1465 than the first digit found.
+            let cells = if band < 3 {
+                self.poss[3 * d + band].count_ones()
+            } else {
+                0
+            };
+            let score = n * 64 + cells;
+            if n >= 2 && score < fewest {
+                fewest = score;
                 pick = (band, d, set);
-                if n == 2 {
-                    break;
-                }
             }
         }
         pick
@@ -645,9 +889,6 @@ impl Grid {
             if tally.want_first && tally.first.is_none() {
                 tally.first = Some(self.solution());
             }
-            return;
-        }
-        if self.overfull_minirow() {
             return;
         }
         let (band, digit, mut configs) = self.pick_config();
@@ -683,8 +924,9 @@ pub enum Path {
     /// Baseline instructions of the target (SSE2 on x86-64): runs on any CPU.
     Scalar,
     /// x86-64 with AVX2, BMI1, BMI2, LZCNT and POPCNT: one-instruction popcounts and
-    /// trailing-zero counts, flag-free shifts, 256-bit compares for the change scan. Falls
-    /// back to [`Path::Scalar`] on CPUs without them.
+    /// trailing-zero counts, flag-free shifts, a bit extract for the live mini-rows of a
+    /// band (the one place where the code differs: same results). Falls back to
+    /// [`Path::Scalar`] on CPUs without them.
     Avx2,
 }
 
@@ -729,7 +971,7 @@ struct Scalar;
 impl Engine for Scalar {
     #[inline(never)]
     fn propagate(grid: &mut Grid) -> Result<(), Dead> {
-        grid.propagate_body()
+        grid.propagate_body::<false>()
     }
 
     fn search(grid: &mut Grid, tally: &mut Tally) {
@@ -745,7 +987,7 @@ struct Avx2;
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 #[inline(never)]
 fn propagate_avx2(grid: &mut Grid) -> Result<(), Dead> {
-    grid.propagate_body()
+    grid.propagate_body::<true>()
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -831,5 +1073,27 @@ pub(super) fn solve(board_cells: &[u8], request: Request) -> Answer {
         count,
         first: first.map(|f| f.to_vec()),
         complete: true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn value_masks_agree_with_the_plain_version() {
+        let mut cells = [0u8; 81];
+        let mut x = 12345u32;
+        for round in 0..200 {
+            for c in cells.iter_mut() {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                // Mostly 0..=9, sometimes a value out of range.
+                *c = ((x >> 16) % if round % 10 == 0 { 12 } else { 10 }) as u8;
+            }
+            assert_eq!(value_masks(&cells), value_masks_plain(&cells));
+        }
+        let masks = value_masks(&cells);
+        let filled: u32 = (0..30).map(|k| masks[k].count_ones()).sum();
+        assert!(filled > 0 && filled <= 81);
     }
 }
