@@ -13,7 +13,7 @@ use engine_kit::stats;
 use puzzle_rules::blockudoku::{catalogue, Board, Dealer, GameState, Piece, Scoring};
 use rand::{Rng, SeedableRng};
 
-use crate::search::{self, Agent, Control, Job, Outcome, Step, WEIGHTS};
+use crate::search::{self, final_board, Agent, Control, Job, Outcome, WEIGHTS};
 use crate::selfplay::game_seed;
 
 /// Arguments of `blockudoku crowded`.
@@ -45,17 +45,6 @@ fn hand_of(ids: &[usize; 3]) -> Vec<(usize, &'static Piece)> {
         .enumerate()
         .map(|(i, &p)| (i, &catalogue()[p]))
         .collect()
-}
-
-fn final_board(board: Board, hand: &[(usize, &Piece)], line: &[Step]) -> Board {
-    line.iter().fold(board, |b, s| {
-        let a = s.anchor as usize;
-        let mask = hand[s.slot]
-            .1
-            .mask_at(a / 9, a % 9)
-            .expect("search returns legal placements");
-        b.place_mask(mask).0
-    })
 }
 
 /// The weak player whose games give the positions (beam 2 then 1, no lookahead): it gets

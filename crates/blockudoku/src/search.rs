@@ -693,16 +693,9 @@ impl<'a> Job<'a> {
         }
     }
 
-    /// The board after playing `line` (legal, from this search) on the job's board.
+    /// The board after playing `line` (from this search) on the job's board.
     fn after(&self, line: &[Step]) -> Board {
-        let mut board = self.board;
-        for step in line {
-            let piece = self.hand.iter().find(|h| h.0 == step.slot).expect("slot").1;
-            let a = step.anchor as usize;
-            let mask = piece.mask_at(a / 9, a % 9).expect("legal line");
-            board = board.place_mask(mask).0;
-        }
-        board
+        final_board(self.board, self.hand, line)
     }
 
     /// The whole-hand search without the lookahead: the best line and the kept final boards.
@@ -789,6 +782,22 @@ impl<'a> Job<'a> {
         top.truncate(kept(beam[2]));
         (best, top)
     }
+}
+
+/// The board after playing `line` on `board` with `hand` (slot, piece); the line must be
+/// legal (a search's answer): panics otherwise.
+pub fn final_board(board: Board, hand: &[(usize, &Piece)], line: &[Step]) -> Board {
+    line.iter().fold(board, |b, step| {
+        let piece = hand
+            .iter()
+            .find(|h| h.0 == step.slot)
+            .expect("slot in hand")
+            .1;
+        let a = step.anchor as usize;
+        let mask = piece.mask_at(a / 9, a % 9).expect("placement on the board");
+        assert!(b.fits(mask), "placement on filled cells");
+        b.place_mask(mask).0
+    })
 }
 
 /// Picks among the best final boards by the one-piece lookahead (value reported: the

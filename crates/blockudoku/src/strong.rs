@@ -280,20 +280,9 @@ pub fn choose(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{search, Agent, DEFAULT_BEAM, WEIGHTS};
+    use crate::search::{final_board, search, Agent, DEFAULT_BEAM, WEIGHTS};
     use puzzle_rules::blockudoku::{catalogue, cell_bit, FULL};
     use std::sync::atomic::AtomicBool;
-
-    fn final_board(board: Board, hand: &[(usize, &Piece)], line: &[Step]) -> Board {
-        let mut b = board;
-        for s in line {
-            let a = s.anchor as usize;
-            let mask = hand[s.slot].1.mask_at(a / 9, a % 9).unwrap();
-            assert!(b.fits(mask), "illegal placement");
-            b = b.place_mask(mask).0;
-        }
-        b
-    }
 
     // The strong agent plays legal lines; where the default agent's board cannot die on the
     // next hand it plays the default agent's line; elsewhere its board is one the default
