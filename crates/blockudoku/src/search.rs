@@ -645,8 +645,9 @@ impl<'a> Job<'a> {
     }
 
     /// Objective points plays for points where that costs no safety: where the next hand
-    /// (dealt from `set`) could die on the board `best` leaves, the same search without
-    /// points answers instead if its board is less likely to die.
+    /// (dealt from `set`) could die on the board `best` leaves (or, with weight `net_below`,
+    /// its evaluation is below that), the same search without points answers instead if its
+    /// board is less likely to die (or as likely and, on a crowded board, better evaluated).
     fn safe_points(
         self,
         best: Option<(Vec<Step>, i64)>,
