@@ -74,15 +74,15 @@ pub const OBJECTIVES: [Objective; 2] = [Objective::Survive, Objective::Points];
 pub const POINTS_WEIGHT: i64 = 1000;
 
 /// The weights of objective `points`: the line's points, and on boards whose shape is not
-/// crowded (evaluation at least -400000) a bonus per filled cell and per nearly full
+/// very crowded (evaluation at least -450000) a bonus per filled cell and per nearly full
 /// region (1 to 3 empty cells), which makes several regions clear at once more often (the
 /// safety net of [`Job::run`] keeps the hazard down). Chosen by self-play on chains against
 /// their hazard probe (README, issue 13).
 pub const POINTS_WEIGHTS: Weights = Weights {
     points: POINTS_WEIGHT,
-    fill: 2000,
+    fill: 2500,
     open: 8000,
-    open_gate: -400_000,
+    open_gate: -450_000,
     ..WEIGHTS
 };
 
@@ -646,8 +646,9 @@ impl<'a> Job<'a> {
 
     /// Objective points plays for points where that costs no safety: where the next hand
     /// (dealt from `set`) could die on the board `best` leaves (or, with weight `net_below`,
-    /// its evaluation is below that), the same search without points answers instead if its
-    /// board is less likely to die (or as likely and, on a crowded board, better evaluated).
+    /// its evaluation is below that), the strong agent's search without points answers
+    /// instead if its board is less likely to die (or as likely and, on a crowded board,
+    /// better evaluated).
     fn safe_points(
         self,
         best: Option<(Vec<Step>, i64)>,
@@ -670,6 +671,7 @@ impl<'a> Job<'a> {
         };
         let safe = Job {
             weights: &survive,
+            agent: Agent::Strong,
             ..self
         }
         .run(set)
@@ -1018,7 +1020,7 @@ mod tests {
     }
 
     // Objective points never leaves a board the next hand is more likely to kill than the
-    // board survive leaves, unless no next hand can die on it.
+    // board the strong agent playing to survive leaves, unless no next hand can die on it.
     #[test]
     fn points_answers_are_no_riskier_than_survive_answers() {
         use puzzle_rules::blockudoku::Dealer;
@@ -1032,8 +1034,12 @@ mod tests {
             let h = hand(&ids);
             let stop = AtomicBool::new(false);
             let ctl = Control::new(&stop, u64::MAX);
-            let survive = Job::new(board, &h, &ctl);
+            let survive = Job {
+                agent: Agent::Strong,
+                ..Job::new(board, &h, &ctl)
+            };
             let points = Job {
+                agent: Agent::Default,
                 weights: &POINTS_WEIGHTS,
                 ..survive
             };
