@@ -410,6 +410,14 @@ fn live_minirows_pext(p: u32) -> usize {
     }
 }
 
+/// The live mini-rows of a digit-band word (bit `3 * row + box`) by table look-ups.
+#[inline(always)]
+fn live_minirows(p: u32) -> usize {
+    SHRINK[(p & 0o777) as usize] as usize
+        | (SHRINK[((p >> 9) & 0o777) as usize] as usize) << 3
+        | (SHRINK[((p >> 18) & 0o777) as usize] as usize) << 6
+}
+
 /// A contradiction: the position has no solution.
 struct Dead;
 
@@ -698,6 +706,62 @@ impl Grid {
         self.unsolved[0].count_ones()
             + self.unsolved[1].count_ones()
             + self.unsolved[2].count_ones()
+    }
+
+    /// The band logic of [`Grid::update_one`] on all 27 digit-bands at once, each from the
+    /// grid as it is on entry (not from each other's results), then every removal applied
+    /// together. Used once, on the grid of the givens, where every digit-band is new: the
+    /// 27 updates have no dependencies between them, so they overlap, where one by one each
+    /// waited for the stores of the one before. Each word is marked seen as it was on
+    /// entry, so whatever this round (or its own permutation rule) removed from it is
+    /// looked at again by [`Grid::update`], which reaches the same fixed point.
+    #[inline(always)]
+    fn batch_update<const PEXT: bool>(&mut self) -> Result<(), Dead> {
+        let mut kept = [0u32; 27];
+        let mut singles = [0u32; 27];
+        let mut keep = [0u32; 27];
+        let mut dead = false;
+        for sub in 0..27 {
+            let p = self.poss[sub];
+            let live = if PEXT {
+                live_minirows_pext(p)
+            } else {
+                live_minirows(p)
+            } & 0o777;
+            let q = p & PERM_KEEP[live];
+            dead |= q == 0;
+            kept[sub] = q;
+            self.seen[sub] = p;
+            self.configs[sub] = CONFIGS[live];
+            let cols = (q | (q >> 9) | (q >> 18)) & 0o777;
+            self.cols[sub] = cols as u16;
+            keep[sub] = COL_LOCK[cols as usize];
+            singles[sub] = (ROW_SINGLE[(q & 0o777) as usize] as u32
+                | (ROW_SINGLE[((q >> 9) & 0o777) as usize] as u32) << 9
+                | (ROW_SINGLE[((q >> 18) & 0o777) as usize] as u32) << 18)
+                & self.unsolved[sub % 3];
+        }
+        // The cells solved in each band, and those claimed by two digits at once.
+        let (mut one, mut two) = ([0u32; 3], 0u32);
+        for (sub, &s) in singles.iter().enumerate() {
+            two |= one[sub % 3] & s;
+            one[sub % 3] |= s;
+        }
+        for base in (0..27).step_by(3) {
+            let k = [keep[base], keep[base + 1], keep[base + 2]];
+            let others = [k[1] & k[2], k[0] & k[2], k[0] & k[1]];
+            for band in 0..3 {
+                let sub = base + band;
+                self.poss[sub] = kept[sub] & others[band] & !(one[band] & !singles[sub]);
+            }
+        }
+        for band in 0..3 {
+            self.unsolved[band] &= !one[band];
+        }
+        if dead || two != 0 {
+            return Err(Dead);
+        }
+        Ok(())
     }
 
     fn is_solved(&self) -> bool {
@@ -1023,7 +1087,7 @@ fn search_avx2(grid: &mut Grid, tally: &mut Tally) {
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 fn solve_avx2(cells: &[u8; 81], tally: &mut Tally) {
     if let Some(mut grid) = Grid::from_cells(cells) {
-        if propagate_avx2(&mut grid).is_ok() {
+        if grid.batch_update::<true>().is_ok() && propagate_avx2(&mut grid).is_ok() {
             search_avx2(&mut grid, tally);
         }
     }
@@ -1079,7 +1143,7 @@ pub fn solve_cells_on(
         }
         _ => {
             if let Some(mut grid) = Grid::from_cells(cells) {
-                if Scalar::propagate(&mut grid).is_ok() {
+                if grid.batch_update::<false>().is_ok() && Scalar::propagate(&mut grid).is_ok() {
                     Scalar::search(&mut grid, &mut tally);
                 }
             }
