@@ -549,18 +549,31 @@ impl Grid {
     /// Puts digit `sub / 3` in the cell `mask` of band `sub % 3`, a cell no other digit can
     /// take (a naked single): only the digit's own three words change.
     #[inline(always)]
-    fn place_single(&mut self, sub: usize, mask: u32) {
+    fn place_single(&mut self, sub: usize, mask: u32) -> u32 {
         let band = sub % 3;
         let digit_base = sub - band;
         let i = mask.trailing_zeros() as usize;
         // Mask every band, then restore this one: no branches.
-        let own = self.poss[sub] & OWN_BAND_KEEP[i];
-        let col = !COLUMN[i];
-        self.poss[digit_base] &= col;
-        self.poss[digit_base + 1] &= col;
-        self.poss[digit_base + 2] &= col;
+        let old = self.poss[sub];
+        let own = old & OWN_BAND_KEEP[i];
+        let gone = COLUMN[i];
+        let (w0, w1, w2) = (
+            self.poss[digit_base],
+            self.poss[digit_base + 1],
+            self.poss[digit_base + 2],
+        );
+        let changed = ((w0 & gone != 0) as u32
+            | ((w1 & gone != 0) as u32) << 1
+            | ((w2 & gone != 0) as u32) << 2)
+            << digit_base;
+        self.poss[digit_base] = w0 & !gone;
+        self.poss[digit_base + 1] = w1 & !gone;
+        self.poss[digit_base + 2] = w2 & !gone;
         self.poss[sub] = own;
         self.unsolved[band] &= !mask;
+        // The own word's column bit is the placed cell, which stays: its bit above came
+        // from it; whether the word changed is whether the row and box peers went.
+        (changed & !(1 << sub)) | ((own != old) as u32) << sub
     }
 
     /// Runs the band logic on every changed digit-band until nothing changes.
@@ -572,23 +585,28 @@ impl Grid {
     /// before them (a store cannot be forwarded to a wider load), a sixth of the time on
     /// easy puzzles, and tracking changes at every write instead cost more than it saved.
     #[inline(always)]
-    fn update<const PEXT: bool>(&mut self) -> Result<(), Dead> {
-        loop {
-            let mut dirty = 0u32;
-            for sub in 0..27 {
-                // SAFETY: in bounds; volatile only keeps these loads scalar.
-                let p = unsafe { std::ptr::read_volatile(&self.poss[sub]) };
-                dirty |= ((p != self.seen[sub]) as u32) << sub;
-            }
-            if dirty == 0 {
-                return Ok(());
-            }
+    fn update<const PEXT: bool>(&mut self, mut dirty: u32) -> Result<(), Dead> {
+        while dirty != 0 {
             while dirty != 0 {
                 let sub = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
                 self.update_one::<PEXT>(sub)?;
             }
+            dirty = self.changed_words();
         }
+        Ok(())
+    }
+
+    /// The digit-bands whose words changed since their last band update.
+    #[inline(always)]
+    fn changed_words(&self) -> u32 {
+        let mut dirty = 0u32;
+        for sub in 0..27 {
+            // SAFETY: in bounds; volatile only keeps these loads scalar.
+            let p = unsafe { std::ptr::read_volatile(&self.poss[sub]) };
+            dirty |= ((p != self.seen[sub]) as u32) << sub;
+        }
+        dirty
     }
 
     #[inline(always)]
@@ -635,12 +653,12 @@ impl Grid {
         Ok(())
     }
 
-    /// Column claiming for every digit (see [`CLAIM`]). `Ok(true)` when it removed something.
+    /// Column claiming for every digit (see [`CLAIM`]). Returns the digit-bands it changed.
     #[inline(always)]
-    fn claim_columns(&mut self) -> Result<bool, Dead> {
+    fn claim_columns(&mut self) -> Result<u32, Dead> {
         // Reads the column sets the band updates left (all words are up to date here), and
         // touches a digit's words only when its claiming removes something, which is rare.
-        let mut changed = false;
+        let mut changed = 0u32;
         for base in (0..27).step_by(3) {
             let (c0, c1, c2) = (
                 self.cols[base] as u32,
@@ -659,18 +677,18 @@ impl Grid {
             let fire = (c0 & !keep[0]) | (c1 & !keep[1]) | (c2 & !keep[2]);
             if fire & 0o777 != 0 {
                 for (b, &k) in keep.iter().enumerate() {
+                    changed |= ((self.poss[base + b] & !k != 0) as u32) << (base + b);
                     self.poss[base + b] &= k;
                 }
-                changed = true;
             }
         }
         Ok(changed)
     }
 
-    /// Places every cell with a single candidate. `Ok(true)` when something was placed.
+    /// Places every cell with a single candidate. Returns the digit-bands it changed.
     #[inline(always)]
-    fn naked_singles(&mut self) -> Result<bool, Dead> {
-        let mut placed = false;
+    fn naked_singles(&mut self) -> Result<u32, Dead> {
+        let mut placed = 0u32;
         for band in 0..3 {
             let (mut one, mut two) = (0u32, 0u32);
             for d in 0..9 {
@@ -694,8 +712,7 @@ impl Grid {
                 if digits == 0 {
                     return Err(Dead);
                 }
-                self.place_single(3 * digits.trailing_zeros() as usize + band, mask);
-                placed = true;
+                placed |= self.place_single(3 * digits.trailing_zeros() as usize + band, mask);
             }
         }
         Ok(placed)
@@ -716,7 +733,7 @@ impl Grid {
     /// entry, so whatever this round (or its own permutation rule) removed from it is
     /// looked at again by [`Grid::update`], which reaches the same fixed point.
     #[inline(always)]
-    fn batch_update<const PEXT: bool>(&mut self) -> Result<(), Dead> {
+    fn batch_update<const PEXT: bool>(&mut self) -> Result<u32, Dead> {
         let mut kept = [0u32; 27];
         let mut singles = [0u32; 27];
         let mut keep = [0u32; 27];
@@ -747,12 +764,15 @@ impl Grid {
             two |= one[sub % 3] & s;
             one[sub % 3] |= s;
         }
+        let mut changed = 0u32;
         for base in (0..27).step_by(3) {
             let k = [keep[base], keep[base + 1], keep[base + 2]];
             let others = [k[1] & k[2], k[0] & k[2], k[0] & k[1]];
             for band in 0..3 {
                 let sub = base + band;
-                self.poss[sub] = kept[sub] & others[band] & !(one[band] & !singles[sub]);
+                let p = kept[sub] & others[band] & !(one[band] & !singles[sub]);
+                changed |= ((p != self.seen[sub]) as u32) << sub;
+                self.poss[sub] = p;
             }
         }
         for band in 0..3 {
@@ -761,7 +781,7 @@ impl Grid {
         if dead || two != 0 {
             return Err(Dead);
         }
-        Ok(())
+        Ok(changed)
     }
 
     fn is_solved(&self) -> bool {
@@ -771,13 +791,14 @@ impl Grid {
     /// Propagates to a fixed point. `Ok` means solved or stuck (a guess is needed). Inlined
     /// into each compiled copy of the solver ([`Engine::propagate`]).
     #[inline(always)]
-    fn propagate_body<const PEXT: bool>(&mut self) -> Result<(), Dead> {
+    fn propagate_body<const PEXT: bool>(&mut self, mut dirty: u32) -> Result<(), Dead> {
         loop {
-            self.update::<PEXT>()?;
+            self.update::<PEXT>(dirty)?;
             if self.is_solved() {
                 return Ok(());
             }
-            if self.naked_singles()? {
+            dirty = self.naked_singles()?;
+            if dirty != 0 {
                 continue;
             }
             // Claiming only when singles are exhausted: it rarely fires earlier, and is what
@@ -785,9 +806,11 @@ impl Grid {
             // Triads last, and only on grids with many empty cells: they are what fails
             // overfull mini-rows in sparse bands and cuts guesses on the hardest puzzles,
             // but on nearly full grids (serg-benchmark) they cost more than they save.
-            if !self.claim_columns()?
-                && (self.empty_cells() < TRIAD_MIN_EMPTY || !self.minirow_triads()?)
-            {
+            dirty = self.claim_columns()?;
+            if dirty == 0 && self.empty_cells() >= TRIAD_MIN_EMPTY {
+                dirty = self.minirow_triads()?;
+            }
+            if dirty == 0 {
                 return Ok(());
             }
         }
@@ -811,9 +834,9 @@ impl Grid {
     /// in a mini-row (every configuration left to each uses it), no other digit may; where
     /// only three digits may go, each of them must, so it leaves the mini-rows that share a
     /// row or box with it. Mini-rows of all three bands are handled at once, packed as bit
-    /// `9 * band + 3 * row + box`. `Ok(true)` when it removed something.
+    /// `9 * band + 3 * row + box`. Returns the digit-bands it changed.
     #[inline(always)]
-    fn minirow_triads(&mut self) -> Result<bool, Dead> {
+    fn minirow_triads(&mut self) -> Result<u32, Dead> {
         let mut must = [0u32; 9];
         let mut may = [0u32; 9];
         let (mut m1, mut m2, mut m3, mut m4) = (0u32, 0u32, 0u32, 0u32);
@@ -849,9 +872,9 @@ impl Grid {
         let full = m3 & c4;
         let forced = c3 & !c4 & !m3;
         if full | forced == 0 {
-            return Ok(false);
+            return Ok(0);
         }
-        let mut changed = false;
+        let mut changed = 0u32;
         for d in 0..9 {
             let f = forced & may[d];
             // Rows and boxes (within each band) of the forced mini-rows.
@@ -861,7 +884,7 @@ impl Grid {
             for band in 0..3 {
                 let remove = MINIROW_CELLS[((gone >> (9 * band)) & 0o777) as usize];
                 let old = self.poss[3 * d + band];
-                changed |= old & remove != 0;
+                changed |= ((old & remove != 0) as u32) << (3 * d + band);
                 self.poss[3 * d + band] = old & !remove;
             }
         }
@@ -947,15 +970,20 @@ impl Grid {
     /// Restricts `digit` to configuration `config` of `band` (as numbered by
     /// [`Grid::pick_config`]).
     #[inline(always)]
-    fn assume(&mut self, band: usize, digit: usize, config: usize) {
+    fn assume(&mut self, band: usize, digit: usize, config: usize) -> u32 {
         let base = 3 * digit;
         if band < 3 {
+            // The digit has another configuration, whose cells go: the word changes.
             self.poss[base + band] &= CONFIG_CELLS[config];
+            1 << (base + band)
         } else {
             let keep = &STACK_CONFIG_CELLS[band - 3][config];
-            self.poss[base] &= keep[0];
-            self.poss[base + 1] &= keep[1];
-            self.poss[base + 2] &= keep[2];
+            let mut changed = 0;
+            for (b, &k) in keep.iter().enumerate() {
+                changed |= ((self.poss[base + b] & !k != 0) as u32) << (base + b);
+                self.poss[base + b] &= k;
+            }
+            changed
         }
     }
 
@@ -978,8 +1006,8 @@ impl Grid {
             let config = configs.trailing_zeros() as usize;
             configs &= configs - 1;
             if configs == 0 {
-                self.assume(band, digit, config);
-                if E::propagate(self).is_ok() {
+                let dirty = self.assume(band, digit, config);
+                if E::propagate(self, dirty).is_ok() {
                     E::search(self, tally);
                 } else {
                     tally.dead_end = true;
@@ -987,8 +1015,8 @@ impl Grid {
                 return;
             }
             let mut child = *self;
-            child.assume(band, digit, config);
-            if E::propagate(&mut child).is_ok() {
+            let dirty = child.assume(band, digit, config);
+            if E::propagate(&mut child, dirty).is_ok() {
                 E::search(&mut child, tally);
                 if tally.count >= tally.limit {
                     return;
@@ -1045,7 +1073,9 @@ impl Path {
 /// One compiled copy of the recursive part of the solver (propagation and search): the
 /// search calls back through it, so a whole solve stays on one path.
 trait Engine {
-    fn propagate(grid: &mut Grid) -> Result<(), Dead>;
+    /// Propagates `grid` to a fixed point; `dirty` holds at least the digit-bands changed
+    /// since the last one.
+    fn propagate(grid: &mut Grid, dirty: u32) -> Result<(), Dead>;
     fn search(grid: &mut Grid, tally: &mut Tally);
 }
 
@@ -1054,8 +1084,8 @@ struct Scalar;
 
 impl Engine for Scalar {
     #[inline(never)]
-    fn propagate(grid: &mut Grid) -> Result<(), Dead> {
-        grid.propagate_body::<false>()
+    fn propagate(grid: &mut Grid, dirty: u32) -> Result<(), Dead> {
+        grid.propagate_body::<false>(dirty)
     }
 
     fn search(grid: &mut Grid, tally: &mut Tally) {
@@ -1070,8 +1100,8 @@ struct Avx2;
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 #[inline(never)]
-fn propagate_avx2(grid: &mut Grid) -> Result<(), Dead> {
-    grid.propagate_body::<true>()
+fn propagate_avx2(grid: &mut Grid, dirty: u32) -> Result<(), Dead> {
+    grid.propagate_body::<true>(dirty)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -1087,8 +1117,10 @@ fn search_avx2(grid: &mut Grid, tally: &mut Tally) {
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 fn solve_avx2(cells: &[u8; 81], tally: &mut Tally) {
     if let Some(mut grid) = Grid::from_cells(cells) {
-        if grid.batch_update::<true>().is_ok() && propagate_avx2(&mut grid).is_ok() {
-            search_avx2(&mut grid, tally);
+        if let Ok(dirty) = grid.batch_update::<true>() {
+            if propagate_avx2(&mut grid, dirty).is_ok() {
+                search_avx2(&mut grid, tally);
+            }
         }
     }
 }
@@ -1096,10 +1128,10 @@ fn solve_avx2(cells: &[u8; 81], tally: &mut Tally) {
 #[cfg(target_arch = "x86_64")]
 impl Engine for Avx2 {
     #[inline(always)]
-    fn propagate(grid: &mut Grid) -> Result<(), Dead> {
+    fn propagate(grid: &mut Grid, dirty: u32) -> Result<(), Dead> {
         // SAFETY: `Avx2` is only reached through `solve_avx2`, which `solve_cells_on` calls
         // only after `Path::Avx2.is_supported()` confirmed every enabled feature.
-        unsafe { propagate_avx2(grid) }
+        unsafe { propagate_avx2(grid, dirty) }
     }
 
     #[inline(always)]
@@ -1143,7 +1175,8 @@ pub fn solve_cells_on(
         }
         _ => {
             if let Some(mut grid) = Grid::from_cells(cells) {
-                if grid.batch_update::<false>().is_ok() && Scalar::propagate(&mut grid).is_ok() {
+                let dirty = grid.batch_update::<false>();
+                if dirty.is_ok_and(|dirty| Scalar::propagate(&mut grid, dirty).is_ok()) {
                     Scalar::search(&mut grid, &mut tally);
                 }
             }
