@@ -689,17 +689,14 @@ impl Grid {
     #[inline(always)]
     fn naked_singles(&mut self) -> Result<u32, Dead> {
         let mut placed = 0u32;
+        let (one, two) = self.candidate_counts();
+        if one != [ALL; 3] {
+            return Err(Dead);
+        }
         for band in 0..3 {
-            let (mut one, mut two) = (0u32, 0u32);
-            for d in 0..9 {
-                let m = self.poss[3 * d + band];
-                two |= one & m;
-                one |= m;
-            }
-            if one != ALL {
-                return Err(Dead);
-            }
-            let mut singles = (one & !two) & self.unsolved[band];
+            // Counted before the singles of the bands above were placed: a cell they
+            // emptied is caught below, one they left single is found in the next round.
+            let mut singles = (one[band] & !two[band]) & self.unsolved[band];
             while singles != 0 {
                 let mask = singles & singles.wrapping_neg();
                 singles &= singles - 1;
@@ -716,6 +713,57 @@ impl Grid {
             }
         }
         Ok(placed)
+    }
+
+    /// Per band, the cells with at least one candidate and those with at least two.
+    #[inline(always)]
+    fn candidate_counts(&self) -> ([u32; 3], [u32; 3]) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{
+                __m128i, _mm_and_si128, _mm_loadu_si128, _mm_or_si128, _mm_setzero_si128,
+                _mm_srli_si128, _mm_storeu_si128,
+            };
+            // One 4-word load per digit takes its three bands at once (SSE2 is part of the
+            // x86-64 baseline, so every path may use it).
+            let base = self.poss.as_ptr();
+            // SAFETY: the loads read words 3 * d .. 3 * d + 4 <= 24 for d < 8 and 23..27
+            // for the last digit, all inside `poss` (unaligned loads).
+            unsafe {
+                let mut one = _mm_setzero_si128();
+                let mut two = _mm_setzero_si128();
+                for d in 0..8 {
+                    let m = _mm_loadu_si128(base.add(3 * d) as *const __m128i);
+                    two = _mm_or_si128(two, _mm_and_si128(one, m));
+                    one = _mm_or_si128(one, m);
+                }
+                let m = _mm_srli_si128::<4>(_mm_loadu_si128(base.add(23) as *const __m128i));
+                two = _mm_or_si128(two, _mm_and_si128(one, m));
+                one = _mm_or_si128(one, m);
+                let (mut o, mut t) = ([0u32; 4], [0u32; 4]);
+                _mm_storeu_si128(o.as_mut_ptr() as *mut __m128i, one);
+                _mm_storeu_si128(t.as_mut_ptr() as *mut __m128i, two);
+                ([o[0], o[1], o[2]], [t[0], t[1], t[2]])
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            self.candidate_counts_plain()
+        }
+    }
+
+    /// [`Grid::candidate_counts`] one word at a time, for targets without SSE2 (and tests).
+    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+    fn candidate_counts_plain(&self) -> ([u32; 3], [u32; 3]) {
+        let (mut one, mut two) = ([0u32; 3], [0u32; 3]);
+        for d in 0..9 {
+            for band in 0..3 {
+                let m = self.poss[3 * d + band];
+                two[band] |= one[band] & m;
+                one[band] |= m;
+            }
+        }
+        (one, two)
     }
 
     /// The cells not yet solved.
@@ -1217,5 +1265,23 @@ mod tests {
         let masks = value_masks(&cells);
         let filled: u32 = (0..30).map(|k| masks[k].count_ones()).sum();
         assert!(filled > 0 && filled <= 81);
+    }
+
+    #[test]
+    fn candidate_counts_agree_with_the_plain_version() {
+        let mut x = 987_654_321u32;
+        let mut seen_two = false;
+        for _ in 0..200 {
+            let mut grid = Grid::from_cells(&[0; 81]).expect("the empty grid is consistent");
+            for w in grid.poss.iter_mut() {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                // Sparse words, so that cells with one, two or no candidates all occur.
+                *w = x & (x >> 5) & (x >> 9) & ALL;
+            }
+            let counts = grid.candidate_counts();
+            assert_eq!(counts, grid.candidate_counts_plain());
+            seen_two |= counts.1 != [0; 3] && counts.0 != counts.1;
+        }
+        assert!(seen_two);
     }
 }
