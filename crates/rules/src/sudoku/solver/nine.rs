@@ -782,43 +782,50 @@ impl Grid {
     /// looked at again by [`Grid::update`], which reaches the same fixed point.
     #[inline(always)]
     fn batch_update<const PEXT: bool>(&mut self) -> Result<u32, Dead> {
-        let mut kept = [0u32; 27];
-        let mut singles = [0u32; 27];
-        let mut keep = [0u32; 27];
+        // Indexed [digit][band], so that the band is a constant in the unrolled loops.
+        let mut kept = [[0u32; 3]; 9];
+        let mut singles = [[0u32; 3]; 9];
+        let mut keep = [[0u32; 3]; 9];
+        let unsolved = self.unsolved;
         let mut dead = false;
-        for sub in 0..27 {
-            let p = self.poss[sub];
-            let live = if PEXT {
-                live_minirows_pext(p)
-            } else {
-                live_minirows(p)
-            } & 0o777;
-            let q = p & PERM_KEEP[live];
-            dead |= q == 0;
-            kept[sub] = q;
-            self.seen[sub] = p;
-            self.configs[sub] = CONFIGS[live];
-            let cols = (q | (q >> 9) | (q >> 18)) & 0o777;
-            self.cols[sub] = cols as u16;
-            keep[sub] = COL_LOCK[cols as usize];
-            singles[sub] = (ROW_SINGLE[(q & 0o777) as usize] as u32
-                | (ROW_SINGLE[((q >> 9) & 0o777) as usize] as u32) << 9
-                | (ROW_SINGLE[((q >> 18) & 0o777) as usize] as u32) << 18)
-                & self.unsolved[sub % 3];
+        for d in 0..9 {
+            for band in 0..3 {
+                let sub = 3 * d + band;
+                let p = self.poss[sub];
+                let live = if PEXT {
+                    live_minirows_pext(p)
+                } else {
+                    live_minirows(p)
+                } & 0o777;
+                let q = p & PERM_KEEP[live];
+                dead |= q == 0;
+                kept[d][band] = q;
+                self.seen[sub] = p;
+                self.configs[sub] = CONFIGS[live];
+                let cols = (q | (q >> 9) | (q >> 18)) & 0o777;
+                self.cols[sub] = cols as u16;
+                keep[d][band] = COL_LOCK[cols as usize];
+                singles[d][band] = (ROW_SINGLE[(q & 0o777) as usize] as u32
+                    | (ROW_SINGLE[((q >> 9) & 0o777) as usize] as u32) << 9
+                    | (ROW_SINGLE[((q >> 18) & 0o777) as usize] as u32) << 18)
+                    & unsolved[band];
+            }
         }
         // The cells solved in each band, and those claimed by two digits at once.
         let (mut one, mut two) = ([0u32; 3], 0u32);
-        for (sub, &s) in singles.iter().enumerate() {
-            two |= one[sub % 3] & s;
-            one[sub % 3] |= s;
+        for s in singles.iter() {
+            for band in 0..3 {
+                two |= one[band] & s[band];
+                one[band] |= s[band];
+            }
         }
         let mut changed = 0u32;
-        for base in (0..27).step_by(3) {
-            let k = [keep[base], keep[base + 1], keep[base + 2]];
+        for d in 0..9 {
+            let k = keep[d];
             let others = [k[1] & k[2], k[0] & k[2], k[0] & k[1]];
             for band in 0..3 {
-                let sub = base + band;
-                let p = kept[sub] & others[band] & !(one[band] & !singles[sub]);
+                let sub = 3 * d + band;
+                let p = kept[d][band] & others[band] & !(one[band] & !singles[d][band]);
                 changed |= ((p != self.seen[sub]) as u32) << sub;
                 self.poss[sub] = p;
             }
