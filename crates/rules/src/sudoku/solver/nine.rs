@@ -837,8 +837,8 @@ impl Grid {
                 self.poss[sub] = p;
             }
         }
-        for band in 0..3 {
-            self.unsolved[band] &= !one[band];
+        for (u, o) in self.unsolved.iter_mut().zip(one) {
+            *u &= !o;
         }
         if dead || two != 0 {
             return Err(Dead);
