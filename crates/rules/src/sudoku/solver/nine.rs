@@ -463,27 +463,30 @@ fn value_masks_plain(cells: &[u8; 81]) -> [u32; 30] {
 
 /// [`value_masks`] with SSE2 (part of the x86-64 baseline, so every path may use it): one
 /// byte compare and one mask extraction per 16 cells and value. Placing givens one by one
-/// was a tenth of the solve time on puzzles with many givens.
+/// was a tenth of the solve time on puzzles with many givens. Reads `cells` in place: the
+/// second load of the last band starts 5 bytes early and drops them (copying the cells into
+/// a padded buffer first cost a memcpy per solve).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn value_masks_sse2(cells: &[u8; 81]) -> [u32; 30] {
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
     };
-    // Padding so that the second 16-byte load of the last band stays in bounds.
-    let mut padded = [0xffu8; 96];
-    padded[..81].copy_from_slice(cells);
     let mut masks = [0u32; 30];
     for band in 0..3 {
-        // SAFETY: SSE2 is part of the x86-64 baseline; both loads read bytes
-        // 27 * band .. 27 * band + 32 <= 86 of the 96-byte buffer (unaligned loads).
+        // Cells 27 * band + 16 .. 27 * band + 27 at bit 0 of the second mask: for the last
+        // band the load starts at 65 so as to end at 81, and its first 5 bytes are dropped.
+        let (hi_at, hi_skip) = if band == 2 { (65, 5) } else { (27 * band + 16, 0) };
+        // SAFETY: SSE2 is part of the x86-64 baseline; the loads read bytes
+        // 27 * band .. 27 * band + 16 <= 70 and hi_at .. hi_at + 16 <= 81 of `cells`
+        // (unaligned loads).
         unsafe {
-            let lo = _mm_loadu_si128(padded.as_ptr().add(27 * band) as *const __m128i);
-            let hi = _mm_loadu_si128(padded.as_ptr().add(27 * band + 16) as *const __m128i);
+            let lo = _mm_loadu_si128(cells.as_ptr().add(27 * band) as *const __m128i);
+            let hi = _mm_loadu_si128(cells.as_ptr().add(hi_at) as *const __m128i);
             for v in 0..10 {
                 let value = _mm_set1_epi8(v as i8);
                 let m = _mm_movemask_epi8(_mm_cmpeq_epi8(lo, value)) as u32
-                    | (_mm_movemask_epi8(_mm_cmpeq_epi8(hi, value)) as u32) << 16;
+                    | (_mm_movemask_epi8(_mm_cmpeq_epi8(hi, value)) as u32 >> hi_skip) << 16;
                 masks[3 * v + band] = m & ALL;
             }
         }
@@ -505,12 +508,14 @@ struct Tally {
 impl Grid {
     /// The grid of a puzzle's givens with what they rule out directly (each given's row, column
     /// and box peers, and its cell for the other digits); the band logic in `update` finishes
-    /// the job. `None` when two givens of a digit share a row, column or box.
+    /// the job. When two givens of a digit share a row, column or box, the first digit-band
+    /// is left empty, so that [`Grid::batch_update`] fails (not an `Option`: returning one
+    /// copied the grid, a memcpy per solve).
     ///
     /// Built for all givens at once, without branches: on puzzles with many givens placing
     /// them one by one was a tenth of the solve time.
     #[inline(always)]
-    fn from_cells(cells: &[u8; 81]) -> Option<Grid> {
+    fn from_cells(cells: &[u8; 81]) -> Grid {
         let given = value_masks(cells);
         // A cell holding something other than 0..=9 counts as filled by no digit: no solution.
         let occupied = [ALL & !given[0], ALL & !given[1], ALL & !given[2]];
@@ -543,7 +548,8 @@ impl Grid {
             // One given per row, column and box: as many of each used as there are givens.
             conflict |= all_cols.count_ones() != count || rows != count || boxes != count;
         }
-        (!conflict).then_some(grid)
+        grid.poss[0] &= (conflict as u32).wrapping_sub(1);
+        grid
     }
 
     /// Puts digit `sub / 3` in the cell `mask` of band `sub % 3`, a cell no other digit can
@@ -1188,11 +1194,10 @@ fn search_avx2(grid: &mut Grid, tally: &mut Tally) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 fn solve_avx2(cells: &[u8; 81], tally: &mut Tally) {
-    if let Some(mut grid) = Grid::from_cells(cells) {
-        if let Ok(dirty) = grid.batch_update::<true>() {
-            if propagate_avx2(&mut grid, dirty, true).is_ok() {
-                search_avx2(&mut grid, tally);
-            }
+    let mut grid = Grid::from_cells(cells);
+    if let Ok(dirty) = grid.batch_update::<true>() {
+        if propagate_avx2(&mut grid, dirty, true).is_ok() {
+            search_avx2(&mut grid, tally);
         }
     }
 }
@@ -1246,11 +1251,10 @@ pub fn solve_cells_on(
             unsafe { solve_avx2(cells, &mut tally) }
         }
         _ => {
-            if let Some(mut grid) = Grid::from_cells(cells) {
-                let dirty = grid.batch_update::<false>();
-                if dirty.is_ok_and(|dirty| Scalar::propagate(&mut grid, dirty, true).is_ok()) {
-                    Scalar::search(&mut grid, &mut tally);
-                }
+            let mut grid = Grid::from_cells(cells);
+            let dirty = grid.batch_update::<false>();
+            if dirty.is_ok_and(|dirty| Scalar::propagate(&mut grid, dirty, true).is_ok()) {
+                Scalar::search(&mut grid, &mut tally);
             }
         }
     }
@@ -1260,9 +1264,9 @@ pub fn solve_cells_on(
 /// [`solve_cells`] for the dispatch (no node budget: the worst case is a fraction of a
 /// millisecond).
 pub(super) fn solve(board_cells: &[u8], request: Request) -> Answer {
-    let mut cells = [0u8; 81];
-    cells.copy_from_slice(board_cells);
-    let (count, first) = solve_cells(&cells, request.limit, request.want_first);
+    // Read in place (a copy was a memcpy per solve); the dispatch sends only 9x9 boards.
+    let cells: &[u8; 81] = board_cells.try_into().expect("a 9x9 board has 81 cells");
+    let (count, first) = solve_cells(cells, request.limit, request.want_first);
     Answer {
         count,
         first: first.map(|f| f.to_vec()),
@@ -1296,7 +1300,7 @@ mod tests {
         let mut x = 987_654_321u32;
         let mut seen_two = false;
         for _ in 0..200 {
-            let mut grid = Grid::from_cells(&[0; 81]).expect("the empty grid is consistent");
+            let mut grid = Grid::from_cells(&[0; 81]);
             for w in grid.poss.iter_mut() {
                 x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
                 // Sparse words, so that cells with one, two or no candidates all occur.
