@@ -418,6 +418,17 @@ fn live_minirows(p: u32) -> usize {
         | (SHRINK[((p >> 18) & 0o777) as usize] as usize) << 6
 }
 
+/// What [`Grid::candidate_counts`] finds, per band: the cells with at least one candidate
+/// (`one`), with at least two (`two`), and for `k` in 0..4 the cells where some digit `d`
+/// (0..9) with bit `k` of `d` set may go (`bits[k]`): on a cell with one candidate they spell
+/// its digit.
+#[derive(Debug, PartialEq, Eq)]
+struct Counts {
+    one: [u32; 3],
+    two: [u32; 3],
+    bits: [[u32; 3]; 4],
+}
+
 /// A contradiction: the position has no solution.
 struct Dead;
 
@@ -476,7 +487,11 @@ fn value_masks_sse2(cells: &[u8; 81]) -> [u32; 30] {
     for band in 0..3 {
         // Cells 27 * band + 16 .. 27 * band + 27 at bit 0 of the second mask: for the last
         // band the load starts at 65 so as to end at 81, and its first 5 bytes are dropped.
-        let (hi_at, hi_skip) = if band == 2 { (65, 5) } else { (27 * band + 16, 0) };
+        let (hi_at, hi_skip) = if band == 2 {
+            (65, 5)
+        } else {
+            (27 * band + 16, 0)
+        };
         // SAFETY: SSE2 is part of the x86-64 baseline; the loads read bytes
         // 27 * band .. 27 * band + 16 <= 70 and hi_at .. hi_at + 16 <= 81 of `cells`
         // (unaligned loads).
@@ -702,7 +717,7 @@ impl Grid {
     #[inline(always)]
     fn naked_singles(&mut self) -> Result<u32, Dead> {
         let mut placed = 0u32;
-        let (one, two) = self.candidate_counts();
+        let Counts { one, two, bits } = self.candidate_counts();
         if one != [ALL; 3] {
             return Err(Dead);
         }
@@ -713,24 +728,29 @@ impl Grid {
             while singles != 0 {
                 let mask = singles & singles.wrapping_neg();
                 singles &= singles - 1;
-                // The cell's digit, found without a data-dependent branch per digit. An
-                // earlier single of this band may have taken its last candidate.
-                let mut digits = 0u32;
-                for d in 0..9 {
-                    digits |= ((self.poss[3 * d + band] & mask != 0) as u32) << d;
-                }
-                if digits == 0 {
+                // The cell's digit read off the bit planes of the digit numbers (a single
+                // has one digit, so they spell it): four bit tests, where testing the nine
+                // digits' words cost nine loads. An earlier single may have taken its last
+                // candidate since (then the planes still name that digit).
+                let i = mask.trailing_zeros();
+                let digit = ((bits[0][band] >> i) & 1)
+                    | ((bits[1][band] >> i) & 1) << 1
+                    | ((bits[2][band] >> i) & 1) << 2
+                    | ((bits[3][band] >> i) & 1) << 3;
+                let sub = 3 * digit as usize + band;
+                if sub >= 27 || self.poss[sub] & mask == 0 {
                     return Err(Dead);
                 }
-                placed |= self.place_single(3 * digits.trailing_zeros() as usize + band, mask);
+                placed |= self.place_single(sub, mask);
             }
         }
         Ok(placed)
     }
 
-    /// Per band, the cells with at least one candidate and those with at least two.
+    /// Per band, the cells with at least one candidate, those with at least two, and the bit
+    /// planes of the digit numbers (see [`Counts`]).
     #[inline(always)]
-    fn candidate_counts(&self) -> ([u32; 3], [u32; 3]) {
+    fn candidate_counts(&self) -> Counts {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{
@@ -745,18 +765,33 @@ impl Grid {
             unsafe {
                 let mut one = _mm_setzero_si128();
                 let mut two = _mm_setzero_si128();
+                let mut planes = [_mm_setzero_si128(); 3];
                 for d in 0..8 {
                     let m = _mm_loadu_si128(base.add(3 * d) as *const __m128i);
                     two = _mm_or_si128(two, _mm_and_si128(one, m));
                     one = _mm_or_si128(one, m);
+                    for (k, plane) in planes.iter_mut().enumerate() {
+                        if d & (1 << k) != 0 {
+                            *plane = _mm_or_si128(*plane, m);
+                        }
+                    }
                 }
                 let m = _mm_srli_si128::<4>(_mm_loadu_si128(base.add(23) as *const __m128i));
                 two = _mm_or_si128(two, _mm_and_si128(one, m));
                 one = _mm_or_si128(one, m);
-                let (mut o, mut t) = ([0u32; 4], [0u32; 4]);
-                _mm_storeu_si128(o.as_mut_ptr() as *mut __m128i, one);
-                _mm_storeu_si128(t.as_mut_ptr() as *mut __m128i, two);
-                ([o[0], o[1], o[2]], [t[0], t[1], t[2]])
+                let mut out = [[0u32; 4]; 6];
+                for (o, v) in out
+                    .iter_mut()
+                    .zip([one, two, planes[0], planes[1], planes[2], m])
+                {
+                    _mm_storeu_si128(o.as_mut_ptr() as *mut __m128i, v);
+                }
+                let three = |o: [u32; 4]| [o[0], o[1], o[2]];
+                Counts {
+                    one: three(out[0]),
+                    two: three(out[1]),
+                    bits: [three(out[2]), three(out[3]), three(out[4]), three(out[5])],
+                }
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -767,16 +802,22 @@ impl Grid {
 
     /// [`Grid::candidate_counts`] one word at a time, for targets without SSE2 (and tests).
     #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-    fn candidate_counts_plain(&self) -> ([u32; 3], [u32; 3]) {
+    fn candidate_counts_plain(&self) -> Counts {
         let (mut one, mut two) = ([0u32; 3], [0u32; 3]);
+        let mut bits = [[0u32; 3]; 4];
         for d in 0..9 {
             for band in 0..3 {
                 let m = self.poss[3 * d + band];
                 two[band] |= one[band] & m;
                 one[band] |= m;
+                for (k, plane) in bits.iter_mut().enumerate() {
+                    if d & (1 << k) != 0 {
+                        plane[band] |= m;
+                    }
+                }
             }
         }
-        (one, two)
+        Counts { one, two, bits }
     }
 
     /// The cells not yet solved.
@@ -1308,7 +1349,7 @@ mod tests {
             }
             let counts = grid.candidate_counts();
             assert_eq!(counts, grid.candidate_counts_plain());
-            seen_two |= counts.1 != [0; 3] && counts.0 != counts.1;
+            seen_two |= counts.two != [0; 3] && counts.one != counts.two;
         }
         assert!(seen_two);
     }
