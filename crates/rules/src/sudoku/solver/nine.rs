@@ -410,12 +410,13 @@ fn live_minirows_pext(p: u32) -> usize {
     }
 }
 
-/// The live mini-rows of a digit-band word (bit `3 * row + box`) by table look-ups.
+/// The live mini-rows of a digit-band word (27 bits; bit `3 * row + box`) by table
+/// look-ups: the baseline path's [`live_minirows_pext`].
 #[inline(always)]
 fn live_minirows(p: u32) -> usize {
     SHRINK[(p & 0o777) as usize] as usize
         | (SHRINK[((p >> 9) & 0o777) as usize] as usize) << 3
-        | (SHRINK[((p >> 18) & 0o777) as usize] as usize) << 6
+        | (SHRINK[(p >> 18) as usize] as usize) << 6
 }
 
 /// What [`Grid::candidate_counts`] finds, per band: the cells with at least one candidate
@@ -643,9 +644,7 @@ impl Grid {
         let live = if PEXT {
             live_minirows_pext(p)
         } else {
-            SHRINK[(p & 0o777) as usize] as usize
-                | (SHRINK[((p >> 9) & 0o777) as usize] as usize) << 3
-                | (SHRINK[(p >> 18) as usize] as usize) << 6
+            live_minirows(p)
         };
         let p = p & PERM_KEEP[live];
         if p == 0 {
