@@ -459,7 +459,10 @@ mod tests {
     fn setup(set: &[Piece]) -> Setup<'_> {
         Setup {
             // A weak, fast player (narrow beam, no lookahead) that dies often.
-            beam: [2, 1, 0],
+            beam: crate::selfplay::BeamOverride {
+                widths: Some([2, 1]),
+                lookahead: Some(0),
+            },
             weights: WEIGHTS,
             points_weights: crate::search::POINTS_WEIGHTS,
             set,

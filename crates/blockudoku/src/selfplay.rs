@@ -42,7 +42,8 @@ pub struct SelfplayArgs {
     /// Also write one JSON object per game to this file.
     #[arg(long)]
     jsonl: Option<std::path::PathBuf>,
-    /// Default agent's beam widths after the first and second placement (0 = no pruning).
+    /// Default agent's beam widths after the first and second placement (0 = no pruning;
+    /// without it each objective's own: 10 6 to survive, 30 15 for points).
     #[arg(long, num_args = 2, value_names = ["W1", "W2"])]
     beam: Option<Vec<usize>>,
     /// Evaluation weight overrides for tuning, comma-separated name=value (the names of the
@@ -90,9 +91,33 @@ pub(crate) fn game_seed(seed: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Beam widths that replace an objective's own (`--beam`, `--lookahead`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BeamOverride {
+    /// Widths after the first and second placement.
+    pub(crate) widths: Option<[usize; 2]>,
+    /// Final boards re-ranked by the lookahead.
+    pub(crate) lookahead: Option<usize>,
+}
+
+impl BeamOverride {
+    /// `beam` with the overrides.
+    pub(crate) fn apply(self, mut beam: search::Beam) -> search::Beam {
+        if let Some([a, b]) = self.widths {
+            beam[0] = a;
+            beam[1] = b;
+        }
+        if let Some(k) = self.lookahead {
+            beam[2] = k;
+        }
+        beam
+    }
+}
+
 /// What every game of a run shares.
 pub(crate) struct Setup<'a> {
-    pub(crate) beam: search::Beam,
+    /// What replaces parts of the objective's own beam.
+    pub(crate) beam: BeamOverride,
     pub(crate) weights: search::Weights,
     /// The weights of objective points (with the same overrides).
     pub(crate) points_weights: search::Weights,
@@ -128,7 +153,7 @@ impl Setup<'_> {
             weights: &weights,
             threads: 1,
             ctl: &ctl,
-            beam: self.beam,
+            beam: self.beam.apply(self.objective.beam()),
             tally: search::Tally {
                 scoring: self.scoring,
                 streak: state.streak,
@@ -218,19 +243,15 @@ fn weights_of(args: &SelfplayArgs, base: search::Weights) -> Result<search::Weig
     Ok(weights)
 }
 
-/// The default agent's beam widths with the `--beam` and `--lookahead` overrides.
-fn beam_of(args: &SelfplayArgs) -> [usize; 3] {
-    let mut beam = match args.beam.as_deref() {
-        None => search::DEFAULT_BEAM,
-        Some(w) => {
+/// The beam overrides of `--beam` and `--lookahead`.
+fn beam_of(args: &SelfplayArgs) -> BeamOverride {
+    BeamOverride {
+        widths: args.beam.as_deref().map(|w| {
             let w = |i: usize| if w[i] == 0 { usize::MAX } else { w[i] };
-            [w(0), w(1), search::DEFAULT_BEAM[2]]
-        }
-    };
-    if let Some(k) = args.lookahead {
-        beam[2] = k;
+            [w(0), w(1)]
+        }),
+        lookahead: args.lookahead,
     }
-    beam
 }
 
 /// The summary after all games: deaths with their 95% interval, rounds, points, speed.
@@ -571,11 +592,31 @@ mod tests {
         assert!(hi > 0.0 && hi < 0.005);
     }
 
+    // Without overrides each objective searches with its own beam; `--beam` replaces the
+    // widths only and `--lookahead` the lookahead only.
+    #[test]
+    fn beam_overrides_replace_only_what_they_name() {
+        let none = BeamOverride::default();
+        assert_eq!(none.apply(Objective::Survive.beam()), search::DEFAULT_BEAM);
+        assert_eq!(none.apply(Objective::Points.beam()), search::POINTS_BEAM);
+        let widths = BeamOverride {
+            widths: Some([usize::MAX, 3]),
+            lookahead: None,
+        };
+        let points = Objective::Points.beam();
+        assert_eq!(widths.apply(points), [usize::MAX, 3, points[2]]);
+        let lookahead = BeamOverride {
+            widths: None,
+            lookahead: Some(0),
+        };
+        assert_eq!(lookahead.apply(points), [points[0], points[1], 0]);
+    }
+
     #[test]
     fn games_are_reproducible() {
         let p = AtomicU64::new(0);
         let setup = Setup {
-            beam: search::DEFAULT_BEAM,
+            beam: BeamOverride::default(),
             weights: WEIGHTS,
             points_weights: search::POINTS_WEIGHTS,
             set: catalogue(),

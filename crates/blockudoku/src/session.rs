@@ -71,6 +71,7 @@ fn search_now(
         weights: &weights,
         threads: asked.threads,
         tally: asked.tally,
+        beam: asked.objective.beam(),
         ..Job::new(board, &slots, &ctl)
     };
     search::search_widening(job, budget.widen)
@@ -112,7 +113,7 @@ impl Session {
             .map(|ms| Duration::from_millis(ms).saturating_sub(Duration::from_millis(2)));
         let (board, hand) = (self.state.board, self.hand.clone());
         let asked = self.asked(self.state.streak);
-        // A bare `go` answers at once from the default beam; given time or nodes, widen.
+        // A bare `go` answers at once from the objective's beam; given time or nodes, widen.
         let widen = limits.movetime.is_some() || limits.nodes.is_some() || limits.infinite;
         let timed = limits.movetime.is_some() || limits.infinite;
         self.running_clock = timed;
