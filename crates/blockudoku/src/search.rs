@@ -721,15 +721,11 @@ impl<'a> Job<'a> {
     /// placed is never given up for dead.
     pub(crate) fn collect(self) -> Collected {
         let found = self.collect_beam();
-        let pruned = self.beam[0] != usize::MAX || self.beam[1] != usize::MAX;
-        if found.0.is_some() || !pruned || self.agent != Agent::Default {
+        let full = [FULL_BEAM[0], FULL_BEAM[1], self.beam[2]];
+        if found.0.is_some() || self.beam == full || self.agent != Agent::Default {
             return found;
         }
-        Job {
-            beam: [usize::MAX, usize::MAX, self.beam[2]],
-            ..self
-        }
-        .collect_beam()
+        Job { beam: full, ..self }.collect_beam()
     }
 
     /// [`Job::collect`] within the job's beam.
