@@ -70,6 +70,9 @@ pub struct Weights {
     /// The strong agent also weighs crowded boards (evaluation below `wide_below`) whose
     /// default choice cannot die on the next hand (1) or not (0).
     pub weigh_crowded: i64,
+    /// The strong agent searches a crowded hand (best final evaluation below `wide_below`
+    /// with the beam asked for) again without pruning (1) or not (0).
+    pub crowded_full: i64,
     /// The strong agent weighs boards only where the default choice's next-hand death
     /// chance is at least this many millionths (and above 0).
     pub crisis: i64,
@@ -130,6 +133,7 @@ pub const WEIGHTS: Weights = Weights {
     candidates: 4,
     samples: 64,
     weigh_crowded: 1,
+    crowded_full: 1,
     crisis: 0,
     inner_death: 0,
     inner_width: 3,
@@ -160,6 +164,7 @@ impl Weights {
             "samples" if value < 1 => return Err(format!("samples must be at least 1: {value}")),
             "samples" => &mut self.samples,
             "weigh_crowded" => &mut self.weigh_crowded,
+            "crowded_full" => &mut self.crowded_full,
             "crisis" => &mut self.crisis,
             "inner_death" => &mut self.inner_death,
             "inner_width" if value < 1 => {

@@ -83,6 +83,8 @@ pub const POINTS_WEIGHTS: Weights = Weights {
     fill: 2500,
     open: 8000,
     open_gate: -435_000,
+    // Measured without it (its safety net's strong search keeps the beam).
+    crowded_full: 0,
     ..WEIGHTS
 };
 
@@ -627,17 +629,7 @@ impl<'a> Job<'a> {
     /// [`search`] with the next hands dealt from `set` (what the strong agent weighs).
     pub fn run(self, set: &[Piece]) -> Outcome {
         let (best, deep) = if self.agent == Agent::Strong {
-            let wide = [
-                self.beam[0],
-                self.beam[1],
-                self.beam[2].max(crate::strong::KEPT),
-            ];
-            let default = Job {
-                agent: Agent::Default,
-                beam: wide,
-                ..self
-            };
-            let (best, top) = default.collect();
+            let (best, top) = self.strong_base();
             let dealer = puzzle_rules::blockudoku::Dealer::new(set);
             crate::strong::choose(best, top, &dealer, self)
         } else {
@@ -708,6 +700,43 @@ impl<'a> Job<'a> {
                 }
             }
             None => best,
+        }
+    }
+
+    /// The strong agent's base search: the default search of the job's beam, keeping at
+    /// least [`crate::strong::KEPT`] final boards. Crowded hands are where games are lost,
+    /// and their pieces have few placements: with weight `crowded_full`, a hand whose best
+    /// final board is crowded is searched again without pruning (unless stopped midway).
+    fn strong_base(self) -> Collected {
+        let wide = [
+            self.beam[0],
+            self.beam[1],
+            self.beam[2].max(crate::strong::KEPT),
+        ];
+        let default = Job {
+            agent: Agent::Default,
+            beam: wide,
+            ..self
+        };
+        let found = default.collect();
+        let full = [FULL_BEAM[0], FULL_BEAM[1], wide[2]];
+        let crowded = found
+            .1
+            .first()
+            .is_some_and(|t| t.value - t.bonus < self.weights.wide_below);
+        let stopped = || self.ctl.stop.load(Ordering::Relaxed);
+        if self.weights.crowded_full == 0 || !crowded || wide == full || stopped() {
+            return found;
+        }
+        let again = Job {
+            beam: full,
+            ..default
+        }
+        .collect();
+        if stopped() {
+            found
+        } else {
+            again
         }
     }
 
@@ -1112,6 +1141,62 @@ mod tests {
             at_risk > 0 && differed > 0,
             "at risk {at_risk} differed {differed}"
         );
+    }
+
+    // The strong agent's base search keeps the beam's final boards on hands that are not
+    // crowded and searches crowded hands without pruning (weight `crowded_full`).
+    #[test]
+    fn strong_searches_crowded_hands_without_pruning() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(33);
+        let boards = |c: &Collected| c.1.iter().map(|t| t.board).collect::<Vec<_>>();
+        let (mut crowded, mut widened) = (0, 0);
+        for _ in 0..200 {
+            let board = Board::from_fn(|_| rng.gen_bool(0.45));
+            let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=47)).collect();
+            let h = hand(&ids);
+            let stop = AtomicBool::new(false);
+            let ctl = Control::new(&stop, u64::MAX);
+            let strong = Job {
+                agent: Agent::Strong,
+                ..Job::new(board, &h, &ctl)
+            };
+            let keep = DEFAULT_BEAM[2].max(crate::strong::KEPT);
+            let at = |beam: [usize; 2]| {
+                Job {
+                    agent: Agent::Default,
+                    beam: [beam[0], beam[1], keep],
+                    ..strong
+                }
+                .collect()
+            };
+            let (pruned, full) = (
+                at([DEFAULT_BEAM[0], DEFAULT_BEAM[1]]),
+                at([FULL_BEAM[0], FULL_BEAM[1]]),
+            );
+            let base = strong.strong_base();
+            let is_crowded = pruned
+                .1
+                .first()
+                .is_some_and(|t| t.value < WEIGHTS.wide_below);
+            if is_crowded {
+                crowded += 1;
+                widened += (boards(&pruned) != boards(&full)) as u32;
+                assert_eq!(boards(&base), boards(&full), "{board:?} {ids:?}");
+            } else {
+                assert_eq!(boards(&base), boards(&pruned), "{board:?} {ids:?}");
+            }
+            let off = Weights {
+                crowded_full: 0,
+                ..WEIGHTS
+            };
+            let plain = Job {
+                weights: &off,
+                ..strong
+            };
+            assert_eq!(boards(&plain.strong_base()), boards(&pruned));
+        }
+        assert!(widened > 0, "crowded {crowded} widened {widened}");
     }
 
     #[test]

@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
-use puzzle_rules::blockudoku::{catalogue, Board, GameState, Piece, Scoring};
+use puzzle_rules::blockudoku::{can_place_all, catalogue, Board, GameState, Piece, Scoring};
 
 use crate::chains::{ChainPlan, Probes};
 use crate::search::{self, Agent, Control, Objective, WEIGHTS};
@@ -161,6 +161,20 @@ impl Setup<'_> {
         };
         let out = job.run(set);
         let Some((line, _)) = out.best else {
+            // The agent lost the game: say so when the hand could have been placed (an
+            // engine bug that measurements must not hide).
+            let pieces: Vec<&Piece> = hand.iter().map(|h| h.1).collect();
+            if can_place_all(state.board, &pieces) {
+                eprintln!(
+                    "warning: agent {} gave up a hand that can be placed: board {} hand {:?}",
+                    self.agent.name(),
+                    state.board,
+                    pieces
+                        .iter()
+                        .map(|p| p.id().unwrap_or(0))
+                        .collect::<Vec<_>>()
+                );
+            }
             return false;
         };
         for step in line {
