@@ -4,7 +4,8 @@
 //! lookahead. The strong agent first asks whether the next hand (three pieces of the dealt
 //! set, uniformly with replacement) could die on that board: the chance is exact and cheap
 //! ([`Dealer::dead_chance`]). Where it is zero and the board is not crowded (most rounds)
-//! the default agent's move stands. Elsewhere (weight `weigh_crowded`, 1: crowded boards too,
+//! the default agent's move stands (its search runs without pruning on crowded hands, weight
+//! `crowded_full`: [`crate::search::Job`]'s strong base search). Elsewhere (weight `weigh_crowded`, 1: crowded boards too,
 //! best final evaluation below `wide_below`), the boards the default agent likes best (weight `candidates`, 4)
 //! are weighed by a hand lookahead: `(1 - d) * A - d * death`, with `d` the exact chance of a
 //! dead next hand and `A` the mean, over sampled next hands that can be placed (weight
