@@ -83,8 +83,6 @@ pub const POINTS_WEIGHTS: Weights = Weights {
     fill: 2500,
     open: 8000,
     open_gate: -435_000,
-    // Measured without it (its safety net's strong search keeps the beam).
-    crowded_full: 0,
     ..WEIGHTS
 };
 
