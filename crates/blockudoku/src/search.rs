@@ -464,6 +464,18 @@ pub const POINTS_BEAM: Beam = [30, 15, DEFAULT_BEAM[2]];
 /// No pruning: every placement of every piece in every order.
 pub const FULL_BEAM: Beam = [usize::MAX, usize::MAX, DEFAULT_BEAM[2]];
 
+/// No pruning, with the lookahead width of `beam`.
+fn unpruned(beam: Beam) -> Beam {
+    [FULL_BEAM[0], FULL_BEAM[1], beam[2]]
+}
+
+/// Whether the best of the kept final boards `top` (best first) is crowded: its evaluation,
+/// without the line's points, is below `wide_below`. Games are lost on crowded boards.
+pub(crate) fn is_crowded(top: &[Kept], weights: &Weights) -> bool {
+    top.first()
+        .is_some_and(|t| t.value - t.bonus < weights.wide_below)
+}
+
 /// Final boards re-ranked by the lookahead when the best of them evaluates below `WIDE_BELOW`
 /// (the lookahead width asked for, when wider, wins).
 pub const WIDE_LOOKAHEAD: usize = 16;
@@ -717,12 +729,9 @@ impl<'a> Job<'a> {
             ..self
         };
         let found = default.collect();
-        let full = [FULL_BEAM[0], FULL_BEAM[1], wide[2]];
-        let crowded = found
-            .1
-            .first()
-            .is_some_and(|t| t.value - t.bonus < self.weights.wide_below);
+        let full = unpruned(wide);
         let stopped = || self.ctl.stop.load(Ordering::Relaxed);
+        let crowded = is_crowded(&found.1, self.weights);
         if self.weights.crowded_full == 0 || !crowded || wide == full || stopped() {
             return found;
         }
@@ -748,7 +757,7 @@ impl<'a> Job<'a> {
     /// placed is never given up for dead.
     pub(crate) fn collect(self) -> Collected {
         let found = self.collect_beam();
-        let full = [FULL_BEAM[0], FULL_BEAM[1], self.beam[2]];
+        let full = unpruned(self.beam);
         if found.0.is_some() || self.beam == full || self.agent != Agent::Default {
             return found;
         }
@@ -888,7 +897,7 @@ pub(crate) fn rerank_pick(
     }
     // Crowded boards (where games are lost) get the wider lookahead; their pieces have few
     // placements, so it costs little.
-    let n = if top[0].value - top[0].bonus < weights.wide_below {
+    let n = if is_crowded(top, weights) {
         WIDE_LOOKAHEAD.max(width)
     } else {
         width
@@ -1173,11 +1182,7 @@ mod tests {
                 at([FULL_BEAM[0], FULL_BEAM[1]]),
             );
             let base = strong.strong_base();
-            let is_crowded = pruned
-                .1
-                .first()
-                .is_some_and(|t| t.value < WEIGHTS.wide_below);
-            if is_crowded {
+            if is_crowded(&pruned.1, &WEIGHTS) {
                 crowded += 1;
                 widened += (boards(&pruned) != boards(&full)) as u32;
                 assert_eq!(boards(&base), boards(&full), "{board:?} {ids:?}");

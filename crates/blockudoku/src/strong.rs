@@ -29,7 +29,9 @@ use std::sync::atomic::Ordering;
 use puzzle_rules::blockudoku::{Board, Dealer, Piece};
 use puzzle_rules::rng::SplitMix64;
 
-use crate::search::{lookahead, rerank_pick, Agent, Control, Job, Kept, Step, Tally, Weights};
+use crate::search::{
+    is_crowded, lookahead, rerank_pick, Agent, Control, Job, Kept, Step, Tally, Weights,
+};
 
 /// Final boards the strong agent weighs.
 pub const KEPT: usize = 16;
@@ -151,7 +153,7 @@ pub fn choose(
     };
     // The default agent's choice stands when no next hand can kill it (with a clock, only
     // on boards that are not crowded).
-    let crowded = top[0].value - top[0].bonus < weights.wide_below;
+    let crowded = is_crowded(&top, weights);
     if !((ctl.timed || weights.weigh_crowded != 0) && crowded) {
         let default_board = pick.map_or(top[0].board, |(i, _)| top[i].board);
         let n = dealer.set().len() as u64;
