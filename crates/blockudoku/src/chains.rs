@@ -72,6 +72,54 @@ pub struct ChainPlan {
     pub burn_in: u64,
     /// The probe, if any.
     pub probes: Option<Probes>,
+    /// Crisis splitting of the probe (needs probes), if any.
+    pub split: Option<Split>,
+}
+
+/// Crisis splitting, a variance reduction of the probe (`--split K`): most of the probe's
+/// mass, and nearly all of its noise, comes from a few deep crises, and how deep one goes is
+/// luck of the hands dealt in it. When a measured round starts on a board the next hand kills
+/// with chance at least `at` (and no window is open), a window of `rounds` rounds opens and
+/// `copies - 1` branches play it again from the same position with hands of their own (each
+/// branch's probes summed until its window ends or it dies). When the chain's own window ends
+/// (its `rounds` rounds, a death, or the end of the chain: then the branches count the same
+/// number of rounds), the chain's probe sum over the window is replaced by the mean of the
+/// `copies` window sums. The window's start depends only on the past, and the branches are
+/// independent copies of the chain's own window, so the probe's mean is unchanged; its
+/// variance falls. The chain itself (its games, deaths and points) is exactly the one played
+/// without splitting.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Split {
+    /// Copies of each window, the chain's own included (at least 2).
+    pub copies: u64,
+    /// Probe that opens a window.
+    pub at: f64,
+    /// Rounds in a window.
+    pub rounds: u64,
+}
+
+/// An open window of a split chain.
+struct Window {
+    /// The chain's own probes in the window.
+    own: Vec<f64>,
+    /// Each branch's probes, until its window ended or it died.
+    branches: Vec<Vec<f64>>,
+}
+
+impl Window {
+    /// The amount to add to the chain's probe sum when the window closes: the mean of all
+    /// copies' sums minus the chain's own. A window cut by the chain's end counts only as many
+    /// rounds of each branch as the chain played (`full`: not cut).
+    fn correction(&self, full: bool) -> f64 {
+        let n = self.own.len();
+        let own: f64 = self.own.iter().sum();
+        let mut all = own;
+        for b in &self.branches {
+            let take = if full { b.len() } else { n.min(b.len()) };
+            all += b[..take].iter().sum::<f64>();
+        }
+        all / (self.branches.len() + 1) as f64 - own
+    }
 }
 
 /// One chain's counts.
@@ -91,6 +139,10 @@ pub struct ChainResult {
     probe_sum: f64,
     /// The probe's mean over each full batch of `BATCH` measured rounds.
     batches: Vec<f64>,
+    /// Rounds played by the branches of split windows.
+    branched: u64,
+    /// Split windows opened.
+    windows: u64,
 }
 
 fn play_chain(
@@ -114,28 +166,66 @@ fn play_chain(
         points: 0,
         probe_sum: 0.0,
         batches: Vec::new(),
+        branched: 0,
+        windows: 0,
+    };
+    let probe = |board, rng: &mut SplitMix64| match plan.probes {
+        Some(Probes::Exact) => dealer.dead_chance(board),
+        Some(Probes::Sampled(m)) => dealer.dead_chance_sampled(board, m, rng),
+        None => 0.0,
     };
     let (mut batch_sum, mut batch_n) = (0.0, 0);
     let mut state = GameState::default();
     let mut in_game = 0u64;
+    let mut window: Option<Window> = None;
     while r.exposure < plan.rounds {
         let measured = in_game >= plan.burn_in;
-        if measured {
-            if let Some(probes) = plan.probes {
-                let d = match probes {
-                    Probes::Exact => dealer.dead_chance(state.board),
-                    Probes::Sampled(m) => {
-                        dealer.dead_chance_sampled(state.board, m, &mut probe_rng)
-                    }
-                };
-                r.probe_sum += d;
-                batch_sum += d;
-                batch_n += 1;
-                if batch_n == BATCH {
-                    r.batches.push(batch_sum / BATCH as f64);
-                    (batch_sum, batch_n) = (0.0, 0);
+        if measured && plan.probes.is_some() {
+            let d = probe(state.board, &mut probe_rng);
+            if let (Some(split), None) = (plan.split, &window) {
+                if d >= split.at {
+                    r.windows += 1;
+                    let branches = (1..split.copies)
+                        .map(|b| {
+                            let seed = game_seed(seed ^ 0x7370_6c69_7421, r.played * 64 + b);
+                            let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+                            let mut probe_rng = SplitMix64(seed ^ 0x7072_6f62_6573_2121);
+                            let mut copy = state;
+                            let mut probes = vec![d];
+                            for _ in 1..split.rounds {
+                                r.branched += 1;
+                                if !setup.play_round(&mut copy, &mut rng, &never) {
+                                    break;
+                                }
+                                probes.push(probe(copy.board, &mut probe_rng));
+                            }
+                            probes
+                        })
+                        .collect();
+                    window = Some(Window {
+                        own: Vec::new(),
+                        branches,
+                    });
                 }
             }
+            r.probe_sum += d;
+            batch_sum += d;
+            batch_n += 1;
+            if let Some(w) = window.as_mut() {
+                w.own.push(d);
+                if w.own.len() as u64 == plan.split.map_or(0, |s| s.rounds) {
+                    let c = w.correction(true);
+                    r.probe_sum += c;
+                    batch_sum += c;
+                    window = None;
+                }
+            }
+            if batch_n == BATCH {
+                r.batches.push(batch_sum / BATCH as f64);
+                (batch_sum, batch_n) = (0.0, 0);
+            }
+        }
+        if measured {
             r.exposure += 1;
         }
         let before = state.score;
@@ -145,6 +235,11 @@ fn play_chain(
             progress.fetch_add(256, Ordering::Relaxed);
         }
         if !alive {
+            if let Some(w) = window.take() {
+                let c = w.correction(true);
+                r.probe_sum += c;
+                batch_sum += c;
+            }
             r.deaths += measured as u64;
             if r.exposure < plan.rounds {
                 r.games += 1;
@@ -158,6 +253,10 @@ fn play_chain(
         }
         in_game += 1;
     }
+    if let Some(w) = window.take() {
+        // Cut by the chain's end: the last batch is partial and not in `batches`.
+        r.probe_sum += w.correction(false);
+    }
     progress.fetch_add(r.played % 256, Ordering::Relaxed);
     r
 }
@@ -170,6 +269,8 @@ struct Totals {
     points: u64,
     probe_sum: f64,
     batches: Vec<f64>,
+    branched: u64,
+    windows: u64,
 }
 
 impl Totals {
@@ -181,6 +282,8 @@ impl Totals {
             points: 0,
             probe_sum: 0.0,
             batches: Vec::new(),
+            branched: 0,
+            windows: 0,
         };
         for r in results {
             t.deaths += r.deaths;
@@ -189,6 +292,8 @@ impl Totals {
             t.points += r.points;
             t.probe_sum += r.probe_sum;
             t.batches.extend(&r.batches);
+            t.branched += r.branched;
+            t.windows += r.windows;
         }
         t
     }
@@ -267,6 +372,16 @@ fn summary_lines(
                 sci(m)
             ),
         });
+    }
+    if let Some(split) = plan.split {
+        out.push(format!(
+            "split {} copies of {}-round windows opened at probe {}: {} windows, {} branch rounds",
+            split.copies,
+            split.rounds,
+            sci(split.at),
+            t.windows,
+            t.branched
+        ));
     }
     out.push(format!(
         "points per round {:.2}",
@@ -485,6 +600,7 @@ mod tests {
             rounds: 1500,
             burn_in: 20,
             probes: Some(Probes::Sampled(50)),
+            split: None,
         };
         let r = play_chain(&s, &plan, 0, 9, &p);
         assert_eq!(r.exposure, 1500);
@@ -520,6 +636,61 @@ mod tests {
     }
 
     #[test]
+    fn split_windows_leave_the_games_alone_and_keep_the_probe_mean() {
+        let set: Vec<Piece> = (14..=47)
+            .map(|id| Piece::catalogue(id).unwrap().clone())
+            .collect();
+        let s = setup(&set);
+        let p = AtomicU64::new(0);
+        let plain = ChainPlan {
+            rounds: 1500,
+            burn_in: 20,
+            probes: Some(Probes::Exact),
+            split: None,
+        };
+        let split = ChainPlan {
+            split: Some(Split {
+                copies: 8,
+                at: 0.01,
+                rounds: 10,
+            }),
+            ..plain
+        };
+        let (mut sum_plain, mut sum_split, mut windows) = (0.0, 0.0, 0);
+        for chain in 0..12 {
+            let a = play_chain(&s, &plain, chain, 100 + chain, &p);
+            let b = play_chain(&s, &split, chain, 100 + chain, &p);
+            // The chain is the same game for game: splitting only changes the probe.
+            assert_eq!(
+                (a.deaths, a.games, a.points, a.played, a.exposure),
+                (b.deaths, b.games, b.points, b.played, b.exposure)
+            );
+            assert_eq!((a.windows, a.branched), (0, 0));
+            assert!(b.branched <= b.windows * 7 * 9);
+            windows += b.windows;
+            sum_plain += a.probe_sum;
+            sum_split += b.probe_sum;
+        }
+        assert!(windows > 50, "{windows} windows");
+        // Same mean: the weak player's probe sum is about eight deaths per chain, and the two
+        // estimates of it agree to well within their noise.
+        let ratio = sum_split / sum_plain;
+        assert!((0.75..1.33).contains(&ratio), "{sum_split} / {sum_plain}");
+    }
+
+    #[test]
+    fn a_window_counts_the_mean_of_its_copies() {
+        let w = Window {
+            own: vec![0.1, 0.2],
+            branches: vec![vec![0.1, 0.5, 0.3], vec![0.1]],
+        };
+        // Full: own 0.3, branches 0.9 and 0.1, mean 1.3 / 3.
+        assert!((w.correction(true) - (1.3 / 3.0 - 0.3)).abs() < 1e-12);
+        // Cut at the chain's end after 2 rounds: the branches count 0.6 and 0.1.
+        assert!((w.correction(false) - (1.0 / 3.0 - 0.3)).abs() < 1e-12);
+    }
+
+    #[test]
     fn probe_values_parse() {
         assert_eq!(Probes::parse("exact").unwrap(), Probes::Exact);
         assert_eq!(Probes::parse("30").unwrap(), Probes::Sampled(30));
@@ -544,6 +715,8 @@ mod tests {
             points: 0,
             probe_sum: 0.0,
             batches: vec![],
+            branched: 0,
+            windows: 0,
         };
         let lines = compare_lines(["a", "b"], &[chain(10)], &[chain(10)]);
         assert_eq!(lines.len(), 1);

@@ -70,6 +70,18 @@ pub struct SelfplayArgs {
     /// (replaces --agent).
     #[arg(long)]
     compare: Option<String>,
+    /// Crisis splitting of the probe (needs --probes): at a measured board the next hand kills
+    /// with chance at least --split-at, this many copies (the chain's own included) play the
+    /// next --split-rounds rounds, and the probe counts their mean; the chain's games are
+    /// unchanged (protocol/blockudoku.md, "Measuring hazard").
+    #[arg(long)]
+    split: Option<u64>,
+    /// Probe that opens a split window.
+    #[arg(long, default_value_t = 0.001)]
+    split_at: f64,
+    /// Rounds in a split window.
+    #[arg(long, default_value_t = 30)]
+    split_rounds: u64,
 }
 
 struct GameResult {
@@ -367,6 +379,7 @@ fn chain_plan(args: &SelfplayArgs) -> Result<Option<ChainRun>> {
             ("--burn-in", args.burn_in.is_some()),
             ("--probes", args.probes.is_some()),
             ("--compare", args.compare.is_some()),
+            ("--split", args.split.is_some()),
         ] {
             if given {
                 bail!("{flag} needs --chain-rounds");
@@ -391,10 +404,28 @@ fn chain_plan(args: &SelfplayArgs) -> Result<Option<ChainRun>> {
                 .collect::<Result<_>>()?
         }
     };
+    let split = match args.split {
+        None => None,
+        Some(_) if probes.is_none() => bail!("--split needs --probes"),
+        Some(copies) if copies < 2 => bail!("--split must be at least 2, got {copies}"),
+        Some(_) if !(args.split_at > 0.0 && args.split_at <= 1.0) => {
+            bail!(
+                "--split-at must be above 0 and at most 1, got {}",
+                args.split_at
+            )
+        }
+        Some(_) if args.split_rounds == 0 => bail!("--split-rounds must be at least 1"),
+        Some(copies) => Some(crate::chains::Split {
+            copies,
+            at: args.split_at,
+            rounds: args.split_rounds,
+        }),
+    };
     let plan = ChainPlan {
         rounds,
         burn_in: args.burn_in.unwrap_or(0),
         probes,
+        split,
     };
     Ok(Some((plan, agents)))
 }
