@@ -18,6 +18,7 @@
 use clap::{Parser, Subcommand};
 
 mod chains;
+mod crises;
 mod crowded;
 mod eval;
 mod legacy;
@@ -46,6 +47,9 @@ enum Sub {
     /// Crowded positions answered by a bare go and by go movetime: the next hand's death
     /// chance on each answer's board.
     Crowded(crowded::CrowdedArgs),
+    /// Agents side by side on the positions where the default agent's trouble starts: the
+    /// next-hand death chances of their continuations, paired position by position.
+    Crises(crises::CrisesArgs),
 }
 
 fn main() {
@@ -58,5 +62,6 @@ fn main() {
         Some(Sub::Selfplay(args)) => selfplay::run_selfplay(&args),
         Some(Sub::Bench(args)) => selfplay::run_bench(&args),
         Some(Sub::Crowded(args)) => crowded::run_crowded(&args),
+        Some(Sub::Crises(args)) => crises::run_crises(&args),
     });
 }

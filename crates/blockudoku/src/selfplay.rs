@@ -149,10 +149,21 @@ impl Setup<'_> {
         rng: &mut rand::rngs::SmallRng,
         never: &AtomicBool,
     ) -> bool {
+        let ids = [(); 3].map(|_| rng.gen_range(0..self.set.len()));
+        self.play_hand(state, ids, never)
+    }
+
+    /// Plays the agent's answer to the hand of set indices `ids` on `state`; false when the
+    /// hand cannot be placed (the game is lost).
+    pub(crate) fn play_hand(
+        &self,
+        state: &mut GameState,
+        ids: [usize; 3],
+        never: &AtomicBool,
+    ) -> bool {
         let set = self.set;
-        let hand: Vec<(usize, &Piece)> = (0..3)
-            .map(|i| (i, &set[rng.gen_range(0..set.len())]))
-            .collect();
+        let hand: Vec<(usize, &Piece)> =
+            ids.iter().enumerate().map(|(i, &p)| (i, &set[p])).collect();
         let ctl = Control::new(never, u64::MAX);
         let weights = match self.objective {
             Objective::Points => self.points_weights,
@@ -226,7 +237,7 @@ fn play_game(setup: &Setup, index: u64, seed: u64, progress: &AtomicU64) -> Game
     }
 }
 
-fn load_pieces(path: &std::path::Path) -> Result<Vec<Piece>> {
+pub(crate) fn load_pieces(path: &std::path::Path) -> Result<Vec<Piece>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read piece file {}", path.display()))?;
     let mut set = Vec::new();
@@ -256,14 +267,22 @@ fn wilson(k: u64, n: u64) -> (f64, f64) {
 
 /// The weights `base` with the `--weights` overrides.
 fn weights_of(args: &SelfplayArgs, base: search::Weights) -> Result<search::Weights> {
+    with_overrides(base, args.weights.iter().flatten().map(String::as_str))
+}
+
+/// `base` with the overrides `items` (each `name=value`).
+pub(crate) fn with_overrides<'a>(
+    base: search::Weights,
+    items: impl IntoIterator<Item = &'a str>,
+) -> Result<search::Weights> {
     let mut weights = base;
-    for item in args.weights.iter().flatten() {
+    for item in items {
         let (name, value) = item
             .split_once('=')
-            .with_context(|| format!("--weights item {item:?} is not name=value"))?;
+            .with_context(|| format!("weight override {item:?} is not name=value"))?;
         let value: i64 = value
             .parse()
-            .with_context(|| format!("--weights {name}: {value:?} is not an integer"))?;
+            .with_context(|| format!("weight {name}: {value:?} is not an integer"))?;
         weights.set(name, value).map_err(anyhow::Error::msg)?;
     }
     Ok(weights)
@@ -349,7 +368,7 @@ fn json_line(r: &GameResult, agent: &str, scoring: Scoring) -> String {
 pub(crate) type Player = (Agent, Objective);
 
 /// The player called `name` (`agent` or `agent:objective`), or the error naming the choices.
-fn agent_named(name: &str) -> Result<Player> {
+pub(crate) fn agent_named(name: &str) -> Result<Player> {
     let (agent, objective) = match name.split_once(':') {
         Some((a, o)) => (a, Some(o)),
         None => (name, None),
