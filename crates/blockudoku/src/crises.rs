@@ -22,12 +22,12 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::{bail, ensure, Context, Result};
 use engine_kit::stats;
-use puzzle_rules::blockudoku::{catalogue, Board, Dealer, GameState, Piece, Scoring};
+use puzzle_rules::blockudoku::{Board, Dealer, GameState, Piece, Scoring};
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
 use crate::search;
-use crate::selfplay::{agent_named, game_seed, load_pieces, with_overrides, BeamOverride, Setup};
+use crate::selfplay::{agent_named, game_seed, piece_set, with_overrides, BeamOverride, Setup};
 
 /// Arguments of `blockudoku crises`.
 #[derive(clap::Args)]
@@ -226,10 +226,7 @@ pub fn run_crises(args: &CrisesArgs) -> Result<()> {
     if !(args.min_chance > 0.0 && args.min_chance < 1.0) {
         bail!("--min-chance must be above 0 and below 1");
     }
-    let set = match &args.pieces {
-        Some(p) => load_pieces(p)?,
-        None => catalogue().to_vec(),
-    };
+    let set = piece_set(args.pieces.as_deref())?;
     let setups = args
         .agents
         .iter()
@@ -321,7 +318,7 @@ mod tests {
     #[test]
     fn positions_are_crises_and_continuations_are_paired() {
         let hard = concat!(env!("CARGO_MANIFEST_DIR"), "/data/hard-pieces.txt");
-        let set = load_pieces(Path::new(hard)).unwrap();
+        let set = piece_set(Some(Path::new(hard))).unwrap();
         let dealer = Dealer::new(&set);
         let screen = Screen {
             seed: 7,

@@ -237,7 +237,15 @@ fn play_game(setup: &Setup, index: u64, seed: u64, progress: &AtomicU64) -> Game
     }
 }
 
-pub(crate) fn load_pieces(path: &std::path::Path) -> Result<Vec<Piece>> {
+/// The piece set of `--pieces`: the file's pieces, or the built-in 47 without one.
+pub(crate) fn piece_set(path: Option<&std::path::Path>) -> Result<Vec<Piece>> {
+    match path {
+        Some(p) => load_pieces(p),
+        None => Ok(catalogue().to_vec()),
+    }
+}
+
+fn load_pieces(path: &std::path::Path) -> Result<Vec<Piece>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read piece file {}", path.display()))?;
     let mut set = Vec::new();
@@ -457,10 +465,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
         bail!("--games, --threads and --max-rounds must be at least 1");
     }
     let chains = chain_plan(args)?;
-    let set = match &args.pieces {
-        Some(p) => load_pieces(p)?,
-        None => catalogue().to_vec(),
-    };
+    let set = piece_set(args.pieces.as_deref())?;
     let jsonl = args
         .jsonl
         .as_ref()
