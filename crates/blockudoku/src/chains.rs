@@ -588,12 +588,17 @@ mod tests {
         }
     }
 
+    /// The hard piece set, ids 14-47.
+    fn hard_set() -> Vec<Piece> {
+        (14..=47)
+            .map(|id| Piece::catalogue(id).unwrap().clone())
+            .collect()
+    }
+
     #[test]
     fn chains_have_fixed_exposure_and_count_only_measured_deaths() {
         // A weak player on the hard pieces dies every few hundred rounds.
-        let set: Vec<Piece> = (14..=47)
-            .map(|id| Piece::catalogue(id).unwrap().clone())
-            .collect();
+        let set = hard_set();
         let s = setup(&set);
         let p = AtomicU64::new(0);
         let plan = ChainPlan {
@@ -637,9 +642,7 @@ mod tests {
 
     #[test]
     fn split_windows_leave_the_games_alone_and_keep_the_probe_mean() {
-        let set: Vec<Piece> = (14..=47)
-            .map(|id| Piece::catalogue(id).unwrap().clone())
-            .collect();
+        let set = hard_set();
         let s = setup(&set);
         let p = AtomicU64::new(0);
         let plain = ChainPlan {
