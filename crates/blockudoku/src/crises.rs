@@ -1,9 +1,9 @@
-//! `blockudoku crises`: agents side by side on the positions where the default agent's
-//! trouble starts. A cheap, paired screen for changes aimed at the normal set's hazard, where
+//! `blockudoku crises`: agents side by side on the positions where an agent's trouble starts
+//! (the default agent's, or that of `--positions-from`). A cheap, paired screen for changes aimed at the normal set's hazard, where
 //! a chain measure that can see a 10% change needs millions of rounds.
 //!
-//! Positions: the default agent plays seeded games; a crisis is a round whose answer leaves a
-//! board the next hand kills with chance at least `--min-chance`, after at least `--lead`
+//! Positions: the `--positions-from` agent (the default agent unless told) plays seeded games;
+//! a crisis is a round whose answer leaves a board the next hand kills with chance at least `--min-chance`, after at least `--lead`
 //! rounds without one. The position `--lead` rounds before it is kept: the board, the streak
 //! and the hand dealt there (with `--lead 0`, the hand that opened the crisis). Each agent then
 //! plays `--rollouts` continuations of `--rounds` rounds from every position, all agents on
@@ -13,9 +13,11 @@
 //! every other agent's mean risk is compared with it position by position (a paired standard
 //! error over positions).
 //!
-//! The positions come from the default agent's own trouble, so the screen sees how agents
+//! The positions come from one agent's own trouble, so the screen sees how agents
 //! answer and recover from it, not how often they get into it: it does not replace the chain
-//! measure, which every adopted change still needs.
+//! measure, which every adopted change still needs. An agent's earlier choices shape the
+//! crises it meets, so a change to the strong agent is best screened on the strong agent's
+//! crises (`--positions-from strong`).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -35,13 +37,18 @@ pub struct CrisesArgs {
     /// Number of positions.
     #[arg(long, default_value_t = 100)]
     positions: usize,
-    /// Seed of the default agent's games the positions come from, and of the continuations.
+    /// Seed of the --positions-from agent's games the positions come from, and of the continuations.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Agent whose seeded games the positions come from (`agent[:objective]`, with optional
+    /// weight overrides after slashes, as for --agents); not read when --positions-file
+    /// exists.
+    #[arg(long, default_value = "default")]
+    positions_from: String,
     /// Rounds between a kept position and the crisis it led to (0: the crisis's own hand).
     #[arg(long, default_value_t = 0)]
     lead: usize,
-    /// A crisis: the next hand dies on the default agent's board with at least this chance.
+    /// A crisis: the next hand dies on the --positions-from agent's board with at least this chance.
     #[arg(long, default_value_t = 0.001)]
     min_chance: f64,
     /// Continuations from each position, per agent.
@@ -85,9 +92,9 @@ struct Screen<'a> {
 }
 
 impl Screen<'_> {
-    /// The first `count` positions of the seeded games of `reference` (see the module doc):
+    /// The first `count` positions of the seeded games of `source` (see the module doc):
     /// `threads` games at a time, each kept position in game order.
-    fn positions(&self, reference: &Setup, count: usize) -> Vec<Position> {
+    fn positions(&self, source: &Setup, count: usize) -> Vec<Position> {
         let n = self.dealer.set().len();
         let one_game = |game: u64, want: usize| -> Vec<Position> {
             let mut rng = rand::rngs::SmallRng::seed_from_u64(game_seed(self.seed, game));
@@ -102,7 +109,7 @@ impl Screen<'_> {
                 if history.len() > self.lead + 1 {
                     history.pop_front();
                 }
-                if !reference.play_hand(&mut state, ids, &never) {
+                if !source.play_hand(&mut state, ids, &never) {
                     return found;
                 }
                 if self.dealer.dead_chance(state.board) >= self.min_chance {
@@ -236,6 +243,7 @@ pub fn run_crises(args: &CrisesArgs) -> Result<()> {
         .num_threads(args.threads)
         .build_global()
         .ok();
+    let source = setup_of(&args.positions_from, &set).context("--positions-from")?;
     let dealer = Dealer::new(&set);
     let screen = Screen {
         seed: args.seed,
@@ -249,7 +257,7 @@ pub fn run_crises(args: &CrisesArgs) -> Result<()> {
     let positions = match &args.positions_file {
         Some(path) if path.exists() => read_positions(path, args.positions, set.len())?,
         file => {
-            let positions = screen.positions(&setup_of("default", &set)?, args.positions);
+            let positions = screen.positions(&source, args.positions);
             if let Some(path) = file {
                 let text: String = positions
                     .iter()
@@ -262,8 +270,9 @@ pub fn run_crises(args: &CrisesArgs) -> Result<()> {
         }
     };
     println!(
-        "positions {} seed {} lead {} min-chance {} rollouts {} rounds {}",
+        "positions {} from {} seed {} lead {} min-chance {} rollouts {} rounds {}",
         positions.len(),
+        args.positions_from,
         args.seed,
         args.lead,
         args.min_chance,
@@ -350,6 +359,17 @@ mod tests {
             a.iter().all(|r| r.0 > 0.0),
             "each continuation starts in a crisis"
         );
+        // Positions from another agent are that agent's crises.
+        let strong = setup_of("strong", &set).unwrap();
+        for &(board, streak, ids) in &screen.positions(&strong, 2) {
+            let mut state = GameState {
+                board,
+                score: 0,
+                streak,
+            };
+            assert!(strong.play_hand(&mut state, ids, &never));
+            assert!(dealer.dead_chance(state.board) >= 0.01, "{board}");
+        }
         assert!(setup_of("default/death", &set).is_err());
         assert!(setup_of("nobody", &set).is_err());
     }

@@ -85,6 +85,13 @@ pub struct Weights {
     /// The strong agent also weighs the kept board with the lowest next-hand death chance
     /// (1) or not (0).
     pub safest: i64,
+    /// A deep crisis: where the best candidate's next-hand death chance is at least this
+    /// many millionths (0: never), the strong agent weighs every kept board, with
+    /// `deep_samples` next hands, and the hand lookahead weighs its inner boards by the death
+    /// chance of the hand after (as `inner_death`).
+    pub deep_from: i64,
+    /// Next hands sampled per weighing in a deep crisis.
+    pub deep_samples: i64,
     /// Per point the line scores (objective `points`; 0: points are not counted, the
     /// objective is to survive).
     pub points: i64,
@@ -138,6 +145,8 @@ pub const WEIGHTS: Weights = Weights {
     inner_death: 0,
     inner_width: 3,
     safest: 0,
+    deep_from: 0,
+    deep_samples: 256,
     points: 0,
     combo: 0,
     open: 0,
@@ -172,6 +181,12 @@ impl Weights {
             }
             "inner_width" => &mut self.inner_width,
             "safest" => &mut self.safest,
+            "deep_from" if value < 0 => return Err(format!("deep_from is negative: {value}")),
+            "deep_from" => &mut self.deep_from,
+            "deep_samples" if value < 1 => {
+                return Err(format!("deep_samples must be at least 1: {value}"))
+            }
+            "deep_samples" => &mut self.deep_samples,
             "points" if value < 0 => return Err(format!("weight points is negative: {value}")),
             "points" => &mut self.points,
             "combo" => &mut self.combo,

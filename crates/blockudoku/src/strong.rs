@@ -21,6 +21,12 @@
 //! Weighing crowded boards as well, before the default's board can die, gave the largest
 //! gain of the settings tried (README, issue 13 section).
 //!
+//! A deep crisis (weight `deep_from`, off by default: a screen has not shown it worth its
+//! time): where the best candidate's death chance is at least `deep_from` millionths, every
+//! kept board is weighed, with `deep_samples` next hands, and the hand lookahead weighs its
+//! inner boards by the death chance of the hand after (as weight `inner_death`). Without a
+//! clock only.
+//!
 //! Pure computation, told when to stop: a stopped search answers with the boards weighed so
 //! far (the default agent's choice when none).
 
@@ -229,9 +235,45 @@ pub fn choose(
             .dead_deals_until(b.0, || !stopped())
             .map(|d| d as f64 / (n * n * n))
     });
-    let Some(chances) = chances.into_iter().collect::<Option<Vec<f64>>>() else {
+    let Some(mut chances) = chances.into_iter().collect::<Option<Vec<f64>>>() else {
         return (default_answer(top), false);
     };
+    // A deep crisis: every kept board, more hands, inner boards weighed by their own risk.
+    let deep = !ctl.timed
+        && weights.deep_from > 0
+        && chances
+            .first()
+            .is_some_and(|&d| d > 0.0 && d * 1e6 >= weights.deep_from as f64);
+    let deep_weights = Weights {
+        inner_death: 1,
+        ..*weights
+    };
+    let mut boards = boards;
+    if deep {
+        let rest: Vec<usize> = (0..top.len())
+            .filter(|i| !ranked.iter().any(|r| r.1 == *i))
+            .collect();
+        let more = each(&rest, pool, |&i| {
+            dealer
+                .dead_deals_until(top[i].board, || !stopped())
+                .map(|d| d as f64 / (n * n * n))
+        });
+        let Some(more) = more.into_iter().collect::<Option<Vec<f64>>>() else {
+            return (default_answer(top), false);
+        };
+        for (&i, d) in rest.iter().zip(more) {
+            ranked.push((i64::MIN, i));
+            boards.push((
+                top[i].board,
+                Tally {
+                    streak: top[i].streak,
+                    ..tally
+                },
+            ));
+            chances.push(d);
+        }
+    }
+    let weights = if deep { &deep_weights } else { weights };
     let bits = top[0].board.bits();
     let mut rng = SplitMix64(bits as u64 ^ (bits >> 64) as u64 ^ 0x5eed);
     let batches = if ctl.timed { MAX_SAMPLES / SAMPLES } else { 1 };
@@ -239,6 +281,8 @@ pub fn choose(
     let mut done = 0;
     let batch = if ctl.timed {
         SAMPLES
+    } else if deep {
+        weights.deep_samples as usize
     } else {
         weights.samples as usize
     };
@@ -330,6 +374,51 @@ mod tests {
             }
         }
         assert!(same > 0 && differed > 0, "same {same} differed {differed}");
+    }
+
+    // A deep crisis: above its threshold the strong agent still answers a legal line of the
+    // whole hand, and somewhere it answers differently; a threshold no chance reaches changes
+    // nothing.
+    #[test]
+    fn deep_crises_answer_legal_lines_and_change_answers() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        let (mut weighed, mut changed) = (0, 0);
+        for _ in 0..10 {
+            let board = Board::from_fn(|_| rng.gen_bool(0.45));
+            let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=20)).collect();
+            let hand: Vec<(usize, &Piece)> = ids
+                .iter()
+                .enumerate()
+                .map(|(i, &id)| (i, Piece::catalogue(id).unwrap()))
+                .collect();
+            let stop = AtomicBool::new(false);
+            let play = |w: &Weights| {
+                let ctl = Control::new(&stop, u64::MAX);
+                search(board, &hand, Agent::Strong, w, 1, &ctl, DEFAULT_BEAM).best
+            };
+            let deep = |from| Weights {
+                deep_from: from,
+                deep_samples: 8,
+                ..WEIGHTS
+            };
+            let plain = play(&WEIGHTS);
+            assert_eq!(play(&deep(2_000_000)), plain);
+            let (Some(p), Some(d)) = (plain, play(&deep(1))) else {
+                continue;
+            };
+            // A legal line (final_board checks every placement) that places the whole hand.
+            let mut slots: Vec<usize> = d.0.iter().map(|s| s.slot).collect();
+            slots.sort();
+            assert_eq!(slots, [0, 1, 2], "{board}");
+            let end = final_board(board, &hand, &d.0);
+            weighed += 1;
+            changed += (final_board(board, &hand, &p.0) != end) as usize;
+        }
+        assert!(
+            weighed > 0 && changed > 0,
+            "weighed {weighed} changed {changed}"
+        );
     }
 
     #[test]
