@@ -341,15 +341,18 @@ mod tests {
         let default = setup_of("default", &set).unwrap();
         let positions = screen.positions(&default, 3);
         assert_eq!(positions.len(), 3);
-        let never = AtomicBool::new(false);
-        for &(board, streak, ids) in &positions {
+        // `setup`'s answer to the position's hand opens a crisis.
+        let opens_crisis = |setup: &Setup, &(board, streak, ids): &Position| {
             let mut state = GameState {
                 board,
                 score: 0,
                 streak,
             };
-            assert!(default.play_hand(&mut state, ids, &never));
+            assert!(setup.play_hand(&mut state, ids, &AtomicBool::new(false)));
             assert!(dealer.dead_chance(state.board) >= 0.01, "{board}");
+        };
+        for p in &positions {
+            opens_crisis(&default, p);
         }
         let a = screen.continuations(&default, &positions);
         let b = screen.continuations(&setup_of("default/death=1", &set).unwrap(), &positions);
@@ -361,14 +364,8 @@ mod tests {
         );
         // Positions from another agent are that agent's crises.
         let strong = setup_of("strong", &set).unwrap();
-        for &(board, streak, ids) in &screen.positions(&strong, 2) {
-            let mut state = GameState {
-                board,
-                score: 0,
-                streak,
-            };
-            assert!(strong.play_hand(&mut state, ids, &never));
-            assert!(dealer.dead_chance(state.board) >= 0.01, "{board}");
+        for p in &screen.positions(&strong, 2) {
+            opens_crisis(&strong, p);
         }
         assert!(setup_of("default/death", &set).is_err());
         assert!(setup_of("nobody", &set).is_err());

@@ -331,6 +331,13 @@ mod tests {
     use puzzle_rules::blockudoku::{catalogue, cell_bit, FULL};
     use std::sync::atomic::AtomicBool;
 
+    /// A hand of three catalogue pieces among the first 20.
+    fn random_hand(rng: &mut impl rand::Rng) -> Vec<(usize, &'static Piece)> {
+        (0..3)
+            .map(|i| (i, Piece::catalogue(rng.gen_range(1..=20)).unwrap()))
+            .collect()
+    }
+
     // The strong agent plays legal lines; where the default agent's board cannot die on the
     // next hand it plays the default agent's line; elsewhere its board is one the default
     // search kept.
@@ -342,12 +349,7 @@ mod tests {
         let (mut same, mut differed) = (0, 0);
         for _ in 0..60 {
             let board = Board::from_fn(|_| rng.gen_bool(0.42));
-            let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=20)).collect();
-            let hand: Vec<(usize, &Piece)> = ids
-                .iter()
-                .enumerate()
-                .map(|(i, &id)| (i, Piece::catalogue(id).unwrap()))
-                .collect();
+            let hand = random_hand(&mut rng);
             let stop = AtomicBool::new(false);
             // Crowded boards are weighed whatever the default's board: leave them out here.
             let w = Weights {
@@ -386,12 +388,7 @@ mod tests {
         let (mut weighed, mut changed) = (0, 0);
         for _ in 0..10 {
             let board = Board::from_fn(|_| rng.gen_bool(0.45));
-            let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=20)).collect();
-            let hand: Vec<(usize, &Piece)> = ids
-                .iter()
-                .enumerate()
-                .map(|(i, &id)| (i, Piece::catalogue(id).unwrap()))
-                .collect();
+            let hand = random_hand(&mut rng);
             let stop = AtomicBool::new(false);
             let play = |w: &Weights| {
                 let ctl = Control::new(&stop, u64::MAX);
