@@ -203,11 +203,29 @@ pub fn choose(
     };
     let pool = pool.as_ref();
     let n = dealer.set().len() as f64;
+    // The kept boards not among the candidates.
+    let unranked = |ranked: &[(i64, usize)]| -> Vec<usize> {
+        (0..top.len())
+            .filter(|i| !ranked.iter().any(|r| r.1 == *i))
+            .collect()
+    };
+    // The chance that the next hand dies on `board` (`None` when stopped).
+    let chance = |board: Board| {
+        dealer
+            .dead_deals_until(board, || !stopped())
+            .map(|d| d as f64 / (n * n * n))
+    };
+    // Kept board `i` with the tally its line leaves.
+    let kept = |i: usize| {
+        let tally = Tally {
+            streak: top[i].streak,
+            ..tally
+        };
+        (top[i].board, tally)
+    };
     if weights.safest != 0 {
         // The kept board the next hand is least likely to kill joins the candidates.
-        let rest: Vec<usize> = (0..top.len())
-            .filter(|i| !ranked.iter().any(|r| r.1 == *i))
-            .collect();
+        let rest = unranked(&ranked);
         let dead = each(&rest, pool, |&i| {
             dealer.dead_deals_until(top[i].board, || !stopped())
         });
@@ -220,21 +238,8 @@ pub fn choose(
             ranked.push((i64::MIN, i));
         }
     }
-    let boards: Vec<(Board, Tally)> = ranked
-        .iter()
-        .map(|&(_, i)| {
-            let tally = Tally {
-                streak: top[i].streak,
-                ..tally
-            };
-            (top[i].board, tally)
-        })
-        .collect();
-    let chances = each(&boards, pool, |b| {
-        dealer
-            .dead_deals_until(b.0, || !stopped())
-            .map(|d| d as f64 / (n * n * n))
-    });
+    let mut boards: Vec<(Board, Tally)> = ranked.iter().map(|&(_, i)| kept(i)).collect();
+    let chances = each(&boards, pool, |b| chance(b.0));
     let Some(mut chances) = chances.into_iter().collect::<Option<Vec<f64>>>() else {
         return (default_answer(top), false);
     };
@@ -248,28 +253,15 @@ pub fn choose(
         inner_death: 1,
         ..*weights
     };
-    let mut boards = boards;
     if deep {
-        let rest: Vec<usize> = (0..top.len())
-            .filter(|i| !ranked.iter().any(|r| r.1 == *i))
-            .collect();
-        let more = each(&rest, pool, |&i| {
-            dealer
-                .dead_deals_until(top[i].board, || !stopped())
-                .map(|d| d as f64 / (n * n * n))
-        });
+        let rest = unranked(&ranked);
+        let more = each(&rest, pool, |&i| chance(top[i].board));
         let Some(more) = more.into_iter().collect::<Option<Vec<f64>>>() else {
             return (default_answer(top), false);
         };
         for (&i, d) in rest.iter().zip(more) {
             ranked.push((i64::MIN, i));
-            boards.push((
-                top[i].board,
-                Tally {
-                    streak: top[i].streak,
-                    ..tally
-                },
-            ));
+            boards.push(kept(i));
             chances.push(d);
         }
     }
@@ -385,7 +377,7 @@ mod tests {
     fn deep_crises_answer_legal_lines_and_change_answers() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
-        let (mut weighed, mut changed) = (0, 0);
+        let (mut answered, mut changed) = (0, 0);
         for _ in 0..10 {
             let board = Board::from_fn(|_| rng.gen_bool(0.45));
             let hand = random_hand(&mut rng);
@@ -409,12 +401,12 @@ mod tests {
             slots.sort();
             assert_eq!(slots, [0, 1, 2], "{board}");
             let end = final_board(board, &hand, &d.0);
-            weighed += 1;
+            answered += 1;
             changed += (final_board(board, &hand, &p.0) != end) as usize;
         }
         assert!(
-            weighed > 0 && changed > 0,
-            "weighed {weighed} changed {changed}"
+            answered > 0 && changed > 0,
+            "answered {answered} changed {changed}"
         );
     }
 
