@@ -111,6 +111,10 @@ pub struct Weights {
     pub open_gate: i64,
     /// With points counted, the safety net also looks at boards evaluated below this.
     pub net_below: i64,
+    /// With points counted: where a next hand dies on the board the hand was dealt on with
+    /// a chance of at least this many millionths (a crisis; 0: never), the strong agent's
+    /// search without points answers, whatever the points line's risk.
+    pub survive_from: i64,
 }
 
 /// The default weights: blokie's published values for these terms (its `getDefault`, tuned
@@ -155,6 +159,7 @@ pub const WEIGHTS: Weights = Weights {
     open_below: 4,
     open_gate: -250_000,
     net_below: i64::MIN,
+    survive_from: 0,
 };
 
 impl Weights {
@@ -196,6 +201,10 @@ impl Weights {
             "open_below" => &mut self.open_below,
             "open_gate" => &mut self.open_gate,
             "net_below" => &mut self.net_below,
+            "survive_from" if value < 0 => {
+                return Err(format!("survive_from is negative: {value}"))
+            }
+            "survive_from" => &mut self.survive_from,
             "nofit_from" if (0..=47).contains(&value) => {
                 self.nofit_from = value as usize;
                 return Ok(());

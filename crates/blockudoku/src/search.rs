@@ -665,7 +665,9 @@ impl<'a> Job<'a> {
     /// (dealt from `set`) could die on the board `best` leaves (or, with weight `net_below`,
     /// its evaluation is below that), the strong agent's search without points answers
     /// instead if its board is less likely to die (or as likely and, on a crowded board,
-    /// better evaluated).
+    /// better evaluated). In a crisis (weight `survive_from`: the board the hand was dealt on
+    /// is that likely to kill a next hand) that search answers whatever the points line's
+    /// risk.
     fn safe_points(
         self,
         best: Option<(Vec<Step>, i64)>,
@@ -674,6 +676,27 @@ impl<'a> Job<'a> {
         let Some((line, _)) = &best else { return best };
         let dealer = puzzle_rules::blockudoku::Dealer::new(set);
         let going = || !self.ctl.stop.load(Ordering::Relaxed);
+        let survive = Weights {
+            points: 0,
+            ..*self.weights
+        };
+        let safe = || {
+            Job {
+                weights: &survive,
+                agent: Agent::Strong,
+                ..self
+            }
+            .run(set)
+            .best
+        };
+        if self.weights.survive_from > 0 {
+            let n = set.len() as f64;
+            let crisis = self.weights.survive_from as f64 * 1e-6 * n * n * n;
+            let here = dealer.dead_deals_until(self.board, going);
+            if here.is_some_and(|d| d > 0 && d as f64 >= crisis) {
+                return safe().or(best);
+            }
+        }
         let board = self.after(line);
         let Some(dead) = dealer.dead_deals_until(board, going) else {
             return best;
@@ -682,17 +705,7 @@ impl<'a> Job<'a> {
         if dead == 0 && !crowded {
             return best;
         }
-        let survive = Weights {
-            points: 0,
-            ..*self.weights
-        };
-        let safe = Job {
-            weights: &survive,
-            agent: Agent::Strong,
-            ..self
-        }
-        .run(set)
-        .best;
+        let safe = safe();
         match &safe {
             Some((line, _)) => {
                 let b = self.after(line);
@@ -1147,6 +1160,56 @@ mod tests {
         assert!(
             at_risk > 0 && differed > 0,
             "at risk {at_risk} differed {differed}"
+        );
+    }
+
+    // With weight `survive_from`, objective points answers as the strong agent playing to
+    // survive wherever the board it was dealt on is that likely to kill a next hand, and
+    // elsewhere as without it.
+    #[test]
+    fn points_survive_first_in_a_crisis() {
+        use puzzle_rules::blockudoku::Dealer;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(14);
+        let dealer = Dealer::new(catalogue());
+        let from = 1000;
+        let crisis_weights = Weights {
+            survive_from: from,
+            ..POINTS_WEIGHTS
+        };
+        let (mut crises, mut calm, mut changed) = (0, 0, 0);
+        for _ in 0..150 {
+            let board = Board::from_fn(|_| rng.gen_bool(0.45));
+            let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=47)).collect();
+            let h = hand(&ids);
+            let stop = AtomicBool::new(false);
+            let ctl = Control::new(&stop, u64::MAX);
+            let survive = Job {
+                agent: Agent::Strong,
+                ..Job::new(board, &h, &ctl)
+            };
+            let points = Job {
+                weights: &POINTS_WEIGHTS,
+                ..Job::new(board, &h, &ctl)
+            };
+            let first = Job {
+                weights: &crisis_weights,
+                ..points
+            };
+            let got = first.run(catalogue()).best.map(|b| b.0);
+            if dealer.dead_chance(board) * 1e6 >= from as f64 {
+                let want = survive.run(catalogue()).best.map(|b| b.0);
+                assert_eq!(got, want, "{board:?} {ids:?}");
+                crises += 1;
+                changed += (got != points.run(catalogue()).best.map(|b| b.0)) as u32;
+            } else {
+                assert_eq!(got, points.run(catalogue()).best.map(|b| b.0));
+                calm += 1;
+            }
+        }
+        assert!(
+            crises > 0 && calm > 0 && changed > 0,
+            "crises {crises} calm {calm} changed {changed}"
         );
     }
 
