@@ -693,7 +693,7 @@ impl<'a> Job<'a> {
             let n = set.len() as f64;
             let crisis = self.weights.survive_from as f64 * 1e-6 * n * n * n;
             let here = dealer.dead_deals_until(self.board, going);
-            if here.is_some_and(|d| d > 0 && d as f64 >= crisis) {
+            if here.is_some_and(|d| d as f64 >= crisis) {
                 return safe().or(best);
             }
         }
