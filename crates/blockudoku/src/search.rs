@@ -940,6 +940,30 @@ mod tests {
     use super::*;
     use puzzle_rules::blockudoku::{can_place_all, GameState, Scoring};
 
+    /// A random board (each cell filled with chance `fill`) and three catalogue ids.
+    fn random_deal(rng: &mut impl rand::Rng, fill: f64) -> (Board, Vec<usize>) {
+        let board = Board::from_fn(|_| rng.gen_bool(fill));
+        (board, (0..3).map(|_| rng.gen_range(1..=47)).collect())
+    }
+
+    /// The strong agent playing to survive, and the default agent playing for points, on the
+    /// same board and hand.
+    fn survive_and_points<'a>(
+        board: Board,
+        h: &'a [(usize, &'a Piece)],
+        ctl: &'a Control<'a>,
+    ) -> (Job<'a>, Job<'a>) {
+        let survive = Job {
+            agent: Agent::Strong,
+            ..Job::new(board, h, ctl)
+        };
+        let points = Job {
+            weights: &POINTS_WEIGHTS,
+            ..Job::new(board, h, ctl)
+        };
+        (survive, points)
+    }
+
     fn hand(ids: &[usize]) -> Vec<(usize, &'static Piece)> {
         ids.iter()
             .enumerate()
@@ -1123,25 +1147,16 @@ mod tests {
     #[test]
     fn points_answers_are_no_riskier_than_survive_answers() {
         use puzzle_rules::blockudoku::Dealer;
-        use rand::{Rng, SeedableRng};
+        use rand::SeedableRng;
         let mut rng = rand::rngs::SmallRng::seed_from_u64(12);
         let dealer = Dealer::new(catalogue());
         let (mut at_risk, mut differed) = (0, 0);
         for _ in 0..150 {
-            let board = Board::from_fn(|_| rng.gen_bool(0.5));
-            let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=47)).collect();
+            let (board, ids) = random_deal(&mut rng, 0.5);
             let h = hand(&ids);
             let stop = AtomicBool::new(false);
             let ctl = Control::new(&stop, u64::MAX);
-            let survive = Job {
-                agent: Agent::Strong,
-                ..Job::new(board, &h, &ctl)
-            };
-            let points = Job {
-                agent: Agent::Default,
-                weights: &POINTS_WEIGHTS,
-                ..survive
-            };
+            let (survive, points) = survive_and_points(board, &h, &ctl);
             let (Some(s), Some(p)) = (survive.run(catalogue()).best, points.run(catalogue()).best)
             else {
                 continue;
@@ -1169,7 +1184,7 @@ mod tests {
     #[test]
     fn points_survive_first_in_a_crisis() {
         use puzzle_rules::blockudoku::Dealer;
-        use rand::{Rng, SeedableRng};
+        use rand::SeedableRng;
         let mut rng = rand::rngs::SmallRng::seed_from_u64(14);
         let dealer = Dealer::new(catalogue());
         let from = 1000;
@@ -1179,31 +1194,23 @@ mod tests {
         };
         let (mut crises, mut calm, mut changed) = (0, 0, 0);
         for _ in 0..150 {
-            let board = Board::from_fn(|_| rng.gen_bool(0.45));
-            let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=47)).collect();
+            let (board, ids) = random_deal(&mut rng, 0.45);
             let h = hand(&ids);
             let stop = AtomicBool::new(false);
             let ctl = Control::new(&stop, u64::MAX);
-            let survive = Job {
-                agent: Agent::Strong,
-                ..Job::new(board, &h, &ctl)
-            };
-            let points = Job {
-                weights: &POINTS_WEIGHTS,
-                ..Job::new(board, &h, &ctl)
-            };
+            let (survive, points) = survive_and_points(board, &h, &ctl);
             let first = Job {
                 weights: &crisis_weights,
                 ..points
             };
-            let got = first.run(catalogue()).best.map(|b| b.0);
+            let line = |job: Job| job.run(catalogue()).best.map(|b| b.0);
+            let (got, plain) = (line(first), line(points));
             if dealer.dead_chance(board) * 1e6 >= from as f64 {
-                let want = survive.run(catalogue()).best.map(|b| b.0);
-                assert_eq!(got, want, "{board:?} {ids:?}");
+                assert_eq!(got, line(survive), "{board:?} {ids:?}");
                 crises += 1;
-                changed += (got != points.run(catalogue()).best.map(|b| b.0)) as u32;
+                changed += (got != plain) as u32;
             } else {
-                assert_eq!(got, points.run(catalogue()).best.map(|b| b.0));
+                assert_eq!(got, plain);
                 calm += 1;
             }
         }
