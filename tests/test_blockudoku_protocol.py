@@ -203,12 +203,17 @@ def test_selfplay_summary_and_jsonl(blockudoku_bin, tmp_path):
     # Reproducible from the seed, whatever the thread scheduling (lines come in the order games
     # end, so compare them as sets), and so is the summary.
     assert sorted(games) == sorted(l for l in second.stdout.splitlines() if l.startswith("game "))
-    summary = [l for l in first.stdout.splitlines() if l.startswith(("agent ", "deaths ", "mean ", "points "))]
-    assert len(summary) == 4
-    assert summary == [l for l in second.stdout.splitlines() if l.startswith(("agent ", "deaths ", "mean ", "points "))]
+    kept = ("agent ", "deaths ", "mean ", "points ", "clears ")
+    summary = [l for l in first.stdout.splitlines() if l.startswith(kept)]
+    assert len(summary) == 5
+    assert summary == [l for l in second.stdout.splitlines() if l.startswith(kept)]
+    assert re.fullmatch(r"clears per round: 1 region [\d.]+, 2 regions [\d.]+, 3 regions [\d.]+, "
+                        r"4 or more [\d.]+; in a streak [\d.]+", summary[4]), summary[4]
     assert re.search(r"deaths per 1000 rounds [\d.]+ \(95% CI [\d.]+ - [\d.]+\)", first.stdout)
     assert "rounds per second" in first.stdout and "points per round" in first.stdout
-    assert sorted(json.loads(l)["game"] for l in jsonl.read_text().splitlines()) == [0, 1, 2]
+    records = [json.loads(l) for l in jsonl.read_text().splitlines()]
+    assert sorted(r["game"] for r in records) == [0, 1, 2]
+    assert all(len(r["clears"]) == 4 and 0 <= r["streak_clears"] <= sum(r["clears"]) for r in records)
 
 
 def test_selfplay_chains_compare_and_jsonl(blockudoku_bin, tmp_path):
@@ -226,7 +231,8 @@ def test_selfplay_chains_compare_and_jsonl(blockudoku_bin, tmp_path):
     assert chains[0] == chains[1] and chains[2] == chains[3]
     assert all(re.search(r" rounds 1000 deaths \d+ games \d+ points \d+ probe [\d.e-]+$", l) for l in chains)
     summaries = [l for l in out if not l.startswith(("chain ", "rounds per second", "compare "))]
-    assert len(summaries) == 10 and summaries[:5] == summaries[5:]
+    assert len(summaries) == 12 and summaries[:6] == summaries[6:]
+    assert summaries[5].startswith("clears per round: 1 region "), summaries[5]
     assert re.fullmatch(r"agent default scoring blockudoku chains 2 chain-rounds 1000 burn-in 10 deaths \d+ rounds 2000",
                         summaries[0])
     assert re.fullmatch(r"hazard \S+ per round \(95% CI \S+ - [\d.e-]+, exact Poisson\)", summaries[1])
@@ -239,6 +245,12 @@ def test_selfplay_chains_compare_and_jsonl(blockudoku_bin, tmp_path):
     assert sorted(r["chain"] for r in records) == [0, 0, 1, 1]
     assert all(r["rounds"] == 1000 and r["burn_in"] == 10 and r["probe"] >= 0 and r["agent"] == "default"
                for r in records)
+    # Both agents (the same) count the same clears on the same chains.
+    assert all(len(r["clears"]) == 4 and 0 <= r["streak_clears"] <= sum(r["clears"]) for r in records)
+    by_chain = {}
+    for r in records:
+        by_chain.setdefault(r["chain"], []).append((r["clears"], r["streak_clears"]))
+    assert all(a == b for a, b in by_chain.values())
 
 
 def test_selfplay_weight_overrides_change_play(blockudoku_bin):

@@ -29,7 +29,7 @@ use puzzle_rules::rng::SplitMix64;
 use rand::SeedableRng;
 use rayon::prelude::*;
 
-use crate::selfplay::{game_seed, with_progress, Setup};
+use crate::selfplay::{game_seed, with_progress, Clears, Setup};
 
 /// Measured rounds per batch for the probe's standard error.
 pub const BATCH: u64 = 1000;
@@ -135,6 +135,8 @@ pub struct ChainResult {
     played: u64,
     /// Points scored in measured rounds.
     points: u64,
+    /// Clears of measured rounds.
+    clears: Clears,
     /// Sum of the probe over measured rounds.
     probe_sum: f64,
     /// The probe's mean over each full batch of `BATCH` measured rounds.
@@ -164,6 +166,7 @@ fn play_chain(
         games: 1,
         played: 0,
         points: 0,
+        clears: Clears::default(),
         probe_sum: 0.0,
         batches: Vec::new(),
         branched: 0,
@@ -194,7 +197,7 @@ fn play_chain(
                             let mut probes = vec![d];
                             for _ in 1..split.rounds {
                                 r.branched += 1;
-                                if !setup.play_round(&mut copy, &mut rng, &never) {
+                                if setup.play_round(&mut copy, &mut rng, &never).is_none() {
                                     break;
                                 }
                                 probes.push(probe(copy.board, &mut probe_rng));
@@ -229,12 +232,12 @@ fn play_chain(
             r.exposure += 1;
         }
         let before = state.score;
-        let alive = setup.play_round(&mut state, &mut rng, &never);
+        let round = setup.play_round(&mut state, &mut rng, &never);
         r.played += 1;
         if r.played.is_multiple_of(256) {
             progress.fetch_add(256, Ordering::Relaxed);
         }
-        if !alive {
+        let Some(clears) = round else {
             if let Some(w) = window.take() {
                 let c = w.correction(true);
                 r.probe_sum += c;
@@ -247,9 +250,10 @@ fn play_chain(
             state = GameState::default();
             in_game = 0;
             continue;
-        }
+        };
         if measured {
             r.points += state.score - before;
+            r.clears.add(&clears);
         }
         in_game += 1;
     }
@@ -267,6 +271,7 @@ struct Totals {
     exposure: u64,
     played: u64,
     points: u64,
+    clears: Clears,
     probe_sum: f64,
     batches: Vec<f64>,
     branched: u64,
@@ -280,6 +285,7 @@ impl Totals {
             exposure: 0,
             played: 0,
             points: 0,
+            clears: Clears::default(),
             probe_sum: 0.0,
             batches: Vec::new(),
             branched: 0,
@@ -290,6 +296,7 @@ impl Totals {
             t.exposure += r.exposure;
             t.played += r.played;
             t.points += r.points;
+            t.clears.add(&r.clears);
             t.probe_sum += r.probe_sum;
             t.batches.extend(&r.batches);
             t.branched += r.branched;
@@ -387,6 +394,7 @@ fn summary_lines(
         "points per round {:.2}",
         t.points as f64 / (t.exposure - t.deaths).max(1) as f64
     ));
+    out.push(t.clears.line(t.exposure - t.deaths));
     out.push(format!(
         "rounds per second {:.0} ({:.0} per thread, {threads} threads, {secs:.1} s, {} rounds with burn-in)",
         t.played as f64 / secs,
@@ -403,7 +411,7 @@ fn json_line(r: &ChainResult, agent: &str, scoring: Scoring, plan: &ChainPlan) -
         None => "null".into(),
     };
     format!(
-        "{{\"chain\":{},\"seed\":{},\"agent\":\"{}\",\"scoring\":\"{}\",\"rounds\":{},\"burn_in\":{},\"deaths\":{},\"games\":{},\"played\":{},\"points\":{},\"probe\":{probe}}}",
+        "{{\"chain\":{},\"seed\":{},\"agent\":\"{}\",\"scoring\":\"{}\",\"rounds\":{},\"burn_in\":{},\"deaths\":{},\"games\":{},\"played\":{},\"points\":{},{},\"probe\":{probe}}}",
         r.index,
         r.seed,
         agent,
@@ -413,7 +421,8 @@ fn json_line(r: &ChainResult, agent: &str, scoring: Scoring, plan: &ChainPlan) -
         r.deaths,
         r.games,
         r.played,
-        r.points
+        r.points,
+        r.clears.json()
     )
 }
 
@@ -716,6 +725,7 @@ mod tests {
             games: deaths + 1,
             played: 100_000,
             points: 0,
+            clears: Clears::default(),
             probe_sum: 0.0,
             batches: vec![],
             branched: 0,

@@ -109,7 +109,7 @@ impl Screen<'_> {
                 if history.len() > self.lead + 1 {
                     history.pop_front();
                 }
-                if !source.play_hand(&mut state, ids, &never) {
+                if source.play_hand(&mut state, ids, &never).is_none() {
                     return found;
                 }
                 if self.dealer.dead_chance(state.board) >= self.min_chance {
@@ -157,12 +157,12 @@ impl Screen<'_> {
                 let never = AtomicBool::new(false);
                 let mut risk = 0.0;
                 for t in 0..self.rounds {
-                    let alive = if t == 0 {
+                    let round = if t == 0 {
                         setup.play_hand(&mut state, ids, &never)
                     } else {
                         setup.play_round(&mut state, &mut rng, &never)
                     };
-                    if !alive {
+                    if round.is_none() {
                         return (risk, true, t);
                     }
                     risk += self.dealer.dead_chance(state.board);
@@ -348,7 +348,9 @@ mod tests {
                 score: 0,
                 streak,
             };
-            assert!(setup.play_hand(&mut state, ids, &AtomicBool::new(false)));
+            assert!(setup
+                .play_hand(&mut state, ids, &AtomicBool::new(false))
+                .is_some());
             assert!(dealer.dead_chance(state.board) >= 0.01, "{board}");
         };
         for p in &positions {

@@ -90,6 +90,57 @@ struct GameResult {
     rounds: u64,
     score: u64,
     died: bool,
+    clears: Clears,
+}
+
+/// Clearing placements: how many cleared 1, 2, 3, and 4 or more regions at once, and how many
+/// came right after a clearing placement (a streak, which the `blockudoku` scoring rewards).
+/// Where a points objective's points come from: with `blockudoku` scoring two regions at once
+/// score as much as two one at a time, three score twice as much.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Clears {
+    /// Placements that cleared 1, 2, 3, and 4 or more regions.
+    pub(crate) regions: [u64; 4],
+    /// Clearing placements right after a clearing placement.
+    pub(crate) streak: u64,
+}
+
+impl Clears {
+    /// Counts a placement that cleared `regions` regions with `streak` clearing placements
+    /// in a row before it.
+    fn count(&mut self, regions: u32, streak: u32) {
+        if regions > 0 {
+            self.regions[(regions as usize).min(4) - 1] += 1;
+            self.streak += (streak > 0) as u64;
+        }
+    }
+
+    /// Adds `other`'s counts.
+    pub(crate) fn add(&mut self, other: &Clears) {
+        for (a, b) in self.regions.iter_mut().zip(other.regions) {
+            *a += b;
+        }
+        self.streak += other.streak;
+    }
+
+    /// The summary line: each count per round over `rounds` rounds.
+    pub(crate) fn line(&self, rounds: u64) -> String {
+        let per = |n: u64| n as f64 / rounds.max(1) as f64;
+        let [one, two, three, more] = self.regions.map(per);
+        format!(
+            "clears per round: 1 region {one:.4}, 2 regions {two:.4}, 3 regions {three:.4}, 4 or more {more:.4}; in a streak {:.4}",
+            per(self.streak)
+        )
+    }
+
+    /// The counts as JSON fields (`clears`: the four counts; `streak_clears`).
+    pub(crate) fn json(&self) -> String {
+        let [a, b, c, d] = self.regions;
+        format!(
+            "\"clears\":[{a},{b},{c},{d}],\"streak_clears\":{}",
+            self.streak
+        )
+    }
 }
 
 pub(crate) fn game_seed(seed: u64, index: u64) -> u64 {
@@ -141,26 +192,26 @@ pub(crate) struct Setup<'a> {
 }
 
 impl Setup<'_> {
-    /// Deals one hand from `rng` and plays the agent's answer on `state`; false when the hand
-    /// cannot be placed (the game is lost).
+    /// Deals one hand from `rng` and plays the agent's answer on `state`: the round's clears,
+    /// or `None` when the hand cannot be placed (the game is lost).
     pub(crate) fn play_round(
         &self,
         state: &mut GameState,
         rng: &mut rand::rngs::SmallRng,
         never: &AtomicBool,
-    ) -> bool {
+    ) -> Option<Clears> {
         let ids = [(); 3].map(|_| rng.gen_range(0..self.set.len()));
         self.play_hand(state, ids, never)
     }
 
-    /// Plays the agent's answer to the hand of set indices `ids` on `state`; false when the
-    /// hand cannot be placed (the game is lost).
+    /// Plays the agent's answer to the hand of set indices `ids` on `state`: the round's
+    /// clears, or `None` when the hand cannot be placed (the game is lost).
     pub(crate) fn play_hand(
         &self,
         state: &mut GameState,
         ids: [usize; 3],
         never: &AtomicBool,
-    ) -> bool {
+    ) -> Option<Clears> {
         let set = self.set;
         let hand: Vec<(usize, &Piece)> =
             ids.iter().enumerate().map(|(i, &p)| (i, &set[p])).collect();
@@ -198,16 +249,19 @@ impl Setup<'_> {
                         .collect::<Vec<_>>()
                 );
             }
-            return false;
+            return None;
         };
+        let mut clears = Clears::default();
         for step in line {
             let piece = hand[step.slot].1;
             let a = step.anchor as usize;
-            state
+            let streak = state.streak;
+            let placed = state
                 .place(piece, a / 9, a % 9, self.scoring)
                 .expect("search returns legal placements");
+            clears.count(placed.regions, streak);
         }
-        true
+        Some(clears)
     }
 }
 
@@ -217,11 +271,13 @@ fn play_game(setup: &Setup, index: u64, seed: u64, progress: &AtomicU64) -> Game
     let never = AtomicBool::new(false);
     let mut rounds = 0;
     let mut died = false;
+    let mut clears = Clears::default();
     while rounds < setup.max_rounds {
-        if !setup.play_round(&mut state, &mut rng, &never) {
+        let Some(round) = setup.play_round(&mut state, &mut rng, &never) else {
             died = true;
             break;
-        }
+        };
+        clears.add(&round);
         rounds += 1;
         if rounds.is_multiple_of(256) {
             progress.fetch_add(256, Ordering::Relaxed);
@@ -234,6 +290,7 @@ fn play_game(setup: &Setup, index: u64, seed: u64, progress: &AtomicU64) -> Game
         rounds,
         score: state.score,
         died,
+        clears,
     }
 }
 
@@ -317,10 +374,12 @@ fn print_summary(
     let out = std::io::stdout();
     let mut out = out.lock();
     let (mut deaths, mut rounds, mut points) = (0u64, 0u64, 0u64);
+    let mut clears = Clears::default();
     for r in results {
         deaths += r.died as u64;
         rounds += r.rounds;
         points += r.score;
+        clears.add(&r.clears);
     }
     let (lo, hi) = wilson(deaths, rounds);
     writeln!(
@@ -348,6 +407,7 @@ fn print_summary(
         "points per round {:.2}",
         points as f64 / rounds.max(1) as f64
     )?;
+    writeln!(out, "{}", clears.line(rounds))?;
     writeln!(
         out,
         "rounds per second {:.0} ({:.0} per thread, {} threads, {secs:.1} s)",
@@ -361,14 +421,15 @@ fn print_summary(
 /// A game's JSON object for `--jsonl` (the agent named as given).
 fn json_line(r: &GameResult, agent: &str, scoring: Scoring) -> String {
     format!(
-        "{{\"game\":{},\"seed\":{},\"agent\":\"{}\",\"scoring\":\"{}\",\"rounds\":{},\"score\":{},\"died\":{}}}",
+        "{{\"game\":{},\"seed\":{},\"agent\":\"{}\",\"scoring\":\"{}\",\"rounds\":{},\"score\":{},\"died\":{},{}}}",
         r.index,
         r.seed,
         agent,
         scoring.name(),
         r.rounds,
         r.score,
-        r.died
+        r.died,
+        r.clears.json()
     )
 }
 
@@ -697,5 +758,40 @@ mod tests {
         let a = play_game(&setup, 0, game_seed(1, 0), &p);
         let b = play_game(&setup, 0, game_seed(1, 0), &p);
         assert_eq!((a.rounds, a.score, a.died), (b.rounds, b.score, b.died));
+    }
+
+    // Under the `squared` scoring a placement scores k * k for k regions cleared, so a game's
+    // points are the clears' counts weighted by their squares (4 or more: between 16 and 36,
+    // six regions at most for a five-cell piece).
+    #[test]
+    fn clears_account_for_squared_points() {
+        let p = AtomicU64::new(0);
+        let setup = Setup {
+            beam: BeamOverride::default(),
+            weights: WEIGHTS,
+            points_weights: search::POINTS_WEIGHTS,
+            set: catalogue(),
+            agent: Agent::Default,
+            objective: Objective::Points,
+            scoring: Scoring::Squared,
+            max_rounds: 300,
+        };
+        let mut clears = Clears::default();
+        let mut points = 0;
+        for game in 0..4 {
+            let r = play_game(&setup, game, game_seed(7, game), &p);
+            clears.add(&r.clears);
+            points += r.score;
+        }
+        let [one, two, three, more] = clears.regions;
+        let fixed = one + 4 * two + 9 * three;
+        assert!(one > 0 && two > 0, "{clears:?}");
+        assert!(
+            (fixed + 16 * more..=fixed + 36 * more).contains(&points),
+            "{points} {clears:?}"
+        );
+        assert!(clears.streak <= one + two + three + more);
+        let line = clears.line(1200);
+        assert!(line.starts_with("clears per round: 1 region "), "{line}");
     }
 }
