@@ -742,19 +742,28 @@ mod tests {
         assert_eq!(lookahead.apply(points), [points[0], points[1], 0]);
     }
 
-    #[test]
-    fn games_are_reproducible() {
-        let p = AtomicU64::new(0);
-        let setup = Setup {
+    /// Games of `player` under `scoring` with the built-in pieces and default weights.
+    fn setup((agent, objective): Player, scoring: Scoring, max_rounds: u64) -> Setup<'static> {
+        Setup {
             beam: BeamOverride::default(),
             weights: WEIGHTS,
             points_weights: search::POINTS_WEIGHTS,
             set: catalogue(),
-            agent: Agent::Original,
-            objective: Objective::Survive,
-            scoring: Scoring::Blockudoku,
-            max_rounds: 30,
-        };
+            agent,
+            objective,
+            scoring,
+            max_rounds,
+        }
+    }
+
+    #[test]
+    fn games_are_reproducible() {
+        let p = AtomicU64::new(0);
+        let setup = setup(
+            (Agent::Original, Objective::Survive),
+            Scoring::Blockudoku,
+            30,
+        );
         let a = play_game(&setup, 0, game_seed(1, 0), &p);
         let b = play_game(&setup, 0, game_seed(1, 0), &p);
         assert_eq!((a.rounds, a.score, a.died), (b.rounds, b.score, b.died));
@@ -766,16 +775,7 @@ mod tests {
     #[test]
     fn clears_account_for_squared_points() {
         let p = AtomicU64::new(0);
-        let setup = Setup {
-            beam: BeamOverride::default(),
-            weights: WEIGHTS,
-            points_weights: search::POINTS_WEIGHTS,
-            set: catalogue(),
-            agent: Agent::Default,
-            objective: Objective::Points,
-            scoring: Scoring::Squared,
-            max_rounds: 300,
-        };
+        let setup = setup((Agent::Default, Objective::Points), Scoring::Squared, 300);
         let mut clears = Clears::default();
         let mut points = 0;
         for game in 0..4 {
