@@ -268,6 +268,31 @@ def test_selfplay_weight_overrides_change_play(blockudoku_bin):
     assert games("--weights", "ends=0,ends_aligned=0,cornered=0,squashed=0,squashed_edge=0,bar3=0") != default
 
 
+def test_selfplay_compare_with_overrides_of_one_agent(blockudoku_bin):
+    # `A,B/name=value`: B's overrides are its own. Restating a default weight plays A's
+    # chains; ignoring the board's shape plays other chains; --weights apply to both.
+    hard = pathlib.Path(__file__).resolve().parent.parent / "crates" / "blockudoku" / "data" / "hard-pieces.txt"
+    base = [str(blockudoku_bin), "selfplay", "--games", "2", "--seed", "5", "--chain-rounds", "400",
+            "--pieces", str(hard), "--threads", "2"]
+
+    def chains(compare, *extra):
+        proc = subprocess.run([*base, "--compare", compare, *extra], capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        lines = [l for l in proc.stdout.splitlines() if l.startswith("chain ")]
+        heads = [l.split()[1] for l in proc.stdout.splitlines() if l.startswith("agent ")]
+        a, b = heads
+        tail = lambda name: sorted(l.split(f" agent {name} ")[1] for l in lines if f" agent {name} " in l)
+        return heads, tail(a), tail(b)
+
+    heads, a, b = chains("default,default/cornered=6540")
+    assert heads == ["default", "default/cornered=6540"] and len(a) == 2 and a == b
+    _, a, b = chains("default,default/ends=0/cornered=0/squashed=0/squashed_edge=0/bar3=0")
+    assert a != b
+    # With --weights ends=0 on both, B restating ends=0 plays the same chains as A.
+    _, a2, b2 = chains("default,default/ends=0", "--weights", "ends=0")
+    assert a2 == b2 and a2 != a
+
+
 def test_selfplay_objective_points_compare(blockudoku_bin):
     # Both objectives on the same chains: the points player scores its own lines differently
     # (different games), each summary names the player as given, and the chains replay.

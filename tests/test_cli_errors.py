@@ -24,6 +24,8 @@ BAD = [
     ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--chain-rounds", "10", "--compare", "default"]),
     ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--chain-rounds", "10", "--compare", "default,best"]),
     ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--chain-rounds", "10", "--compare", "a,b,c"]),
+    ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--chain-rounds", "10", "--compare", "default,strong/death"]),
+    ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--chain-rounds", "10", "--compare", "default,strong/corners=5"]),
     ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--weights", "deep_samples=0"]),
     ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--weights", "deep_from=-1"]),
     ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--weights", "survive_from=-1"]),

@@ -535,7 +535,7 @@ fn compare_lines(names: [&str; 2], a: &[ChainResult], b: &[ChainResult]) -> Vec<
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     setup: &mut Setup,
-    agents: &[(crate::selfplay::Player, String)],
+    agents: &[crate::selfplay::ChainAgent],
     plan: &ChainPlan,
     chains: u64,
     seed: u64,
@@ -546,10 +546,11 @@ pub fn run(
         .num_threads(threads)
         .build()?;
     let mut runs = Vec::new();
-    for (agent, name) in agents {
-        (setup.agent, setup.objective) = *agent;
-        let (results, secs) = run_agent(setup, name, plan, chains, seed, &pool, &mut jsonl)?;
-        runs.push((name.as_str(), results, secs));
+    for a in agents {
+        (setup.agent, setup.objective) = a.player;
+        (setup.weights, setup.points_weights) = (a.weights, a.points_weights);
+        let (results, secs) = run_agent(setup, &a.name, plan, chains, seed, &pool, &mut jsonl)?;
+        runs.push((a.name.as_str(), results, secs));
     }
     let mut lines = Vec::new();
     for (name, results, secs) in &runs {

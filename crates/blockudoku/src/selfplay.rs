@@ -65,9 +65,10 @@ pub struct SelfplayArgs {
     /// `exact` (every deal) or a number of sampled hands.
     #[arg(long)]
     probes: Option<String>,
-    /// Two agents `A,B` (each as for --agent, e.g. `default,default:points`) on the same
+    /// Two agents `A,B` (each as for --agent, e.g. `default,default:points`, with weight
+    /// overrides of its own after slashes, e.g. `strong,strong/death=40000000`) on the same
     /// chains: both summaries, then the hazard ratio A / B with its exact interval and p-value
-    /// (replaces --agent).
+    /// (replaces --agent; --weights apply to both).
     #[arg(long)]
     compare: Option<String>,
     /// Crisis splitting of the probe (needs --probes): at a measured board the next hand kills
@@ -457,7 +458,33 @@ pub(crate) fn agent_named(name: &str) -> Result<Player> {
 }
 
 /// A chain run: the plan and the players (each with the name it was given).
-type ChainRun = (ChainPlan, Vec<(Player, String)>);
+type ChainRun = (ChainPlan, Vec<ChainAgent>);
+
+/// One agent of a chain run: the player, its name as given, and its weights (`--weights`,
+/// then the overrides after slashes in its name).
+pub(crate) struct ChainAgent {
+    pub(crate) player: Player,
+    pub(crate) name: String,
+    pub(crate) weights: search::Weights,
+    pub(crate) points_weights: search::Weights,
+}
+
+/// The agent `spec` of `--compare`: `agent[:objective][/name=value...]`.
+fn chain_agent(args: &SelfplayArgs, spec: &str) -> Result<ChainAgent> {
+    let mut parts = spec.split('/');
+    let player = agent_named(parts.next().unwrap_or(""))?;
+    let overrides: Vec<&str> = parts.collect();
+    let with = |base| {
+        with_overrides(weights_of(args, base)?, overrides.iter().copied())
+            .with_context(|| format!("agent {spec:?}"))
+    };
+    Ok(ChainAgent {
+        player,
+        name: spec.to_string(),
+        weights: with(WEIGHTS)?,
+        points_weights: with(search::POINTS_WEIGHTS)?,
+    })
+}
 
 /// The chain plan and the agents of a `--chain-rounds` run, or `None` without one; the
 /// chain-only flags without `--chain-rounds` are an error.
@@ -480,7 +507,12 @@ fn chain_plan(args: &SelfplayArgs) -> Result<Option<ChainRun>> {
     }
     let probes = args.probes.as_deref().map(Probes::parse).transpose()?;
     let agents = match &args.compare {
-        None => vec![(agent_named(&args.agent)?, args.agent.clone())],
+        None => vec![ChainAgent {
+            player: agent_named(&args.agent)?,
+            name: args.agent.clone(),
+            weights: weights_of(args, WEIGHTS)?,
+            points_weights: weights_of(args, search::POINTS_WEIGHTS)?,
+        }],
         Some(pair) => {
             let names: Vec<&str> = pair.split(',').collect();
             if names.len() != 2 || names.iter().any(|n| n.is_empty()) {
@@ -488,7 +520,7 @@ fn chain_plan(args: &SelfplayArgs) -> Result<Option<ChainRun>> {
             }
             names
                 .iter()
-                .map(|n| Ok((agent_named(n)?, n.to_string())))
+                .map(|n| chain_agent(args, n))
                 .collect::<Result<_>>()?
         }
     };
