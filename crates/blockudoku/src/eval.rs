@@ -140,7 +140,7 @@ pub const WEIGHTS: Weights = Weights {
     scarcity: 200,
     no_fit: -1_330_000,
     wide_below: -390_000,
-    death: 40_000_000,
+    death: 4_000_000,
     candidates: 4,
     samples: 64,
     weigh_crowded: 1,

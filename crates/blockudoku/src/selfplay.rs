@@ -66,7 +66,7 @@ pub struct SelfplayArgs {
     #[arg(long)]
     probes: Option<String>,
     /// Two agents `A,B` (each as for --agent, e.g. `default,default:points`, with weight
-    /// overrides of its own after slashes, e.g. `strong,strong/death=4000000`) on the same
+    /// overrides of its own after slashes, e.g. `strong,strong/death=40000000`) on the same
     /// chains: both summaries, then the hazard ratio A / B with its exact interval and p-value
     /// (replaces --agent; --weights apply to both).
     #[arg(long)]
