@@ -29,7 +29,7 @@ use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
 use crate::search;
-use crate::selfplay::{agent_named, game_seed, piece_set, with_overrides, BeamOverride, Setup};
+use crate::selfplay::{game_seed, piece_set, player_with_overrides, BeamOverride, Setup};
 
 /// Arguments of `blockudoku crises`.
 #[derive(clap::Args)]
@@ -175,15 +175,12 @@ impl Screen<'_> {
 
 /// The agent `spec` of `--agents` on the piece set `set`.
 fn setup_of<'a>(spec: &str, set: &'a [Piece]) -> Result<Setup<'a>> {
-    let mut parts = spec.split('/');
-    let (agent, objective) = agent_named(parts.next().unwrap_or(""))?;
-    let overrides: Vec<&str> = parts.collect();
+    let ((agent, objective), weights, points_weights) =
+        player_with_overrides(spec, search::WEIGHTS, search::POINTS_WEIGHTS)?;
     Ok(Setup {
         beam: BeamOverride::default(),
-        weights: with_overrides(search::WEIGHTS, overrides.iter().copied())
-            .with_context(|| format!("agent {spec:?}"))?,
-        points_weights: with_overrides(search::POINTS_WEIGHTS, overrides.iter().copied())
-            .with_context(|| format!("agent {spec:?}"))?,
+        weights,
+        points_weights,
         set,
         agent,
         objective,

@@ -469,20 +469,35 @@ pub(crate) struct ChainAgent {
     pub(crate) points_weights: search::Weights,
 }
 
-/// The agent `spec` of `--compare`: `agent[:objective][/name=value...]`.
-fn chain_agent(args: &SelfplayArgs, spec: &str) -> Result<ChainAgent> {
+/// The agent `spec` (`agent[:objective][/name=value...]`, as `--compare` and `crises
+/// --agents` take it): the player, and its weights and points weights, `base` and
+/// `base_points` with the overrides after the slashes.
+pub(crate) fn player_with_overrides(
+    spec: &str,
+    base: search::Weights,
+    base_points: search::Weights,
+) -> Result<(Player, search::Weights, search::Weights)> {
     let mut parts = spec.split('/');
     let player = agent_named(parts.next().unwrap_or(""))?;
     let overrides: Vec<&str> = parts.collect();
     let with = |base| {
-        with_overrides(weights_of(args, base)?, overrides.iter().copied())
-            .with_context(|| format!("agent {spec:?}"))
+        with_overrides(base, overrides.iter().copied()).with_context(|| format!("agent {spec:?}"))
     };
+    Ok((player, with(base)?, with(base_points)?))
+}
+
+/// The agent `spec` of `--compare`, over the `--weights` overrides.
+fn chain_agent(args: &SelfplayArgs, spec: &str) -> Result<ChainAgent> {
+    let (player, weights, points_weights) = player_with_overrides(
+        spec,
+        weights_of(args, WEIGHTS)?,
+        weights_of(args, search::POINTS_WEIGHTS)?,
+    )?;
     Ok(ChainAgent {
         player,
         name: spec.to_string(),
-        weights: with(WEIGHTS)?,
-        points_weights: with(search::POINTS_WEIGHTS)?,
+        weights,
+        points_weights,
     })
 }
 
