@@ -29,6 +29,7 @@ BAD = [
     ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--weights", "deep_samples=0"]),
     ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--weights", "deep_from=-1"]),
     ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--weights", "survive_from=-1"]),
+    ("blockudoku", ["selfplay", "--games", "1", "--seed", "1", "--weights", "steep=-1"]),
     ("blockudoku", ["crises", "--agents", "default", "--positions-from", "nobody"]),
     ("blockudoku", ["crises", "--agents", "default", "--positions-from", "strong/death"]),
     ("blockudoku", ["crises", "--agents", "default", "--positions", "0"]),

@@ -63,6 +63,12 @@ pub struct Weights {
     /// The strong agent's value of a next hand that cannot be placed, as a penalty (the
     /// evaluation of the best board a next hand reaches is weighed against it).
     pub death: i64,
+    /// A steeper price of small death chances: each unit of next-hand death chance up to
+    /// `steep_to` millionths costs this much more than `death` (a crisis avoided where one
+    /// can be; where every board is risky, `death` alone tells them apart).
+    pub steep: i64,
+    /// Millionths of death chance up to which `steep` is paid.
+    pub steep_to: i64,
     /// The strong agent's boards weighed by its hand lookahead.
     pub candidates: i64,
     /// The strong agent's next hands sampled per weighing (without a clock).
@@ -141,6 +147,8 @@ pub const WEIGHTS: Weights = Weights {
     no_fit: -1_330_000,
     wide_below: -390_000,
     death: 4_000_000,
+    steep: 0,
+    steep_to: 0,
     candidates: 4,
     samples: 64,
     weigh_crowded: 1,
@@ -163,6 +171,13 @@ pub const WEIGHTS: Weights = Weights {
 };
 
 impl Weights {
+    /// The strong agent's price of a next-hand death chance `d`, in evaluation units:
+    /// `death * d`, plus `steep` per unit of `d` up to `steep_to` millionths.
+    pub fn death_price(&self, d: f64) -> f64 {
+        let bend = self.steep_to as f64 * 1e-6;
+        self.death as f64 * d + self.steep as f64 * d.min(bend)
+    }
+
     /// Sets the weight called `name` (the field names). Term weights are penalties and must
     /// not be negative; `nofit_from` is 0..=47.
     pub fn set(&mut self, name: &str, value: i64) -> Result<(), String> {
@@ -226,6 +241,8 @@ impl Weights {
             "nofit" => &mut self.nofit,
             "nofit_diag" => &mut self.nofit_diag,
             "scarcity" => &mut self.scarcity,
+            "steep" => &mut self.steep,
+            "steep_to" => &mut self.steep_to,
             _ => return Err(format!("unknown weight {name}")),
         };
         *w = value;
@@ -818,5 +835,24 @@ mod tests {
         assert!(w.set("nofit_from", 48).is_err());
         w.set("no_fit", -5).unwrap();
         assert_eq!(w.no_fit, -5);
+        assert!(w.set("steep", -1).is_err());
+        assert!(w.set("steep_to", -1).is_err());
+    }
+
+    // The price of a death chance: `death` per unit, and `steep` more per unit up to the
+    // bend, so the price is continuous, steep below the bend and as before above it.
+    #[test]
+    fn death_price_is_steep_below_its_bend() {
+        let mut w = WEIGHTS;
+        w.set("death", 1_000).unwrap();
+        assert_eq!(w.death_price(0.5), 500.0);
+        w.set("steep", 9_000).unwrap();
+        assert_eq!(w.death_price(0.5), 500.0, "no bend: nothing steeper");
+        w.set("steep_to", 100_000).unwrap();
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+        assert_eq!(w.death_price(0.0), 0.0);
+        assert!(close(w.death_price(0.05), 500.0));
+        assert!(close(w.death_price(0.1), 1_000.0));
+        assert!(close(w.death_price(0.5), 1_400.0));
     }
 }

@@ -63,7 +63,7 @@ fn inner_value(eval: i64, b: Board, dealer: &Dealer, weights: &Weights) -> i64 {
         return eval;
     }
     let d = dealer.dead_chance(b);
-    ((1.0 - d) * eval as f64 - d * weights.death as f64).round() as i64
+    ((1.0 - d) * eval as f64 - weights.death_price(d)).round() as i64
 }
 
 /// The sum over `hands` (that can be placed) of the value of the best final board the
@@ -305,7 +305,7 @@ pub fn choose(
         } else {
             0.0
         };
-        let value = ((1.0 - d) * mean - d * weights.death as f64).round() as i64 + top[*i].bonus;
+        let value = ((1.0 - d) * mean - weights.death_price(*d)).round() as i64 + top[*i].bonus;
         if chosen.is_none_or(|c| value > c.1) {
             chosen = Some((*i, value));
         }
