@@ -147,8 +147,8 @@ pub const WEIGHTS: Weights = Weights {
     no_fit: -1_330_000,
     wide_below: -390_000,
     death: 4_000_000,
-    steep: 0,
-    steep_to: 0,
+    steep: 36_000_000,
+    steep_to: 1000,
     candidates: 4,
     samples: 64,
     weigh_crowded: 1,
@@ -845,8 +845,10 @@ mod tests {
     fn death_price_is_steep_below_its_bend() {
         let mut w = WEIGHTS;
         w.set("death", 1_000).unwrap();
+        w.set("steep", 0).unwrap();
         assert_eq!(w.death_price(0.5), 500.0);
         w.set("steep", 9_000).unwrap();
+        w.set("steep_to", 0).unwrap();
         assert_eq!(w.death_price(0.5), 500.0, "no bend: nothing steeper");
         w.set("steep_to", 100_000).unwrap();
         let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
