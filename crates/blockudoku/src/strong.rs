@@ -7,7 +7,8 @@
 //! the default agent's move stands (its search runs without pruning on crowded hands, weight
 //! `crowded_full`: [`crate::search::Job`]'s strong base search). Elsewhere (weight `weigh_crowded`, 1: crowded boards too,
 //! best final evaluation below `wide_below`), the boards the default agent likes best (weight `candidates`, 4)
-//! are weighed by a hand lookahead: `(1 - d) * A - d * death`, with `d` the exact chance of a
+//! are weighed by a hand lookahead: `(1 - d) * A - price(d)` ([`Weights::death_price`]: weight
+//! `death` per unit of `d`, and `steep` more per unit up to `steep_to`), with `d` the exact chance of a
 //! dead next hand and `A` the mean, over sampled next hands that can be placed (weight
 //! `samples`, 64; the same hands for every candidate, drawn from a seed of the position so
 //! the answer is reproducible), of the evaluation of the best final board a narrow default
