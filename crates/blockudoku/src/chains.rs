@@ -549,6 +549,7 @@ pub fn run(
     for a in agents {
         (setup.agent, setup.objective) = a.player;
         (setup.weights, setup.points_weights) = (a.weights, a.points_weights);
+        setup.beam = a.beam;
         let (results, secs) = run_agent(setup, &a.name, plan, chains, seed, &pool, &mut jsonl)?;
         runs.push((a.name.as_str(), results, secs));
     }

@@ -175,10 +175,14 @@ impl Screen<'_> {
 
 /// The agent `spec` of `--agents` on the piece set `set`.
 fn setup_of<'a>(spec: &str, set: &'a [Piece]) -> Result<Setup<'a>> {
-    let ((agent, objective), weights, points_weights) =
-        player_with_overrides(spec, search::WEIGHTS, search::POINTS_WEIGHTS)?;
+    let ((agent, objective), weights, points_weights, beam) = player_with_overrides(
+        spec,
+        search::WEIGHTS,
+        search::POINTS_WEIGHTS,
+        BeamOverride::default(),
+    )?;
     Ok(Setup {
-        beam: BeamOverride::default(),
+        beam,
         weights,
         points_weights,
         set,

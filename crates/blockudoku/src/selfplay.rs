@@ -42,8 +42,8 @@ pub struct SelfplayArgs {
     /// Also write one JSON object per game to this file.
     #[arg(long)]
     jsonl: Option<std::path::PathBuf>,
-    /// Default agent's beam widths after the first and second placement (0 = no pruning;
-    /// without it each objective's own: 10 6 to survive, 30 15 for points).
+    /// Beam widths after the first and second placement (0 = no pruning; without it each
+    /// objective's own: 10 6 to survive (20 12 for the strong agent), 30 15 for points).
     #[arg(long, num_args = 2, value_names = ["W1", "W2"])]
     beam: Option<Vec<usize>>,
     /// Evaluation weight overrides for tuning, comma-separated name=value (the names of the
@@ -228,7 +228,7 @@ impl Setup<'_> {
             weights: &weights,
             threads: 1,
             ctl: &ctl,
-            beam: self.beam.apply(self.objective.beam()),
+            beam: self.beam.apply(self.objective.beam_for(self.agent)),
             tally: search::Tally {
                 scoring: self.scoring,
                 streak: state.streak,
@@ -467,37 +467,70 @@ pub(crate) struct ChainAgent {
     pub(crate) name: String,
     pub(crate) weights: search::Weights,
     pub(crate) points_weights: search::Weights,
+    pub(crate) beam: BeamOverride,
 }
+
+/// An agent spec: the player, its weights and points weights, and its beam overrides.
+pub(crate) type AgentSpec = (Player, search::Weights, search::Weights, BeamOverride);
 
 /// The agent `spec` (`agent[:objective][/name=value...]`, as `--compare` and `crises
 /// --agents` take it): the player, and its weights and points weights, `base` and
-/// `base_points` with the overrides after the slashes.
+/// `base_points` with the overrides after the slashes, and its beam, `base_beam` with the
+/// items `beam1` and `beam2` (together: the widths of `--beam`, 0 = no pruning) and
+/// `lookahead` (as `--lookahead`).
 pub(crate) fn player_with_overrides(
     spec: &str,
     base: search::Weights,
     base_points: search::Weights,
-) -> Result<(Player, search::Weights, search::Weights)> {
+    base_beam: BeamOverride,
+) -> Result<AgentSpec> {
     let mut parts = spec.split('/');
     let player = agent_named(parts.next().unwrap_or(""))?;
-    let overrides: Vec<&str> = parts.collect();
+    let mut overrides: Vec<&str> = Vec::new();
+    let mut beam = base_beam;
+    let mut widths = [None, None];
+    for item in parts {
+        let Some((name @ ("beam1" | "beam2" | "lookahead"), value)) = item.split_once('=') else {
+            overrides.push(item);
+            continue;
+        };
+        let value: usize = value
+            .parse()
+            .with_context(|| format!("agent {spec:?}: {name} {value:?} is not a width"))?;
+        match name {
+            "lookahead" => beam.lookahead = Some(value),
+            _ => widths[(name == "beam2") as usize] = Some(value),
+        }
+    }
+    match widths {
+        [None, None] => {}
+        [Some(a), Some(b)] => {
+            let w = |v: usize| if v == 0 { usize::MAX } else { v };
+            beam.widths = Some([w(a), w(b)]);
+        }
+        _ => bail!("agent {spec:?}: beam1 and beam2 go together"),
+    }
     let with = |base| {
         with_overrides(base, overrides.iter().copied()).with_context(|| format!("agent {spec:?}"))
     };
-    Ok((player, with(base)?, with(base_points)?))
+    Ok((player, with(base)?, with(base_points)?, beam))
 }
 
-/// The agent `spec` of `--compare`, over the `--weights` overrides.
+/// The agent `spec` of `--compare`, over the `--weights`, `--beam` and `--lookahead`
+/// overrides.
 fn chain_agent(args: &SelfplayArgs, spec: &str) -> Result<ChainAgent> {
-    let (player, weights, points_weights) = player_with_overrides(
+    let (player, weights, points_weights, beam) = player_with_overrides(
         spec,
         weights_of(args, WEIGHTS)?,
         weights_of(args, search::POINTS_WEIGHTS)?,
+        beam_of(args),
     )?;
     Ok(ChainAgent {
         player,
         name: spec.to_string(),
         weights,
         points_weights,
+        beam,
     })
 }
 
@@ -527,6 +560,7 @@ fn chain_plan(args: &SelfplayArgs) -> Result<Option<ChainRun>> {
             name: args.agent.clone(),
             weights: weights_of(args, WEIGHTS)?,
             points_weights: weights_of(args, search::POINTS_WEIGHTS)?,
+            beam: beam_of(args),
         }],
         Some(pair) => {
             let names: Vec<&str> = pair.split(',').collect();
@@ -776,6 +810,14 @@ mod tests {
         let none = BeamOverride::default();
         assert_eq!(none.apply(Objective::Survive.beam()), search::DEFAULT_BEAM);
         assert_eq!(none.apply(Objective::Points.beam()), search::POINTS_BEAM);
+        // The strong agent survives with its own beam, and plays points with the objective's.
+        let strong = |o: Objective| o.beam_for(Agent::Strong);
+        assert_eq!(none.apply(strong(Objective::Survive)), search::STRONG_BEAM);
+        assert_eq!(none.apply(strong(Objective::Points)), search::POINTS_BEAM);
+        assert_eq!(
+            Objective::Survive.beam_for(Agent::Default),
+            search::DEFAULT_BEAM
+        );
         let widths = BeamOverride {
             widths: Some([usize::MAX, 3]),
             lookahead: None,
@@ -787,6 +829,38 @@ mod tests {
             lookahead: Some(0),
         };
         assert_eq!(lookahead.apply(points), [points[0], points[1], 0]);
+    }
+
+    // An agent spec's beam items replace the base beam's parts they name (beam1 and beam2
+    // together, 0 = no pruning) and are not weights; a lone width or a bad one is an error.
+    #[test]
+    fn agent_specs_take_beam_items() {
+        let base = BeamOverride {
+            widths: Some([5, 4]),
+            lookahead: None,
+        };
+        let spec = |s: &str| player_with_overrides(s, WEIGHTS, search::POINTS_WEIGHTS, base);
+        let (player, weights, _, beam) = spec("strong/beam1=10/death=7/beam2=0").unwrap();
+        assert_eq!(player, (Agent::Strong, Objective::Survive));
+        assert_eq!(weights.death, 7);
+        assert_eq!(beam.widths, Some([10, usize::MAX]));
+        assert_eq!(beam.lookahead, None);
+        let (_, weights, _, beam) = spec("default/lookahead=0").unwrap();
+        assert_eq!(weights, WEIGHTS);
+        assert_eq!(beam.apply(search::DEFAULT_BEAM), [5, 4, 0]);
+        assert_eq!(
+            spec("strong").unwrap().3.apply(search::STRONG_BEAM),
+            [5, 4, 8]
+        );
+        for bad in [
+            "strong/beam1=10",
+            "strong/beam2=3",
+            "strong/lookahead=-1",
+            "strong/beam1=x/beam2=1",
+        ] {
+            let e = spec(bad).unwrap_err();
+            assert!(format!("{e:#}").contains("agent"), "{bad}: {e:#}");
+        }
     }
 
     /// Games of `player` under `scoring` with the built-in pieces and default weights.
