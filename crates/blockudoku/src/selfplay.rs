@@ -354,13 +354,19 @@ pub(crate) fn with_overrides<'a>(
     Ok(weights)
 }
 
+/// A beam width as `--beam` takes it: 0 is no pruning.
+fn width(w: usize) -> usize {
+    if w == 0 {
+        usize::MAX
+    } else {
+        w
+    }
+}
+
 /// The beam overrides of `--beam` and `--lookahead`.
 fn beam_of(args: &SelfplayArgs) -> BeamOverride {
     BeamOverride {
-        widths: args.beam.as_deref().map(|w| {
-            let w = |i: usize| if w[i] == 0 { usize::MAX } else { w[i] };
-            [w(0), w(1)]
-        }),
+        widths: args.beam.as_deref().map(|w| [width(w[0]), width(w[1])]),
         lookahead: args.lookahead,
     }
 }
@@ -504,10 +510,7 @@ pub(crate) fn player_with_overrides(
     }
     match widths {
         [None, None] => {}
-        [Some(a), Some(b)] => {
-            let w = |v: usize| if v == 0 { usize::MAX } else { v };
-            beam.widths = Some([w(a), w(b)]);
-        }
+        [Some(a), Some(b)] => beam.widths = Some([width(a), width(b)]),
         _ => bail!("agent {spec:?}: beam1 and beam2 go together"),
     }
     let with = |base| {
