@@ -110,15 +110,6 @@ impl Objective {
         }
     }
 
-    /// The beam `agent` starts from for this objective: the strong agent survives with
-    /// [`STRONG_BEAM`], everyone else with the objective's own ([`Objective::beam`]).
-    pub fn beam_for(self, agent: Agent) -> Beam {
-        match (agent, self) {
-            (Agent::Strong, Objective::Survive) => STRONG_BEAM,
-            _ => self.beam(),
-        }
-    }
-
     /// The weights that play for this objective.
     pub fn weights(self) -> Weights {
         match self {
@@ -464,15 +455,6 @@ pub type Beam = [usize; 3];
 
 /// The default agent's beam for a `go` without limits (tuned by self-play for speed).
 pub const DEFAULT_BEAM: Beam = [10, 6, 4];
-
-/// The strong agent's beam to survive, for a `go` without limits: twice the default's widths
-/// and twice its lookahead. Its choice on ordinary boards is the default search's, and a
-/// wider search there leaves fewer boards a bad hand can crowd (README, issue 13 section).
-pub const STRONG_BEAM: Beam = [
-    DEFAULT_BEAM[0] * 2,
-    DEFAULT_BEAM[1] * 2,
-    DEFAULT_BEAM[2] * 2,
-];
 
 /// The beam of objective points for a `go` without limits: with the default beam it scored
 /// 44.45 points per round, with this one 45.60 and with no pruning 45.59 (README, objective

@@ -43,7 +43,7 @@ pub struct SelfplayArgs {
     #[arg(long)]
     jsonl: Option<std::path::PathBuf>,
     /// Beam widths after the first and second placement (0 = no pruning; without it each
-    /// objective's own: 10 6 to survive (20 12 for the strong agent), 30 15 for points).
+    /// objective's own: 10 6 to survive, 30 15 for points).
     #[arg(long, num_args = 2, value_names = ["W1", "W2"])]
     beam: Option<Vec<usize>>,
     /// Evaluation weight overrides for tuning, comma-separated name=value (the names of the
@@ -228,7 +228,7 @@ impl Setup<'_> {
             weights: &weights,
             threads: 1,
             ctl: &ctl,
-            beam: self.beam.apply(self.objective.beam_for(self.agent)),
+            beam: self.beam.apply(self.objective.beam()),
             tally: search::Tally {
                 scoring: self.scoring,
                 streak: state.streak,
@@ -813,14 +813,6 @@ mod tests {
         let none = BeamOverride::default();
         assert_eq!(none.apply(Objective::Survive.beam()), search::DEFAULT_BEAM);
         assert_eq!(none.apply(Objective::Points.beam()), search::POINTS_BEAM);
-        // The strong agent survives with its own beam, and plays points with the objective's.
-        let strong = |o: Objective| o.beam_for(Agent::Strong);
-        assert_eq!(none.apply(strong(Objective::Survive)), search::STRONG_BEAM);
-        assert_eq!(none.apply(strong(Objective::Points)), search::POINTS_BEAM);
-        assert_eq!(
-            Objective::Survive.beam_for(Agent::Default),
-            search::DEFAULT_BEAM
-        );
         let widths = BeamOverride {
             widths: Some([usize::MAX, 3]),
             lookahead: None,
@@ -852,8 +844,8 @@ mod tests {
         assert_eq!(weights, WEIGHTS);
         assert_eq!(beam.apply(search::DEFAULT_BEAM), [5, 4, 0]);
         assert_eq!(
-            spec("strong").unwrap().3.apply(search::STRONG_BEAM),
-            [5, 4, 8]
+            spec("strong").unwrap().3.apply(search::DEFAULT_BEAM),
+            [5, 4, 4]
         );
         for bad in [
             "strong/beam1=10",

@@ -71,7 +71,7 @@ fn search_now(
         weights: &weights,
         threads: asked.threads,
         tally: asked.tally,
-        beam: asked.objective.beam_for(asked.agent),
+        beam: asked.objective.beam(),
         ..Job::new(board, &slots, &ctl)
     };
     search::search_widening(job, budget.widen)
