@@ -175,16 +175,17 @@ impl Screen<'_> {
 
 /// The agent `spec` of `--agents` on the piece set `set`.
 fn setup_of<'a>(spec: &str, set: &'a [Piece]) -> Result<Setup<'a>> {
-    let ((agent, objective), weights, points_weights, beam) = player_with_overrides(
+    let a = player_with_overrides(
         spec,
         search::WEIGHTS,
         search::POINTS_WEIGHTS,
         BeamOverride::default(),
     )?;
+    let (agent, objective) = a.player;
     Ok(Setup {
-        beam,
-        weights,
-        points_weights,
+        beam: a.beam,
+        weights: a.weights,
+        points_weights: a.points_weights,
         set,
         agent,
         objective,

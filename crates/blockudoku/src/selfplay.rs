@@ -466,8 +466,9 @@ pub(crate) fn agent_named(name: &str) -> Result<Player> {
 /// A chain run: the plan and the players (each with the name it was given).
 type ChainRun = (ChainPlan, Vec<ChainAgent>);
 
-/// One agent of a chain run: the player, its name as given, and its weights (`--weights`,
-/// then the overrides after slashes in its name).
+/// One agent of a chain run or of `crises`: the player, its name as given, its weights
+/// (`--weights`, then the overrides after slashes in its name) and its beam overrides.
+#[derive(Debug)]
 pub(crate) struct ChainAgent {
     pub(crate) player: Player,
     pub(crate) name: String,
@@ -476,11 +477,8 @@ pub(crate) struct ChainAgent {
     pub(crate) beam: BeamOverride,
 }
 
-/// An agent spec: the player, its weights and points weights, and its beam overrides.
-pub(crate) type AgentSpec = (Player, search::Weights, search::Weights, BeamOverride);
-
 /// The agent `spec` (`agent[:objective][/name=value...]`, as `--compare` and `crises
-/// --agents` take it): the player, and its weights and points weights, `base` and
+/// --agents` take it), named as given: the player, and its weights and points weights, `base` and
 /// `base_points` with the overrides after the slashes, and its beam, `base_beam` with the
 /// items `beam1` and `beam2` (together: the widths of `--beam`, 0 = no pruning) and
 /// `lookahead` (as `--lookahead`).
@@ -489,7 +487,7 @@ pub(crate) fn player_with_overrides(
     base: search::Weights,
     base_points: search::Weights,
     base_beam: BeamOverride,
-) -> Result<AgentSpec> {
+) -> Result<ChainAgent> {
     let mut parts = spec.split('/');
     let player = agent_named(parts.next().unwrap_or(""))?;
     let mut overrides: Vec<&str> = Vec::new();
@@ -516,25 +514,24 @@ pub(crate) fn player_with_overrides(
     let with = |base| {
         with_overrides(base, overrides.iter().copied()).with_context(|| format!("agent {spec:?}"))
     };
-    Ok((player, with(base)?, with(base_points)?, beam))
+    Ok(ChainAgent {
+        player,
+        name: spec.to_string(),
+        weights: with(base)?,
+        points_weights: with(base_points)?,
+        beam,
+    })
 }
 
 /// The agent `spec` of `--compare`, over the `--weights`, `--beam` and `--lookahead`
 /// overrides.
 fn chain_agent(args: &SelfplayArgs, spec: &str) -> Result<ChainAgent> {
-    let (player, weights, points_weights, beam) = player_with_overrides(
+    player_with_overrides(
         spec,
         weights_of(args, WEIGHTS)?,
         weights_of(args, search::POINTS_WEIGHTS)?,
         beam_of(args),
-    )?;
-    Ok(ChainAgent {
-        player,
-        name: spec.to_string(),
-        weights,
-        points_weights,
-        beam,
-    })
+    )
 }
 
 /// The chain plan and the agents of a `--chain-rounds` run, or `None` without one; the
@@ -835,16 +832,16 @@ mod tests {
             lookahead: None,
         };
         let spec = |s: &str| player_with_overrides(s, WEIGHTS, search::POINTS_WEIGHTS, base);
-        let (player, weights, _, beam) = spec("strong/beam1=10/death=7/beam2=0").unwrap();
-        assert_eq!(player, (Agent::Strong, Objective::Survive));
-        assert_eq!(weights.death, 7);
-        assert_eq!(beam.widths, Some([10, usize::MAX]));
-        assert_eq!(beam.lookahead, None);
-        let (_, weights, _, beam) = spec("default/lookahead=0").unwrap();
-        assert_eq!(weights, WEIGHTS);
-        assert_eq!(beam.apply(search::DEFAULT_BEAM), [5, 4, 0]);
+        let a = spec("strong/beam1=10/death=7/beam2=0").unwrap();
+        assert_eq!(a.player, (Agent::Strong, Objective::Survive));
+        assert_eq!(a.weights.death, 7);
+        assert_eq!(a.beam.widths, Some([10, usize::MAX]));
+        assert_eq!(a.beam.lookahead, None);
+        let a = spec("default/lookahead=0").unwrap();
+        assert_eq!(a.weights, WEIGHTS);
+        assert_eq!(a.beam.apply(search::DEFAULT_BEAM), [5, 4, 0]);
         assert_eq!(
-            spec("strong").unwrap().3.apply(search::DEFAULT_BEAM),
+            spec("strong").unwrap().beam.apply(search::DEFAULT_BEAM),
             [5, 4, 4]
         );
         for bad in [
