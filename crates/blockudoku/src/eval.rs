@@ -16,7 +16,7 @@ use puzzle_rules::blockudoku::masks::{
     CORNER_BOXES, EDGES, H3_ANCHORS, LEFT_OF_BOUNDARY, REGIONS, RIGHT_OF_BOUNDARY, SIDE_BOXES,
     V3_ANCHORS,
 };
-use puzzle_rules::blockudoku::{catalogue, Board, Piece, FULL};
+use puzzle_rules::blockudoku::{catalogue, Board, FULL};
 
 /// The evaluation weights: each is the penalty per unit of its term (`Terms` has the counts).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,13 +69,6 @@ pub struct Weights {
     pub steep: i64,
     /// Millionths of death chance up to which `steep` is paid.
     pub steep_to: i64,
-    /// On the game's own 47 pieces, `steep` is this instead (0: `steep` on every set). There
-    /// a next hand that can die is rare and opens a crisis of many risky rounds, so a small
-    /// chance is priced far above its own risk; on harder sets such boards are everyday ones
-    /// and that price costs (README, issue 13).
-    pub game_steep: i64,
-    /// On the game's own 47 pieces (with `game_steep` above 0), `steep_to` is this instead.
-    pub game_steep_to: i64,
     /// The strong agent's boards weighed by its hand lookahead.
     pub candidates: i64,
     /// The strong agent's next hands sampled per weighing (without a clock).
@@ -156,8 +149,6 @@ pub const WEIGHTS: Weights = Weights {
     death: 4_000_000,
     steep: 36_000_000,
     steep_to: 1000,
-    game_steep: 300_000_000,
-    game_steep_to: 3000,
     candidates: 4,
     samples: 64,
     weigh_crowded: 1,
@@ -185,20 +176,6 @@ impl Weights {
     pub fn death_price(&self, d: f64) -> f64 {
         let bend = self.steep_to as f64 * 1e-6;
         self.death as f64 * d + self.steep as f64 * d.min(bend)
-    }
-
-    /// The weights the strong agent prices death chances with when hands are dealt from
-    /// `set`: on the game's own 47 pieces (the catalogue), `game_steep` and `game_steep_to`
-    /// stand for `steep` and `steep_to` (unless `game_steep` is 0).
-    pub fn for_set(&self, set: &[Piece]) -> Weights {
-        if self.game_steep == 0 || set != catalogue() {
-            return *self;
-        }
-        Weights {
-            steep: self.game_steep,
-            steep_to: self.game_steep_to,
-            ..*self
-        }
     }
 
     /// Sets the weight called `name` (the field names). Term weights are penalties and must
@@ -266,8 +243,6 @@ impl Weights {
             "scarcity" => &mut self.scarcity,
             "steep" => &mut self.steep,
             "steep_to" => &mut self.steep_to,
-            "game_steep" => &mut self.game_steep,
-            "game_steep_to" => &mut self.game_steep_to,
             _ => return Err(format!("unknown weight {name}")),
         };
         *w = value;
@@ -881,30 +856,5 @@ mod tests {
         assert!(close(w.death_price(0.05), 500.0));
         assert!(close(w.death_price(0.1), 1_000.0));
         assert!(close(w.death_price(0.5), 1_400.0));
-    }
-
-    // On the game's own pieces the game price stands for the steep one; on another set, or
-    // with `game_steep` 0, the weights are as given.
-    #[test]
-    fn the_game_set_has_its_own_steep_price() {
-        let mut w = WEIGHTS;
-        w.set("steep", 7).unwrap();
-        w.set("steep_to", 8).unwrap();
-        w.set("game_steep", 9).unwrap();
-        w.set("game_steep_to", 10).unwrap();
-        let game = w.for_set(catalogue());
-        assert_eq!((game.steep, game.steep_to), (9, 10));
-        assert_eq!(
-            Weights {
-                steep: 7,
-                steep_to: 8,
-                ..game
-            },
-            w
-        );
-        assert_eq!(w.for_set(&catalogue()[13..]), w);
-        w.set("game_steep", 0).unwrap();
-        assert_eq!(w.for_set(catalogue()), w);
-        assert!(w.set("game_steep", -1).is_err());
     }
 }

@@ -8,8 +8,7 @@
 //! `crowded_full`: [`crate::search::Job`]'s strong base search). Elsewhere (weight `weigh_crowded`, 1: crowded boards too,
 //! best final evaluation below `wide_below`), the boards the default agent likes best (weight `candidates`, 4)
 //! are weighed by a hand lookahead: `(1 - d) * A - price(d)` ([`Weights::death_price`]: weight
-//! `death` per unit of `d`, and `steep` more per unit up to `steep_to`; on the game's own 47
-//! pieces `game_steep` up to `game_steep_to`: [`Weights::for_set`]), with `d` the exact chance of a
+//! `death` per unit of `d`, and `steep` more per unit up to `steep_to`), with `d` the exact chance of a
 //! dead next hand and `A` the mean, over sampled next hands that can be placed (weight
 //! `samples`, 64; the same hands for every candidate, drawn from a seed of the position so
 //! the answer is reproducible), of the evaluation of the best final board a narrow default
@@ -146,9 +145,7 @@ pub fn choose(
     dealer: &Dealer,
     job: Job,
 ) -> (Option<(Vec<Step>, i64)>, bool) {
-    let (threads, ctl, width) = (job.threads, job.ctl, job.beam[2]);
-    let priced = job.weights.for_set(dealer.set());
-    let weights = &priced;
+    let (weights, threads, ctl, width) = (job.weights, job.threads, job.ctl, job.beam[2]);
     let tally = job.tally;
     if top.len() < 2 {
         return (best, false);
