@@ -325,3 +325,27 @@ def test_bench_prints_a_stable_node_total(blockudoku_bin):
     outs = [subprocess.run([str(blockudoku_bin), "bench", "--nodes", "2000"], capture_output=True, text=True, timeout=60) for _ in range(2)]
     totals = [re.search(r"nodes (\d+) time \d+ ms nps \d+", o.stdout).group(1) for o in outs]
     assert totals[0] == totals[1]
+
+
+def test_selfplay_split_windows_compare(blockudoku_bin):
+    # The same agent twice on the same chains opens the same split windows: the window ratio
+    # is 1 and not significant; the games are those of the run without --split.
+    hard = pathlib.Path(__file__).resolve().parent.parent / "crates" / "blockudoku" / "data" / "hard-pieces.txt"
+    args = ["selfplay", "--games", "2", "--seed", "5", "--chain-rounds", "1500", "--burn-in", "10",
+            "--probes", "exact", "--compare", "default,default", "--pieces", str(hard), "--threads", "2"]
+    plain = subprocess.run([str(blockudoku_bin), *args], capture_output=True, text=True, timeout=120)
+    split = subprocess.run([str(blockudoku_bin), *args, "--split", "4"], capture_output=True, text=True, timeout=120)
+    assert plain.returncode == 0 and split.returncode == 0, plain.stderr + split.stderr
+    windows = [l for l in split.stdout.splitlines() if l.startswith("split ")]
+    assert len(windows) == 2 and windows[0] == windows[1], windows
+    count = int(re.fullmatch(r"split 4 copies of 30-round windows opened at probe 1\.00e-3: (\d+) windows, "
+                             r"\d+ branch rounds", windows[0]).group(1))
+    assert count > 0, windows[0]
+    ratio = [l for l in split.stdout.splitlines() if l.startswith("compare ")]
+    assert re.fullmatch(rf"compare default / default: window ratio 1\.000 \(95% CI [\d.]+ - [\d.]+, exact "
+                        rf"conditional on {2 * count} windows, taken as independent\), p-value 1\.0000", ratio[1]), ratio
+    assert not any("window ratio" in l for l in plain.stdout.splitlines())
+    chains = lambda out: sorted(l for l in out.splitlines() if l.startswith("chain "))
+    # Deaths, games and points are the chains' own; only the probe column may differ.
+    strip = lambda ls: [l.rsplit(" probe ", 1)[0] for l in ls]
+    assert strip(chains(split.stdout)) == strip(chains(plain.stdout))

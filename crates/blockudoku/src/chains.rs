@@ -17,6 +17,10 @@
 //! - `--compare A,B`: both agents play the same chains (same dealer seeds); the hazard ratio
 //!   gets the exact conditional interval and p-value (given the total deaths, A's deaths are
 //!   binomial with A's share of the exposure), and the probe ratio a delta-method interval.
+//!   With `--split`, the ratio of split windows opened gets the same exact interval: how often
+//!   each agent enters a crisis, a count several times larger than the deaths (its windows
+//!   are taken as independent, which crises that follow one another are not, so the interval
+//!   is somewhat narrow).
 
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -513,6 +517,26 @@ fn compare_lines(names: [&str; 2], a: &[ChainResult], b: &[ChainResult]) -> Vec<
         ta.deaths + tb.deaths,
         r.p_value
     )];
+    if ta.windows + tb.windows > 0 {
+        // Crisis entry: how often each agent's boards opened a split window.
+        let w = stats::rate_ratio(
+            ta.windows,
+            ta.exposure as f64,
+            tb.windows,
+            tb.exposure as f64,
+            0.95,
+        );
+        out.push(format!(
+            "compare {} / {}: window ratio {} (95% CI {} - {}, exact conditional on {} windows, taken as independent), p-value {:.4}",
+            names[0],
+            names[1],
+            shown(w.ratio),
+            shown(w.low),
+            shown(w.high),
+            ta.windows + tb.windows,
+            w.p_value
+        ));
+    }
     let ((ma, sa), (mb, sb)) = (ta.probe(), tb.probe());
     if let (Some(sa), Some(sb)) = (sa, sb) {
         if ma > 0.0 && mb > 0.0 {
@@ -738,5 +762,29 @@ mod tests {
         assert!(lines[0].contains("hazard ratio 1.000") && lines[0].ends_with("p-value 1.0000"));
         let lines = compare_lines(["a", "b"], &[chain(2)], &[chain(20)]);
         assert!(lines[0].contains("hazard ratio 0.100"), "{}", lines[0]);
+        // With split windows, their counts compare the same way.
+        let split = |windows| ChainResult {
+            windows,
+            ..chain(10)
+        };
+        let lines = compare_lines(["a", "b"], &[split(300)], &[split(200)]);
+        assert_eq!(lines.len(), 2);
+        assert!(
+            lines[1].contains("window ratio 1.500") && lines[1].contains("on 500 windows"),
+            "{}",
+            lines[1]
+        );
+        let (low, high) = (
+            lines[1].find("CI ").unwrap(),
+            lines[1].find(", exact").unwrap(),
+        );
+        let ci: Vec<f64> = lines[1][low + 3..high]
+            .split(" - ")
+            .map(|x| x.parse().unwrap())
+            .collect();
+        assert!(
+            ci[0] > 1.2 && ci[0] < 1.5 && ci[1] > 1.5 && ci[1] < 1.9,
+            "{ci:?}"
+        );
     }
 }
