@@ -111,13 +111,18 @@ class RayUnits:
         return done
 
     def stop(self) -> None:
-        """Cancels the units not finished (their workers and engines are killed)."""
-        for ref in list(getattr(self, "pending", {})):
-            try:
-                ray.cancel(ref, force=True)
-            except Exception:
-                pass
+        """Drops the units not finished: disconnects from Ray, which ends this driver's tasks
+        (their workers and engines are killed) and a private `local` cluster.
+
+        Not `ray.cancel(ref, force=True)` one by one: a task that finishes while it is being
+        cancelled can abort the driver inside Ray (its task manager meets a reply for a task
+        it no longer holds: exit code 1 and a stack trace, seen in CI after an SPRT stop).
+        """
         getattr(self, "pending", {}).clear()
+        try:
+            ray.shutdown()
+        except Exception:
+            pass
 
     def shutdown_quietly(self) -> None:
         """Disconnects from Ray without cancelling tasks one by one (after an interrupt)."""
