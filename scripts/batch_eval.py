@@ -624,13 +624,11 @@ def run(jobs: List[Dict[str, object]], binary: str, out: pathlib.Path, workers: 
         # written, so the next run does them again.
         message = f"\ninterrupted: finished jobs are in {out}; run the same command again to resume"
         if ray_address:
-            # Cancelling Ray tasks one by one at this point can abort the driver inside Ray
-            # (its task manager meets a reply for a task it no longer holds: exit code 1 and
-            # a stack trace). Every finished unit is already on disk (fsync above), so only
-            # disconnect (which ends this driver's tasks and a private `local` cluster) and
-            # leave without Ray's exit hooks.
+            # Every finished unit is already on disk (fsync above): disconnect (which ends
+            # this driver's tasks and a private `local` cluster, see RayUnits.stop) and leave
+            # without Ray's exit hooks.
             print(message, file=sys.stderr)
-            pool.shutdown_quietly()
+            pool.close()
             sys.stdout.flush()
             sys.stderr.flush()
             os._exit(130)

@@ -124,21 +124,8 @@ class RayUnits:
         except Exception:
             pass
 
-    def shutdown_quietly(self) -> None:
-        """Disconnects from Ray without cancelling tasks one by one (after an interrupt)."""
-        getattr(self, "pending", {}).clear()
-        try:
-            ray.shutdown()
-        except Exception:
-            pass
-        finally:
-            sys.stdout = self.stdout
-            shutil.rmtree(self.stage, ignore_errors=True)
-
     def close(self) -> None:
+        """Stops (see `stop`), then gives stdout back and removes the staged files."""
         self.stop()
-        try:
-            ray.shutdown()
-        finally:
-            sys.stdout = self.stdout
-            shutil.rmtree(self.stage, ignore_errors=True)
+        sys.stdout = self.stdout
+        shutil.rmtree(self.stage, ignore_errors=True)
