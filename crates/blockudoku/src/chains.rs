@@ -487,17 +487,11 @@ fn run_agent(
     Ok((results, start.elapsed().as_secs_f64()))
 }
 
-/// The comparison lines of two agents' chains: hazard ratio (exact conditional) and probe
+/// The comparison lines of two agents' chains: hazard ratio and, with split windows, window ratio
+/// (exact conditional), then the probe
 /// ratio (delta method on the log scale, the two estimates taken as independent).
 fn compare_lines(names: [&str; 2], a: &[ChainResult], b: &[ChainResult]) -> Vec<String> {
     let (ta, tb) = (Totals::of(a), Totals::of(b));
-    let r = stats::rate_ratio(
-        ta.deaths,
-        ta.exposure as f64,
-        tb.deaths,
-        tb.exposure as f64,
-        0.95,
-    );
     let shown = |x: f64| {
         if x.is_nan() {
             "n/a".into()
@@ -507,34 +501,28 @@ fn compare_lines(names: [&str; 2], a: &[ChainResult], b: &[ChainResult]) -> Vec<
             "inf".into()
         }
     };
-    let mut out = vec![format!(
-        "compare {} / {}: hazard ratio {} (95% CI {} - {}, exact conditional on {} deaths), p-value {:.4}",
-        names[0],
-        names[1],
-        shown(r.ratio),
-        shown(r.low),
-        shown(r.high),
-        ta.deaths + tb.deaths,
-        r.p_value
-    )];
-    if ta.windows + tb.windows > 0 {
-        // Crisis entry: how often each agent's boards opened a split window.
-        let w = stats::rate_ratio(
-            ta.windows,
-            ta.exposure as f64,
-            tb.windows,
-            tb.exposure as f64,
-            0.95,
-        );
-        out.push(format!(
-            "compare {} / {}: window ratio {} (95% CI {} - {}, exact conditional on {} windows, taken as independent), p-value {:.4}",
+    // A's count over B's, per measured round: exact conditional interval and p-value.
+    let counts = |what: &str, a: u64, b: u64, unit: &str| {
+        let r = stats::rate_ratio(a, ta.exposure as f64, b, tb.exposure as f64, 0.95);
+        format!(
+            "compare {} / {}: {what} ratio {} (95% CI {} - {}, exact conditional on {} {unit}), p-value {:.4}",
             names[0],
             names[1],
-            shown(w.ratio),
-            shown(w.low),
-            shown(w.high),
-            ta.windows + tb.windows,
-            w.p_value
+            shown(r.ratio),
+            shown(r.low),
+            shown(r.high),
+            a + b,
+            r.p_value
+        )
+    };
+    let mut out = vec![counts("hazard", ta.deaths, tb.deaths, "deaths")];
+    if ta.windows + tb.windows > 0 {
+        // Crisis entry: how often each agent's boards opened a split window.
+        out.push(counts(
+            "window",
+            ta.windows,
+            tb.windows,
+            "windows, taken as independent",
         ));
     }
     let ((ma, sa), (mb, sb)) = (ta.probe(), tb.probe());
