@@ -487,9 +487,9 @@ fn run_agent(
     Ok((results, start.elapsed().as_secs_f64()))
 }
 
-/// The comparison lines of two agents' chains: hazard ratio and, with split windows, window ratio
-/// (exact conditional), then the probe
-/// ratio (delta method on the log scale, the two estimates taken as independent).
+/// The comparison lines of two agents' chains: hazard ratio and, with split windows, window
+/// ratio (both exact conditional), then the probe ratio (delta method on the log scale, the
+/// two estimates taken as independent).
 fn compare_lines(names: [&str; 2], a: &[ChainResult], b: &[ChainResult]) -> Vec<String> {
     let (ta, tb) = (Totals::of(a), Totals::of(b));
     let shown = |x: f64| {
