@@ -16,7 +16,7 @@ use puzzle_rules::blockudoku::masks::{
     CORNER_BOXES, EDGES, H3_ANCHORS, LEFT_OF_BOUNDARY, REGIONS, RIGHT_OF_BOUNDARY, SIDE_BOXES,
     V3_ANCHORS,
 };
-use puzzle_rules::blockudoku::{catalogue, Board, FULL};
+use puzzle_rules::blockudoku::{catalogue, Board, Piece, FULL};
 
 /// The evaluation weights: each is the penalty per unit of its term (`Terms` has the counts).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +69,11 @@ pub struct Weights {
     pub steep: i64,
     /// Millionths of death chance up to which `steep` is paid.
     pub steep_to: i64,
+    /// On the game's own 47 pieces, the strong agent prices `nofit` and `nofit_diag` at this
+    /// instead (0: as given). There a board where a big piece fits nowhere is what the rare
+    /// crises start from; on harder sets such boards are everyday ones and the dearer price
+    /// costs (README, issue 13).
+    pub game_nofit: i64,
     /// The strong agent's boards weighed by its hand lookahead.
     pub candidates: i64,
     /// The strong agent's next hands sampled per weighing (without a clock).
@@ -149,6 +154,7 @@ pub const WEIGHTS: Weights = Weights {
     death: 4_000_000,
     steep: 36_000_000,
     steep_to: 1000,
+    game_nofit: 36_000,
     candidates: 4,
     samples: 64,
     weigh_crowded: 1,
@@ -176,6 +182,20 @@ impl Weights {
     pub fn death_price(&self, d: f64) -> f64 {
         let bend = self.steep_to as f64 * 1e-6;
         self.death as f64 * d + self.steep as f64 * d.min(bend)
+    }
+
+    /// The weights the strong agent plays with when hands are dealt from `set`: on the game's
+    /// own 47 pieces (the catalogue), `game_nofit` stands for `nofit` and `nofit_diag`
+    /// (unless it is 0).
+    pub fn for_set(&self, set: &[Piece]) -> Weights {
+        if self.game_nofit == 0 || set != catalogue() {
+            return *self;
+        }
+        Weights {
+            nofit: self.game_nofit,
+            nofit_diag: self.game_nofit,
+            ..*self
+        }
     }
 
     /// Sets the weight called `name` (the field names). Term weights are penalties and must
@@ -243,6 +263,7 @@ impl Weights {
             "scarcity" => &mut self.scarcity,
             "steep" => &mut self.steep,
             "steep_to" => &mut self.steep_to,
+            "game_nofit" => &mut self.game_nofit,
             _ => return Err(format!("unknown weight {name}")),
         };
         *w = value;
@@ -856,5 +877,28 @@ mod tests {
         assert!(close(w.death_price(0.05), 500.0));
         assert!(close(w.death_price(0.1), 1_000.0));
         assert!(close(w.death_price(0.5), 1_400.0));
+    }
+    // On the game's own pieces `game_nofit` stands for both nofit prices; on another set,
+    // or with `game_nofit` 0, the weights are as given.
+    #[test]
+    fn the_game_set_has_its_own_nofit_price() {
+        let mut w = WEIGHTS;
+        w.set("nofit", 7).unwrap();
+        w.set("nofit_diag", 8).unwrap();
+        w.set("game_nofit", 9).unwrap();
+        let game = w.for_set(catalogue());
+        assert_eq!((game.nofit, game.nofit_diag), (9, 9));
+        assert_eq!(
+            Weights {
+                nofit: 7,
+                nofit_diag: 8,
+                ..game
+            },
+            w
+        );
+        assert_eq!(w.for_set(&catalogue()[13..]), w);
+        w.set("game_nofit", 0).unwrap();
+        assert_eq!(w.for_set(catalogue()), w);
+        assert!(w.set("game_nofit", -1).is_err());
     }
 }

@@ -77,12 +77,13 @@ pub const POINTS_WEIGHT: i64 = 1000;
 /// very crowded (evaluation at least -435000) a bonus per filled cell and per nearly full
 /// region (1 to 3 empty cells), which makes several regions clear at once more often (the
 /// safety net of [`Job::run`] keeps the hazard down). Chosen by self-play on chains against
-/// their hazard probe (README, issue 13).
+/// their hazard probe (README, issue 13), before `game_nofit`, which it leaves off.
 pub const POINTS_WEIGHTS: Weights = Weights {
     points: POINTS_WEIGHT,
     fill: 2500,
     open: 8000,
     open_gate: -435_000,
+    game_nofit: 0,
     ..WEIGHTS
 };
 
@@ -639,9 +640,14 @@ impl<'a> Job<'a> {
     /// [`search`] with the next hands dealt from `set` (what the strong agent weighs).
     pub fn run(self, set: &[Piece]) -> Outcome {
         let (best, deep) = if self.agent == Agent::Strong {
-            let (best, top) = self.strong_base();
+            let weights = self.weights.for_set(set);
+            let job = Job {
+                weights: &weights,
+                ..self
+            };
+            let (best, top) = job.strong_base();
             let dealer = puzzle_rules::blockudoku::Dealer::new(set);
-            crate::strong::choose(best, top, &dealer, self)
+            crate::strong::choose(best, top, &dealer, job)
         } else {
             let (best, top) = self.collect();
             (
@@ -946,8 +952,16 @@ mod tests {
         (board, (0..3).map(|_| rng.gen_range(1..=47)).collect())
     }
 
-    /// The strong agent playing to survive, and the default agent playing for points, on the
-    /// same board and hand.
+    /// The weights of the safety net of objective points: its own without points (the
+    /// strong agent's survive weights but for `game_nofit`, which points leaves off).
+    const NET: Weights = Weights {
+        points: 0,
+        ..POINTS_WEIGHTS
+    };
+
+    /// The strong agent playing to survive (as the safety net of objective points does), and
+    /// the default agent playing for points, on the same board and hand.
+
     fn survive_and_points<'a>(
         board: Board,
         h: &'a [(usize, &'a Piece)],
@@ -955,6 +969,7 @@ mod tests {
     ) -> (Job<'a>, Job<'a>) {
         let survive = Job {
             agent: Agent::Strong,
+            weights: &NET,
             ..Job::new(board, h, ctl)
         };
         let points = Job {
@@ -1143,7 +1158,8 @@ mod tests {
     }
 
     // Objective points never leaves a board the next hand is more likely to kill than the
-    // board the strong agent playing to survive leaves, unless no next hand can die on it.
+    // board the strong agent playing to survive (the net's weights) leaves, unless no next
+    // hand can die on it.
     #[test]
     fn points_answers_are_no_riskier_than_survive_answers() {
         use puzzle_rules::blockudoku::Dealer;
