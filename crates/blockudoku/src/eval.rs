@@ -878,6 +878,7 @@ mod tests {
         assert!(close(w.death_price(0.1), 1_000.0));
         assert!(close(w.death_price(0.5), 1_400.0));
     }
+
     // On the game's own pieces `game_nofit` stands for both nofit prices; on another set,
     // or with `game_nofit` 0, the weights are as given.
     #[test]

@@ -961,7 +961,6 @@ mod tests {
 
     /// The strong agent playing to survive (as the safety net of objective points does), and
     /// the default agent playing for points, on the same board and hand.
-
     fn survive_and_points<'a>(
         board: Board,
         h: &'a [(usize, &'a Piece)],
@@ -1234,6 +1233,51 @@ mod tests {
             crises > 0 && calm > 0 && changed > 0,
             "crises {crises} calm {calm} changed {changed}"
         );
+    }
+
+    // The strong agent prices a piece that fits nowhere at `game_nofit` on the game's own
+    // pieces, in every search it runs, and at `nofit` on any other set.
+    #[test]
+    fn strong_prices_nofit_by_piece_set() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(41);
+        let dearer = Weights {
+            nofit: WEIGHTS.game_nofit,
+            nofit_diag: WEIGHTS.game_nofit,
+            game_nofit: 0,
+            ..WEIGHTS
+        };
+        let plain = Weights {
+            game_nofit: 0,
+            ..WEIGHTS
+        };
+        let hard = &catalogue()[13..];
+        let mut differed = 0;
+        for _ in 0..40 {
+            let (board, ids) = random_deal(&mut rng, 0.4);
+            let h = hand(&ids);
+            let stop = AtomicBool::new(false);
+            let ctl = Control::new(&stop, u64::MAX);
+            let line = |weights: &Weights, set: &[Piece]| {
+                Job {
+                    agent: Agent::Strong,
+                    weights,
+                    ..Job::new(board, &h, &ctl)
+                }
+                .run(set)
+                .best
+            };
+            let game = line(&WEIGHTS, catalogue());
+            assert_eq!(game, line(&dearer, catalogue()), "{board:?} {ids:?}");
+            assert_eq!(
+                line(&WEIGHTS, hard),
+                line(&plain, hard),
+                "{board:?} {ids:?}"
+            );
+            differed += (game != line(&plain, catalogue())) as u32;
+        }
+        // The price changes some answers.
+        assert!(differed > 0);
     }
 
     // The strong agent's base search keeps the beam's final boards on hands that are not
