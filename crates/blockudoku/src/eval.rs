@@ -90,6 +90,13 @@ pub struct Weights {
     /// The hand lookahead weighs its best inner boards by the death chance of the hand
     /// after (1) or takes the evaluation alone (0).
     pub inner_death: i64,
+    /// The hand lookahead's price of an inner board on which some two pieces cannot both be
+    /// placed (a crisis the next hand would leave; [`puzzle_rules::blockudoku::Dealer::has_dead_pair`]); 0: off.
+    pub inner_pair: i64,
+    /// On the game's own 47 pieces, the strong agent's `inner_pair` is this instead (0: as
+    /// given). There a crisis is rare and costs many rounds of risk; on harder sets boards
+    /// with a dead pair are everyday ones.
+    pub game_inner_pair: i64,
     /// The beam of the hand lookahead's searches: this many placements after the first
     /// piece, half as many (rounded up) after the second; no one-piece lookahead.
     pub inner_width: i64,
@@ -161,6 +168,8 @@ pub const WEIGHTS: Weights = Weights {
     crowded_full: 1,
     crisis: 0,
     inner_death: 0,
+    inner_pair: 0,
+    game_inner_pair: 0,
     inner_width: 3,
     safest: 0,
     deep_from: 0,
@@ -185,17 +194,21 @@ impl Weights {
     }
 
     /// The weights the strong agent plays with when hands are dealt from `set`: on the game's
-    /// own 47 pieces (the catalogue), `game_nofit` stands for `nofit` and `nofit_diag`
-    /// (unless it is 0).
+    /// own 47 pieces (the catalogue), `game_nofit` stands for `nofit` and `nofit_diag`, and
+    /// `game_inner_pair` for `inner_pair` (each unless it is 0).
     pub fn for_set(&self, set: &[Piece]) -> Weights {
-        if self.game_nofit == 0 || set != catalogue() {
-            return *self;
+        let mut w = *self;
+        if set != catalogue() {
+            return w;
         }
-        Weights {
-            nofit: self.game_nofit,
-            nofit_diag: self.game_nofit,
-            ..*self
+        if self.game_nofit != 0 {
+            w.nofit = self.game_nofit;
+            w.nofit_diag = self.game_nofit;
         }
+        if self.game_inner_pair != 0 {
+            w.inner_pair = self.game_inner_pair;
+        }
+        w
     }
 
     /// Sets the weight called `name` (the field names). Term weights are penalties and must
@@ -216,6 +229,12 @@ impl Weights {
             "crowded_full" => &mut self.crowded_full,
             "crisis" => &mut self.crisis,
             "inner_death" => &mut self.inner_death,
+            "inner_pair" if value < 0 => return Err(format!("inner_pair is negative: {value}")),
+            "inner_pair" => &mut self.inner_pair,
+            "game_inner_pair" if value < 0 => {
+                return Err(format!("game_inner_pair is negative: {value}"))
+            }
+            "game_inner_pair" => &mut self.game_inner_pair,
             "inner_width" if value < 1 => {
                 return Err(format!("inner_width must be at least 1: {value}"))
             }
@@ -893,13 +912,32 @@ mod tests {
             Weights {
                 nofit: 7,
                 nofit_diag: 8,
+                inner_pair: w.inner_pair,
                 ..game
             },
             w
         );
         assert_eq!(w.for_set(&catalogue()[13..]), w);
         w.set("game_nofit", 0).unwrap();
+        w.set("game_inner_pair", 0).unwrap();
         assert_eq!(w.for_set(catalogue()), w);
         assert!(w.set("game_nofit", -1).is_err());
+    }
+
+    // On the game's own pieces `game_inner_pair` stands for `inner_pair`; elsewhere, or
+    // with it 0, `inner_pair` is as given.
+    #[test]
+    fn the_game_set_has_its_own_crisis_price() {
+        let mut w = WEIGHTS;
+        assert_eq!(w.inner_pair, 0);
+        assert_eq!(w.for_set(catalogue()).inner_pair, WEIGHTS.game_inner_pair);
+        w.set("inner_pair", 5).unwrap();
+        w.set("game_inner_pair", 6).unwrap();
+        assert_eq!(w.for_set(catalogue()).inner_pair, 6);
+        assert_eq!(w.for_set(&catalogue()[13..]).inner_pair, 5);
+        w.set("game_inner_pair", 0).unwrap();
+        assert_eq!(w.for_set(catalogue()).inner_pair, 5);
+        assert!(w.set("inner_pair", -1).is_err());
+        assert!(w.set("game_inner_pair", -1).is_err());
     }
 }

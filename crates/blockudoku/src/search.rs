@@ -77,13 +77,15 @@ pub const POINTS_WEIGHT: i64 = 1000;
 /// very crowded (evaluation at least -435000) a bonus per filled cell and per nearly full
 /// region (1 to 3 empty cells), which makes several regions clear at once more often (the
 /// safety net of [`Job::run`] keeps the hazard down). Chosen by self-play on chains against
-/// their hazard probe (README, issue 13), before `game_nofit`, which it leaves off.
+/// their hazard probe (README, issue 13), before `game_nofit` and `game_inner_pair`, which
+/// it leaves off.
 pub const POINTS_WEIGHTS: Weights = Weights {
     points: POINTS_WEIGHT,
     fill: 2500,
     open: 8000,
     open_gate: -435_000,
     game_nofit: 0,
+    game_inner_pair: 0,
     ..WEIGHTS
 };
 

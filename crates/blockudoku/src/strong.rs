@@ -22,6 +22,14 @@
 //! Weighing crowded boards as well, before the default's board can die, gave the largest
 //! gain of the settings tried (README, issue 13 section).
 //!
+//! With weight `inner_pair` (on the game's own 47 pieces `game_inner_pair` stands for it)
+//! the hand lookahead also prices the crisis a next hand would leave: each of the inner search's
+//! best boards on which some two pieces cannot both be placed ([`Dealer::has_dead_pair`],
+//! nearly every board a next hand dies on with chance 0.001 or more) costs that much, and
+//! the best of them counts. A crisis there costs the risk of the many rounds it lasts, not
+//! one hand's; inside one (the board the hand was dealt on has a dead pair) every line is in
+//! it already, and the price is not paid.
+//!
 //! A deep crisis (weight `deep_from`, off by default: a screen has not shown it worth its
 //! time): where the best candidate's death chance is at least `deep_from` millionths, every
 //! kept board is weighed, with `deep_samples` next hands, and the hand lookahead weighs its
@@ -57,9 +65,15 @@ pub const MAX_SAMPLES: usize = 1200;
 /// `inner_death` on).
 const INNER_KEEP: usize = 4;
 
-/// The value of a final board `b` of evaluation `eval` to the hand lookahead: with
-/// `inner_death`, the evaluation weighed by the chance `d` that the hand after dies there.
+/// The value of a final board `b` of evaluation `eval` to the hand lookahead: less
+/// `inner_pair` where some two pieces cannot both be placed on it, and with `inner_death`
+/// weighed by the chance `d` that the hand after dies there.
 fn inner_value(eval: i64, b: Board, dealer: &Dealer, weights: &Weights) -> i64 {
+    let eval = if weights.inner_pair != 0 && dealer.has_dead_pair(b) {
+        eval - weights.inner_pair
+    } else {
+        eval
+    };
     if weights.inner_death == 0 {
         return eval;
     }
@@ -84,7 +98,7 @@ fn hand_lookahead(
     let beam = [
         w,
         w.div_ceil(2),
-        INNER_KEEP * (weights.inner_death != 0) as usize,
+        INNER_KEEP * (weights.inner_death != 0 || weights.inner_pair != 0) as usize,
     ];
     for h in hands {
         if ctl.stop.load(Ordering::Relaxed) {
@@ -267,6 +281,17 @@ pub fn choose(
         }
     }
     let weights = if deep { &deep_weights } else { weights };
+    // The price of a crisis the next hand leaves guards the entry into one: inside a crisis
+    // (the board this hand was dealt on has a dead pair) every line is in one already.
+    let entry_weights = Weights {
+        inner_pair: 0,
+        ..*weights
+    };
+    let weights = if weights.inner_pair != 0 && dealer.has_dead_pair(job.board) {
+        &entry_weights
+    } else {
+        weights
+    };
     let bits = top[0].board.bits();
     let mut rng = SplitMix64(bits as u64 ^ (bits >> 64) as u64 ^ 0x5eed);
     let batches = if ctl.timed { MAX_SAMPLES / SAMPLES } else { 1 };
@@ -398,6 +423,54 @@ mod tests {
                 continue;
             };
             // A legal line (final_board checks every placement) that places the whole hand.
+            let mut slots: Vec<usize> = d.0.iter().map(|s| s.slot).collect();
+            slots.sort();
+            assert_eq!(slots, [0, 1, 2], "{board}");
+            let end = final_board(board, &hand, &d.0);
+            answered += 1;
+            changed += (final_board(board, &hand, &p.0) != end) as usize;
+        }
+        assert!(
+            answered > 0 && changed > 0,
+            "answered {answered} changed {changed}"
+        );
+    }
+
+    // The price of a crisis the next hand leaves: inner boards with a dead pair lose it,
+    // others keep their evaluation; the strong agent still answers legal lines of the whole
+    // hand with it, and somewhere differently.
+    #[test]
+    fn inner_pair_prices_crises_the_next_hand_leaves() {
+        use rand::{Rng, SeedableRng};
+        let dealer = Dealer::new(catalogue());
+        // Without the 47 pieces' own price, so that only `inner_pair` tells them apart.
+        let plain = Weights {
+            game_inner_pair: 0,
+            ..WEIGHTS
+        };
+        let priced = Weights {
+            inner_pair: 500_000,
+            ..plain
+        };
+        let hole = Board::from_bits(FULL & !cell_bit(0, 0) & !cell_bit(4, 4));
+        assert!(dealer.has_dead_pair(hole));
+        assert_eq!(inner_value(-7, hole, &dealer, &priced), -500_007);
+        assert_eq!(inner_value(-7, Board::EMPTY, &dealer, &priced), -7);
+        assert_eq!(inner_value(-7, hole, &dealer, &plain), -7);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(9);
+        let (mut answered, mut changed) = (0, 0);
+        for _ in 0..12 {
+            // Crowded enough to be weighed, not so crowded that a dead pair turns it off.
+            let board = Board::from_fn(|_| rng.gen_bool(0.3));
+            let hand = random_hand(&mut rng);
+            let stop = AtomicBool::new(false);
+            let play = |w: &Weights| {
+                let ctl = Control::new(&stop, u64::MAX);
+                search(board, &hand, Agent::Strong, w, 1, &ctl, DEFAULT_BEAM).best
+            };
+            let (Some(p), Some(d)) = (play(&plain), play(&priced)) else {
+                continue;
+            };
             let mut slots: Vec<usize> = d.0.iter().map(|s| s.slot).collect();
             slots.sort();
             assert_eq!(slots, [0, 1, 2], "{board}");

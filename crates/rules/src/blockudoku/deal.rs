@@ -104,6 +104,41 @@ impl<'a> Dealer<'a> {
         Some(dead)
     }
 
+    /// Whether some two pieces of the set (the same piece twice included) cannot both be
+    /// placed on `board`, in either order: a board in crisis, where every hand holding them
+    /// dies unless its third piece clears room first. Nearly every board whose next hand dies
+    /// with chance 0.001 or more has one. Far cheaper than [`Dealer::dead_deals`] (pairs, not
+    /// triples; it stops at the first dead pair), so a search can ask it of many boards.
+    pub fn has_dead_pair(&self, board: Board) -> bool {
+        let set = self.set;
+        let mut firsts = Vec::with_capacity(set.len());
+        for p in set {
+            match greedy(board, p) {
+                Some(b) => firsts.push(b),
+                None => return true,
+            }
+        }
+        // `second` fits after `first` at some placement of `first`.
+        let fits_after = |first: &Piece, second: &Piece| {
+            super::masks::cells(first.fit_anchors(board)).any(|a| {
+                first
+                    .mask_at(a / 9, a % 9)
+                    .is_some_and(|m| second.fit_anchors(board.place_mask(m).0) != 0)
+            })
+        };
+        for (a, pa) in set.iter().enumerate() {
+            for (b, pb) in set.iter().enumerate().skip(a) {
+                if pb.fit_anchors(firsts[a]) != 0 || pa.fit_anchors(firsts[b]) != 0 {
+                    continue;
+                }
+                if !fits_after(pa, pb) && !fits_after(pb, pa) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// A hand of three pieces (indices into the set) drawn with `rng`.
     pub fn deal(&self, rng: &mut SplitMix64) -> [usize; 3] {
         let n = self.set.len();
@@ -184,6 +219,46 @@ mod tests {
                 brute_dead_deals(catalogue(), board)
             );
         }
+    }
+
+    // A dead pair as defined: two pieces of the set the rules' own test cannot place.
+    #[test]
+    fn dead_pairs_match_brute_force() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(13);
+        let set = catalogue();
+        let dealer = Dealer::new(set);
+        let (mut dead, mut live) = (0, 0);
+        for density in [0.05, 0.1, 0.15, 0.2, 0.3, 0.4] {
+            for _ in 0..12 {
+                let board = Board::from_fn(|_| rng.gen_bool(density));
+                let brute = set
+                    .iter()
+                    .any(|a| set.iter().any(|b| !can_place_all(board, &[a, b])));
+                assert_eq!(dealer.has_dead_pair(board), brute, "{board}");
+                dead += brute as u32;
+                live += !brute as u32;
+            }
+        }
+        assert!(dead > 5 && live > 5, "dead {dead} live {live}");
+        assert!(!dealer.has_dead_pair(Board::EMPTY));
+        // Small pieces on crowded boards: pairs that fit one by one but not together, and
+        // pairs only a placement other than the lowest one lets in.
+        let small = [p(1), p(4), p(5), p(10), p(28)];
+        let dealer = Dealer::new(&small);
+        let (mut dead, mut live) = (0, 0);
+        for density in [0.7, 0.75, 0.8, 0.85] {
+            for _ in 0..40 {
+                let board = Board::from_fn(|_| rng.gen_bool(density));
+                let brute = small
+                    .iter()
+                    .any(|a| small.iter().any(|b| !can_place_all(board, &[a, b])));
+                assert_eq!(dealer.has_dead_pair(board), brute, "{board}");
+                dead += brute as u32;
+                live += !brute as u32;
+            }
+        }
+        assert!(dead > 5 && live > 5, "small set: dead {dead} live {live}");
     }
 
     #[test]
