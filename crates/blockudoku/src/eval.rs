@@ -169,7 +169,7 @@ pub const WEIGHTS: Weights = Weights {
     crisis: 0,
     inner_death: 0,
     inner_pair: 0,
-    game_inner_pair: 0,
+    game_inner_pair: 500_000,
     inner_width: 3,
     safest: 0,
     deep_from: 0,
