@@ -28,7 +28,7 @@
 //! nearly every board a next hand dies on with chance 0.001 or more) costs that much, and
 //! the best of them counts. A crisis there costs the risk of the many rounds it lasts, not
 //! one hand's; inside one (the board the hand was dealt on has a dead pair) every line is in
-//! it already, and the price is not paid.
+//! it already, and the price is not paid; nor with a clock.
 //!
 //! A deep crisis (weight `deep_from`, off by default: a screen has not shown it worth its
 //! time): where the best candidate's death chance is at least `deep_from` millionths, every
@@ -287,7 +287,9 @@ pub fn choose(
         inner_pair: 0,
         ..*weights
     };
-    let weights = if weights.inner_pair != 0 && dealer.has_dead_pair(job.board) {
+    // With a clock (`go movetime`) it is not paid either: there it answered crowded positions
+    // worse than without it (README, issue 13).
+    let weights = if weights.inner_pair != 0 && (ctl.timed || dealer.has_dead_pair(job.board)) {
         &entry_weights
     } else {
         weights
