@@ -398,30 +398,34 @@ mod tests {
         assert!(same > 0 && differed > 0, "same {same} differed {differed}");
     }
 
-    // A deep crisis: above its threshold the strong agent still answers a legal line of the
-    // whole hand, and somewhere it answers differently; a threshold no chance reaches changes
-    // nothing.
-    #[test]
-    fn deep_crises_answer_legal_lines_and_change_answers() {
+    /// Plays `n` random hands (boards of `density`, seeded by `seed`) with `reference` and
+    /// with `variant` (and `same`, which must answer as `reference`), checks that `variant`
+    /// answers a legal line of the whole hand, and counts the hands both answered and those
+    /// where their final boards differ.
+    fn legal_and_changed(
+        seed: u64,
+        density: f64,
+        n: usize,
+        reference: &Weights,
+        variant: &Weights,
+        same: Option<&Weights>,
+    ) -> (usize, usize) {
         use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
         let (mut answered, mut changed) = (0, 0);
-        for _ in 0..10 {
-            let board = Board::from_fn(|_| rng.gen_bool(0.45));
+        for _ in 0..n {
+            let board = Board::from_fn(|_| rng.gen_bool(density));
             let hand = random_hand(&mut rng);
             let stop = AtomicBool::new(false);
             let play = |w: &Weights| {
                 let ctl = Control::new(&stop, u64::MAX);
                 search(board, &hand, Agent::Strong, w, 1, &ctl, DEFAULT_BEAM).best
             };
-            let deep = |from| Weights {
-                deep_from: from,
-                deep_samples: 8,
-                ..WEIGHTS
-            };
-            let plain = play(&WEIGHTS);
-            assert_eq!(play(&deep(2_000_000)), plain);
-            let (Some(p), Some(d)) = (plain, play(&deep(1))) else {
+            let plain = play(reference);
+            if let Some(same) = same {
+                assert_eq!(play(same), plain);
+            }
+            let (Some(p), Some(d)) = (plain, play(variant)) else {
                 continue;
             };
             // A legal line (final_board checks every placement) that places the whole hand.
@@ -432,6 +436,21 @@ mod tests {
             answered += 1;
             changed += (final_board(board, &hand, &p.0) != end) as usize;
         }
+        (answered, changed)
+    }
+
+    // A deep crisis: above its threshold the strong agent still answers a legal line of the
+    // whole hand, and somewhere it answers differently; a threshold no chance reaches changes
+    // nothing.
+    #[test]
+    fn deep_crises_answer_legal_lines_and_change_answers() {
+        let deep = |from| Weights {
+            deep_from: from,
+            deep_samples: 8,
+            ..WEIGHTS
+        };
+        let (answered, changed) =
+            legal_and_changed(5, 0.45, 10, &WEIGHTS, &deep(1), Some(&deep(2_000_000)));
         assert!(
             answered > 0 && changed > 0,
             "answered {answered} changed {changed}"
@@ -443,7 +462,6 @@ mod tests {
     // hand with it, and somewhere differently.
     #[test]
     fn inner_pair_prices_crises_the_next_hand_leaves() {
-        use rand::{Rng, SeedableRng};
         let dealer = Dealer::new(catalogue());
         // Without the 47 pieces' own price, so that only `inner_pair` tells them apart.
         let plain = Weights {
@@ -459,27 +477,8 @@ mod tests {
         assert_eq!(inner_value(-7, hole, &dealer, &priced), -500_007);
         assert_eq!(inner_value(-7, Board::EMPTY, &dealer, &priced), -7);
         assert_eq!(inner_value(-7, hole, &dealer, &plain), -7);
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(9);
-        let (mut answered, mut changed) = (0, 0);
-        for _ in 0..12 {
-            // Crowded enough to be weighed, not so crowded that a dead pair turns it off.
-            let board = Board::from_fn(|_| rng.gen_bool(0.3));
-            let hand = random_hand(&mut rng);
-            let stop = AtomicBool::new(false);
-            let play = |w: &Weights| {
-                let ctl = Control::new(&stop, u64::MAX);
-                search(board, &hand, Agent::Strong, w, 1, &ctl, DEFAULT_BEAM).best
-            };
-            let (Some(p), Some(d)) = (play(&plain), play(&priced)) else {
-                continue;
-            };
-            let mut slots: Vec<usize> = d.0.iter().map(|s| s.slot).collect();
-            slots.sort();
-            assert_eq!(slots, [0, 1, 2], "{board}");
-            let end = final_board(board, &hand, &d.0);
-            answered += 1;
-            changed += (final_board(board, &hand, &p.0) != end) as usize;
-        }
+        // Crowded enough to be weighed, not so crowded that a dead pair turns it off.
+        let (answered, changed) = legal_and_changed(9, 0.3, 12, &plain, &priced, None);
         assert!(
             answered > 0 && changed > 0,
             "answered {answered} changed {changed}"

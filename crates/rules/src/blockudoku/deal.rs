@@ -226,38 +226,31 @@ mod tests {
     fn dead_pairs_match_brute_force() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::SmallRng::seed_from_u64(13);
-        let set = catalogue();
-        let dealer = Dealer::new(set);
-        let (mut dead, mut live) = (0, 0);
-        for density in [0.05, 0.1, 0.15, 0.2, 0.3, 0.4] {
-            for _ in 0..12 {
-                let board = Board::from_fn(|_| rng.gen_bool(density));
-                let brute = set
-                    .iter()
-                    .any(|a| set.iter().any(|b| !can_place_all(board, &[a, b])));
-                assert_eq!(dealer.has_dead_pair(board), brute, "{board}");
-                dead += brute as u32;
-                live += !brute as u32;
+        // Boards of each density, `per` of them: has_dead_pair against the definition (two
+        // pieces of `set` the rules' own test cannot place); how many were dead and live.
+        let mut check = |set: &[Piece], densities: &[f64], per: usize| {
+            let dealer = Dealer::new(set);
+            let (mut dead, mut live) = (0, 0);
+            for &density in densities {
+                for _ in 0..per {
+                    let board = Board::from_fn(|_| rng.gen_bool(density));
+                    let brute = set
+                        .iter()
+                        .any(|a| set.iter().any(|b| !can_place_all(board, &[a, b])));
+                    assert_eq!(dealer.has_dead_pair(board), brute, "{board}");
+                    dead += brute as u32;
+                    live += !brute as u32;
+                }
             }
-        }
+            (dead, live)
+        };
+        let (dead, live) = check(catalogue(), &[0.05, 0.1, 0.15, 0.2, 0.3, 0.4], 12);
         assert!(dead > 5 && live > 5, "dead {dead} live {live}");
-        assert!(!dealer.has_dead_pair(Board::EMPTY));
+        assert!(!Dealer::new(catalogue()).has_dead_pair(Board::EMPTY));
         // Small pieces on crowded boards: pairs that fit one by one but not together, and
         // pairs only a placement other than the lowest one lets in.
         let small = [p(1), p(4), p(5), p(10), p(28)];
-        let dealer = Dealer::new(&small);
-        let (mut dead, mut live) = (0, 0);
-        for density in [0.7, 0.75, 0.8, 0.85] {
-            for _ in 0..40 {
-                let board = Board::from_fn(|_| rng.gen_bool(density));
-                let brute = small
-                    .iter()
-                    .any(|a| small.iter().any(|b| !can_place_all(board, &[a, b])));
-                assert_eq!(dealer.has_dead_pair(board), brute, "{board}");
-                dead += brute as u32;
-                live += !brute as u32;
-            }
-        }
+        let (dead, live) = check(&small, &[0.7, 0.75, 0.8, 0.85], 40);
         assert!(dead > 5 && live > 5, "small set: dead {dead} live {live}");
     }
 
