@@ -111,13 +111,22 @@ impl<'a> Dealer<'a> {
     /// triples; it stops at the first dead pair), so a search can ask it of many boards.
     pub fn has_dead_pair(&self, board: Board) -> bool {
         let set = self.set;
-        let mut firsts = Vec::with_capacity(set.len());
+        // Where each piece fits. A placement of `a` overlaps at most `|a| * |b|` placements of
+        // `b` (one per pair of their cells), so `b` with more fits than that still fits after
+        // any placement of `a` (clears only empty cells): such a pair is never dead, and on
+        // most boards that settles every pair without placing anything.
+        let mut fits = Vec::with_capacity(set.len());
         for p in set {
-            match greedy(board, p) {
-                Some(b) => firsts.push(b),
-                None => return true,
+            let f = p.fit_anchors(board);
+            if f == 0 {
+                return true;
             }
+            fits.push(f.count_ones());
         }
+        let mut firsts: Vec<Option<Board>> = vec![None; set.len()];
+        let mut first = |i: usize| -> Board {
+            *firsts[i].get_or_insert_with(|| greedy(board, &set[i]).expect("it fits"))
+        };
         // `second` fits after `first` at some placement of `first`.
         let fits_after = |first: &Piece, second: &Piece| {
             super::masks::cells(first.fit_anchors(board)).any(|a| {
@@ -128,7 +137,11 @@ impl<'a> Dealer<'a> {
         };
         for (a, pa) in set.iter().enumerate() {
             for (b, pb) in set.iter().enumerate().skip(a) {
-                if pb.fit_anchors(firsts[a]) != 0 || pa.fit_anchors(firsts[b]) != 0 {
+                let overlaps = pa.size() * pb.size();
+                if fits[a] > overlaps || fits[b] > overlaps {
+                    continue;
+                }
+                if pb.fit_anchors(first(a)) != 0 || pa.fit_anchors(first(b)) != 0 {
                     continue;
                 }
                 if !fits_after(pa, pb) && !fits_after(pb, pa) {
