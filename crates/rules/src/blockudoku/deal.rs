@@ -115,36 +115,32 @@ impl<'a> Dealer<'a> {
         // `b` (one per pair of their cells), so `b` with more fits than that still fits after
         // any placement of `a` (clears only empty cells): such a pair is never dead, and on
         // most boards that settles every pair without placing anything.
-        let mut fits = Vec::with_capacity(set.len());
-        for p in set {
-            let f = p.fit_anchors(board);
-            if f == 0 {
-                return true;
-            }
-            fits.push(f.count_ones());
+        let fits: Vec<u128> = set.iter().map(|p| p.fit_anchors(board)).collect();
+        if fits.contains(&0) {
+            return true;
         }
         let mut firsts: Vec<Option<Board>> = vec![None; set.len()];
         let mut first = |i: usize| -> Board {
             *firsts[i].get_or_insert_with(|| greedy(board, &set[i]).expect("it fits"))
         };
-        // `second` fits after `first` at some placement of `first`.
-        let fits_after = |first: &Piece, second: &Piece| {
-            super::masks::cells(first.fit_anchors(board)).any(|a| {
-                first
-                    .mask_at(a / 9, a % 9)
-                    .is_some_and(|m| second.fit_anchors(board.place_mask(m).0) != 0)
+        // Piece `b` fits after piece `a` at some placement of `a`.
+        let fits_after = |a: usize, b: usize| {
+            super::masks::cells(fits[a]).any(|anchor| {
+                set[a]
+                    .mask_at(anchor / 9, anchor % 9)
+                    .is_some_and(|m| set[b].fit_anchors(board.place_mask(m).0) != 0)
             })
         };
         for (a, pa) in set.iter().enumerate() {
             for (b, pb) in set.iter().enumerate().skip(a) {
                 let overlaps = pa.size() * pb.size();
-                if fits[a] > overlaps || fits[b] > overlaps {
+                if fits[a].count_ones() > overlaps || fits[b].count_ones() > overlaps {
                     continue;
                 }
                 if pb.fit_anchors(first(a)) != 0 || pa.fit_anchors(first(b)) != 0 {
                     continue;
                 }
-                if !fits_after(pa, pb) && !fits_after(pb, pa) {
+                if !fits_after(a, b) && !fits_after(b, a) {
                     return true;
                 }
             }
