@@ -244,7 +244,7 @@ def test_selfplay_chains_compare_and_jsonl(blockudoku_bin, tmp_path):
     records = [json.loads(l) for l in jsonl.read_text().splitlines()]
     assert sorted(r["chain"] for r in records) == [0, 0, 1, 1]
     assert all(r["rounds"] == 1000 and r["burn_in"] == 10 and r["probe"] >= 0 and r["agent"] == "default"
-               for r in records)
+               and r["weighed"] is None for r in records)
     # Both agents (the same) count the same clears on the same chains.
     assert all(len(r["clears"]) == 4 and 0 <= r["streak_clears"] <= sum(r["clears"]) for r in records)
     by_chain = {}
@@ -325,6 +325,34 @@ def test_bench_prints_a_stable_node_total(blockudoku_bin):
     outs = [subprocess.run([str(blockudoku_bin), "bench", "--nodes", "2000"], capture_output=True, text=True, timeout=60) for _ in range(2)]
     totals = [re.search(r"nodes (\d+) time \d+ ms nps \d+", o.stdout).group(1) for o in outs]
     assert totals[0] == totals[1]
+
+
+def test_selfplay_strong_counts_weighed_answers(blockudoku_bin, tmp_path):
+    # The strong agent's chains count the answers its hand lookahead chose, and the split
+    # windows opened on a board one of them left; an agent without a hand lookahead prints
+    # no such line.
+    hard = pathlib.Path(__file__).resolve().parent.parent / "crates" / "blockudoku" / "data" / "hard-pieces.txt"
+    jsonl = tmp_path / "chains.jsonl"
+    args = ["selfplay", "--games", "2", "--seed", "5", "--chain-rounds", "400", "--burn-in", "10", "--probes", "exact",
+            "--split", "4", "--pieces", str(hard), "--threads", "2"]
+    strong = subprocess.run([str(blockudoku_bin), *args, "--agent", "strong", "--jsonl", str(jsonl)],
+                            capture_output=True, text=True, timeout=120)
+    default = subprocess.run([str(blockudoku_bin), *args, "--agent", "default"], capture_output=True, text=True,
+                             timeout=120)
+    assert strong.returncode == 0 and default.returncode == 0, strong.stderr + default.stderr
+    line = [l for l in strong.stdout.splitlines() if l.startswith("weighed ")]
+    assert len(line) == 1, strong.stdout
+    m = re.fullmatch(r"weighed answers (\d+) of 800 measured rounds \(([\d.]+)%\); (\d+) of (\d+) windows opened "
+                     r"on a board a weighed answer left", line[0])
+    assert m, line[0]
+    weighed, percent, after, windows = int(m[1]), float(m[2]), int(m[3]), int(m[4])
+    # On the hard set crowded boards are everyday ones: some answers are weighed, not all.
+    assert 0 < weighed < 800 and abs(percent - 100 * weighed / 800) < 0.01, line[0]
+    split = re.search(r"opened at probe 1\.00e-3: (\d+) windows", strong.stdout)
+    assert split and int(split[1]) == windows and 0 <= after <= windows, strong.stdout
+    records = [json.loads(l) for l in jsonl.read_text().splitlines()]
+    assert sum(r["weighed"] for r in records) == weighed
+    assert not any(l.startswith("weighed ") for l in default.stdout.splitlines()), default.stdout
 
 
 def test_selfplay_split_windows_compare(blockudoku_bin):

@@ -33,6 +33,7 @@ use puzzle_rules::rng::SplitMix64;
 use rand::SeedableRng;
 use rayon::prelude::*;
 
+use crate::search::Agent;
 use crate::selfplay::{game_seed, with_progress, Clears, Setup};
 
 /// Measured rounds per batch for the probe's standard error.
@@ -149,6 +150,11 @@ pub struct ChainResult {
     branched: u64,
     /// Split windows opened.
     windows: u64,
+    /// Measured rounds whose answer the strong agent's hand lookahead chose (`None`: the
+    /// agent has none).
+    weighed: Option<u64>,
+    /// Split windows opened on a board such an answer left.
+    windows_weighed: u64,
 }
 
 fn play_chain(
@@ -175,6 +181,8 @@ fn play_chain(
         batches: Vec::new(),
         branched: 0,
         windows: 0,
+        weighed: (setup.agent == Agent::Strong).then_some(0),
+        windows_weighed: 0,
     };
     let probe = |board, rng: &mut SplitMix64| match plan.probes {
         Some(Probes::Exact) => dealer.dead_chance(board),
@@ -185,6 +193,8 @@ fn play_chain(
     let mut state = GameState::default();
     let mut in_game = 0u64;
     let mut window: Option<Window> = None;
+    // The answer that left the board on hand was weighed.
+    let mut weighed = false;
     while r.exposure < plan.rounds {
         let measured = in_game >= plan.burn_in;
         if measured && plan.probes.is_some() {
@@ -192,6 +202,7 @@ fn play_chain(
             if let (Some(split), None) = (plan.split, &window) {
                 if d >= split.at {
                     r.windows += 1;
+                    r.windows_weighed += weighed as u64;
                     let branches = (1..split.copies)
                         .map(|b| {
                             let seed = game_seed(seed ^ 0x7370_6c69_7421, r.played * 64 + b);
@@ -241,7 +252,8 @@ fn play_chain(
         if r.played.is_multiple_of(256) {
             progress.fetch_add(256, Ordering::Relaxed);
         }
-        let Some(clears) = round else {
+        weighed = round.is_some_and(|x| x.weighed);
+        let Some(round) = round else {
             if let Some(w) = window.take() {
                 let c = w.correction(true);
                 r.probe_sum += c;
@@ -257,7 +269,10 @@ fn play_chain(
         };
         if measured {
             r.points += state.score - before;
-            r.clears.add(&clears);
+            r.clears.add(&round.clears);
+            if let Some(w) = r.weighed.as_mut() {
+                *w += round.weighed as u64;
+            }
         }
         in_game += 1;
     }
@@ -280,6 +295,8 @@ struct Totals {
     batches: Vec<f64>,
     branched: u64,
     windows: u64,
+    weighed: Option<u64>,
+    windows_weighed: u64,
 }
 
 impl Totals {
@@ -294,6 +311,8 @@ impl Totals {
             batches: Vec::new(),
             branched: 0,
             windows: 0,
+            weighed: None,
+            windows_weighed: 0,
         };
         for r in results {
             t.deaths += r.deaths;
@@ -305,6 +324,10 @@ impl Totals {
             t.batches.extend(&r.batches);
             t.branched += r.branched;
             t.windows += r.windows;
+            if let Some(w) = r.weighed {
+                t.weighed = Some(t.weighed.unwrap_or(0) + w);
+            }
+            t.windows_weighed += r.windows_weighed;
         }
         t
     }
@@ -394,6 +417,20 @@ fn summary_lines(
             t.branched
         ));
     }
+    if let Some(w) = t.weighed {
+        let windows = match plan.split {
+            Some(_) => format!(
+                "; {} of {} windows opened on a board a weighed answer left",
+                t.windows_weighed, t.windows
+            ),
+            None => String::new(),
+        };
+        out.push(format!(
+            "weighed answers {w} of {} measured rounds ({:.2}%){windows}",
+            t.exposure,
+            100.0 * w as f64 / e.max(1.0)
+        ));
+    }
     out.push(format!(
         "points per round {:.2}",
         t.points as f64 / (t.exposure - t.deaths).max(1) as f64
@@ -414,8 +451,9 @@ fn json_line(r: &ChainResult, agent: &str, scoring: Scoring, plan: &ChainPlan) -
         Some(_) => format!("{:e}", r.probe_sum / r.exposure.max(1) as f64),
         None => "null".into(),
     };
+    let weighed = r.weighed.map_or("null".into(), |w| w.to_string());
     format!(
-        "{{\"chain\":{},\"seed\":{},\"agent\":\"{}\",\"scoring\":\"{}\",\"rounds\":{},\"burn_in\":{},\"deaths\":{},\"games\":{},\"played\":{},\"points\":{},{},\"probe\":{probe}}}",
+        "{{\"chain\":{},\"seed\":{},\"agent\":\"{}\",\"scoring\":\"{}\",\"rounds\":{},\"burn_in\":{},\"deaths\":{},\"games\":{},\"played\":{},\"points\":{},{},\"probe\":{probe},\"weighed\":{weighed}}}",
         r.index,
         r.seed,
         agent,
@@ -744,6 +782,8 @@ mod tests {
             batches: vec![],
             branched: 0,
             windows: 0,
+            weighed: None,
+            windows_weighed: 0,
         };
         let lines = compare_lines(["a", "b"], &[chain(10)], &[chain(10)]);
         assert_eq!(lines.len(), 1);

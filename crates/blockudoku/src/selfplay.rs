@@ -192,27 +192,36 @@ pub(crate) struct Setup<'a> {
     pub(crate) max_rounds: u64,
 }
 
+/// One round's answer, played.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Round {
+    /// Its clears.
+    pub(crate) clears: Clears,
+    /// The strong agent's hand lookahead chose it (not the default agent's move).
+    pub(crate) weighed: bool,
+}
+
 impl Setup<'_> {
-    /// Deals one hand from `rng` and plays the agent's answer on `state`: the round's clears,
-    /// or `None` when the hand cannot be placed (the game is lost).
+    /// Deals one hand from `rng` and plays the agent's answer on `state`, or `None` when the
+    /// hand cannot be placed (the game is lost).
     pub(crate) fn play_round(
         &self,
         state: &mut GameState,
         rng: &mut rand::rngs::SmallRng,
         never: &AtomicBool,
-    ) -> Option<Clears> {
+    ) -> Option<Round> {
         let ids = [(); 3].map(|_| rng.gen_range(0..self.set.len()));
         self.play_hand(state, ids, never)
     }
 
-    /// Plays the agent's answer to the hand of set indices `ids` on `state`: the round's
-    /// clears, or `None` when the hand cannot be placed (the game is lost).
+    /// Plays the agent's answer to the hand of set indices `ids` on `state`, or `None` when
+    /// the hand cannot be placed (the game is lost).
     pub(crate) fn play_hand(
         &self,
         state: &mut GameState,
         ids: [usize; 3],
         never: &AtomicBool,
-    ) -> Option<Clears> {
+    ) -> Option<Round> {
         let set = self.set;
         let hand: Vec<(usize, &Piece)> =
             ids.iter().enumerate().map(|(i, &p)| (i, &set[p])).collect();
@@ -262,7 +271,10 @@ impl Setup<'_> {
                 .expect("search returns legal placements");
             clears.count(placed.regions, streak);
         }
-        Some(clears)
+        Some(Round {
+            clears,
+            weighed: out.deep,
+        })
     }
 }
 
@@ -278,7 +290,7 @@ fn play_game(setup: &Setup, index: u64, seed: u64, progress: &AtomicU64) -> Game
             died = true;
             break;
         };
-        clears.add(&round);
+        clears.add(&round.clears);
         rounds += 1;
         if rounds.is_multiple_of(256) {
             progress.fetch_add(256, Ordering::Relaxed);
