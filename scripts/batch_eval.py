@@ -13,7 +13,10 @@ Blockudoku survival curve; hazard or score over the units with its 95% band).
 
 Work units that distribute well (engines/units.py): `--pairs N` plays N game pairs per setting
 (same board, sides swapped), `--chains N --exposure R` plays N Blockudoku chains of R counted
-rounds each (a new game after a death; `--burn-in B` leaves each game's first B rounds out);
+rounds each (a new game after a death; `--burn-in B` leaves each game's first B rounds out;
+`--probes exact` has the engine drive each chain and measure the probe, the exact chance of a
+dead next hand at every counted round, `--split K` with crisis splitting: the summary adds the
+probe hazard with its interval over the units and the probe and window ratios between agents);
 each unit is seeded from the run's seed (`--seeds`) and its index. `--ray ADDRESS` runs the
 units as Ray tasks (`local`: a private Ray with --jobs CPUs; else a cluster's address), with
 the same results file, progress and summary; without it Ray is not imported. The summary
@@ -28,6 +31,8 @@ sequential test that stops the run when it decides.
         --max-rounds 2000 --jobs 2 --out scripts/out/blockudoku.jsonl --plot scripts/out
     python3 scripts/batch_eval.py blockudoku --agents default,original --chains 40 --exposure 2000 \\
         --ray local --jobs 2 --out scripts/out/chains.jsonl
+    python3 scripts/batch_eval.py blockudoku --agents strong,default --chains 8 --exposure 25000 \\
+        --burn-in 100 --probes exact --split 16 --jobs 2 --out scripts/out/probes.jsonl
     python3 scripts/batch_eval.py sudoku --opponents greedy --boards 2x3 --movetimes 50 --pairs 200 \\
         --sprt 0,50,0.05,0.05 --ray 127.0.0.1:6379 --out scripts/out/pairs.jsonl
 """
@@ -50,7 +55,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from engines.base import find_binary  # noqa: E402
 from engines.stats import (  # noqa: E402
-    elo_pentanomial, pentanomial, poisson_interval, rate_ratio, sprt_bounds, sprt_decision, wilson,
+    elo_pentanomial, mean_interval, pentanomial, poisson_interval, rate_ratio, ratio_interval, sprt_bounds,
+    sprt_decision, wilson,
 )
 from engines.units import (  # noqa: E402,F401
     RUNNING, RUNNING_LOCK, RayUnavailable, chain_counts, command_for, run_unit, unit_key,
@@ -109,9 +115,14 @@ def blockudoku_jobs(args) -> List[Dict[str, object]]:
     if args.chains:
         for seed, index, agent, scoring in itertools.product(
                 parse_seeds(args.seeds), range(args.chains), parse_list(args.agents), scorings):
-            jobs.append(with_rules({"game": "blockudoku", "unit": "chain", "agent": agent, "seed": seed,
-                                    "index": index, "exposure": args.exposure, "burn_in": args.burn_in},
-                                   scoring, args.pieces))
+            job = {"game": "blockudoku", "unit": "chain", "agent": agent, "seed": seed,
+                   "index": index, "exposure": args.exposure, "burn_in": args.burn_in}
+            # Absent unless given: the keys of runs made without probes stay as they were.
+            if args.probes:
+                job["probes"] = args.probes
+            if args.split:
+                job["split"] = args.split
+            jobs.append(with_rules(job, scoring, args.pieces))
         return jobs
     for agent, scoring, seed in itertools.product(parse_list(args.agents), scorings, parse_seeds(args.seeds)):
         jobs.append(with_rules({"game": "blockudoku", "agent": agent, "seed": seed, "games": args.games,
@@ -174,7 +185,7 @@ def summarise(results: Sequence[Dict[str, object]]) -> List[Dict[str, object]]:
             key = ("sudoku", res["agent"], res["opponent"], res["board"], res["mode"], res["movetime"], res.get("givens"))
         else:
             key = ("blockudoku", res["agent"], res.get("scoring"), res.get("max_rounds"), res.get("exposure"),
-                   res.get("burn_in"), res.get("pieces"))
+                   res.get("burn_in"), res.get("pieces"), res.get("probes"), res.get("split"))
         groups.setdefault(key, []).append(res)
     rows = []
     for key, items in groups.items():
@@ -196,6 +207,8 @@ def summarise(results: Sequence[Dict[str, object]]) -> List[Dict[str, object]]:
                          "pentanomial": penta, "elo": elo_pentanomial(penta),
                          "series": [(sum(game_points(r) for r in it.get("records", [])), len(it.get("records", [])))
                                     for it in items]})
+        elif key[7]:
+            rows.append(probe_row(key, items, failed))
         else:
             burn_in = int(key[5] or 0)
             per_unit = [chain_counts(it.get("records", []), burn_in) for it in items]
@@ -204,7 +217,7 @@ def summarise(results: Sequence[Dict[str, object]]) -> List[Dict[str, object]]:
             deaths = sum(1 for g in games if g[1])
             lo, hi = poisson_interval(deaths)
             rows.append({"game": "blockudoku", "agent": key[1], "scoring": key[2], "max_rounds": key[3],
-                         "exposure": key[4], "burn_in": key[5], "pieces": key[6],
+                         "exposure": key[4], "burn_in": key[5], "pieces": key[6], "probes": None, "split": None,
                          "games": len(games), "deaths": deaths, "rounds": rounds,
                          "deaths_per_1000": 1000 * deaths / rounds if rounds else float("nan"),
                          "ci_per_1000": (1000 * lo / rounds, 1000 * hi / rounds) if rounds else (float("nan"),) * 2,
@@ -214,6 +227,28 @@ def summarise(results: Sequence[Dict[str, object]]) -> List[Dict[str, object]]:
     return rows
 
 
+def probe_row(key: Tuple, items: Sequence[Dict[str, object]], failed: int) -> Dict[str, object]:
+    """The row of chain units the engine drove with probes: one chain record per unit (its
+    deaths, games, measured rounds, mean probe and, with --split, windows opened)."""
+    recs = [it["records"][0] for it in items if it.get("exit_code") == 0 and it.get("records")]
+    deaths = sum(int(r["deaths"]) for r in recs)
+    rounds = sum(int(r["rounds"]) for r in recs)
+    games = sum(int(r["games"]) for r in recs)
+    lo, hi = poisson_interval(deaths)
+    windows = sum(int(r["windows"]) for r in recs) if recs and all(r.get("windows") is not None for r in recs) else None
+    return {"game": "blockudoku", "agent": key[1], "scoring": key[2], "max_rounds": key[3],
+            "exposure": key[4], "burn_in": key[5], "pieces": key[6], "probes": key[7], "split": key[8],
+            "games": games, "deaths": deaths, "rounds": rounds,
+            "deaths_per_1000": 1000 * deaths / rounds if rounds else float("nan"),
+            "ci_per_1000": (1000 * lo / rounds, 1000 * hi / rounds) if rounds else (float("nan"),) * 2,
+            "mean_rounds": rounds / games if games else float("nan"),
+            # Every unit has the same exposure: the mean of the units' probes is the pooled one,
+            # and the units are independent chains.
+            "probe": mean_interval([float(r["probe"]) for r in recs]), "windows": windows, "units": len(recs),
+            "game_lengths": [], "failed_jobs": failed,
+            "series": [(int(r["deaths"]), int(r["rounds"])) for r in recs]}
+
+
 def signed(x: float) -> str:
     return "+inf" if x == float("inf") else "-inf" if x == float("-inf") else f"{x:+.1f}"
 
@@ -221,8 +256,8 @@ def signed(x: float) -> str:
 def comparisons(rows: Sequence[Dict[str, object]], baseline: Optional[str]) -> List[str]:
     """Each Blockudoku agent's hazard over the baseline agent's, on the same settings."""
     blocku = [r for r in rows if r["game"] == "blockudoku" and r["rounds"]]
-    same = ("scoring", "max_rounds", "exposure", "burn_in", "pieces")
-    lines = []
+    same = ("scoring", "max_rounds", "exposure", "burn_in", "pieces", "probes", "split")
+    lines, probes = [], []
     for r in sorted(blocku, key=lambda r: (r["agent"], str(r["scoring"]))):
         if r["agent"] == baseline:
             continue
@@ -232,9 +267,36 @@ def comparisons(rows: Sequence[Dict[str, object]], baseline: Optional[str]) -> L
         ratio, (lo, hi), p = rate_ratio(r["deaths"], r["rounds"], base["deaths"], base["rounds"])
         lines.append(f"{r['agent']:<10} / {baseline:<10} {ratio:>9.3f} ({lo:.3f}-{hi:.3f}) {p:>10.3g}"
                      f"   ({r['deaths']} deaths in {r['rounds']} rounds vs {base['deaths']} in {base['rounds']})")
+        if r["probes"]:
+            (a, se_a, _, _), (b, se_b, _, _) = r["probe"], base["probe"]
+            pr, plo, phi = ratio_interval(a, se_a, b, se_b)
+            probes.append(f"{r['agent']} / {baseline}: probe ratio {pr:.3f} ({fmt_ci(plo, phi, lambda x: f'{x:.3f}')}, "
+                          "normal on the log scale)")
+            if r["windows"] is not None and base["windows"] is not None:
+                wr, (wlo, whi), wp = rate_ratio(r["windows"], r["rounds"], base["windows"], base["rounds"])
+                probes.append(f"{r['agent']} / {baseline}: window ratio {wr:.3f} ({wlo:.3f}-{whi:.3f}), "
+                              f"p-value {wp:.3g} ({r['windows']} windows vs {base['windows']}, exact conditional, "
+                              "windows taken as independent)")
     if lines:
         lines.insert(0, "hazard ratio (95% CI, exact conditional binomial test)        p-value")
-    return lines
+    return lines + probes
+
+
+def sci(x: float) -> str:
+    """x in three significant digits as the engine prints rates: 2.71e-6."""
+    if x == 0:
+        return "0"
+    if x != x:
+        return "nan"
+    mantissa, exponent = f"{x:.2e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
+def fmt_ci(lo: float, hi: float, form) -> str:
+    """`95% CI lo - hi`, each through `form`, or why there is no interval."""
+    if lo != lo or hi != hi:
+        return "no interval: fewer than 2 chains"
+    return f"95% CI {form(lo)} - {form(hi)}"
 
 
 def print_table(rows: Sequence[Dict[str, object]], out=sys.stdout, baseline: Optional[str] = None) -> None:
@@ -272,6 +334,15 @@ def print_table(rows: Sequence[Dict[str, object]], out=sys.stdout, baseline: Opt
             print(f"{r['agent']:<10} {str(r['scoring'] or '-'):<10} {cap:>7} {r['games']:>6} "
                   f"{r['deaths']:>7} {r['rounds']:>10} {r['deaths_per_1000']:>12.4f} ({lo:.4f}-{hi:.4f}) {r['mean_rounds']:>12.1f}"
                   + (f"  ({r['failed_jobs']} failed jobs)" if r["failed_jobs"] else ""), file=out)
+        for r in sorted(blocku, key=lambda r: (r["agent"], str(r["scoring"]))):
+            if r["probes"]:
+                mean, _, lo, hi = r["probe"]
+                how = "exact over every deal" if r["probes"] == "exact" else f"{r['probes']} sampled deals per round"
+                # A rate is not negative: the interval's low end is clipped at 0.
+                print(f"{r['agent']}" + (f" ({r['scoring']})" if r["scoring"] else "")
+                      + f": probe hazard {sci(mean)} per round ({fmt_ci(max(0.0, lo), hi, sci)}, "
+                      f"Student's t over {r['units']} chains; {how})"
+                      + (f"; {r['windows']} split windows" if r["windows"] is not None else ""), file=out)
         for exposure, burn_in in sorted({(r["exposure"], r["burn_in"] or 0) for r in blocku if r["exposure"]}):
             print(f"chain: units of {exposure} counted rounds, a new game after each death"
                   + (f", the first {burn_in} rounds of each game not counted" if burn_in else ""), file=out)
@@ -322,7 +393,8 @@ def plot(rows: Sequence[Dict[str, object]], out_dir: pathlib.Path) -> List[pathl
         fig.savefig(path, dpi=100)
         plt.close(fig)
         written.append(path)
-    blocku = [r for r in rows if r["game"] == "blockudoku" and r["games"]]
+    # Chains the engine drove (probes) have no per-game lengths: no survival curve.
+    blocku = [r for r in rows if r["game"] == "blockudoku" and r["game_lengths"]]
     if blocku:
         fig, ax = plt.subplots(figsize=(6, 4))
         for r in blocku:
@@ -640,6 +712,20 @@ def run(jobs: List[Dict[str, object]], binary: str, out: pathlib.Path, workers: 
     return results
 
 
+def check_probes(args) -> None:
+    """--probes needs --chains and is exact or a number of hands; --split needs --probes, at least 2."""
+    if args.probes is not None:
+        if not args.chains:
+            raise ValueError("--probes needs --chains")
+        if args.probes != "exact" and not (args.probes.isdigit() and int(args.probes) >= 1):
+            raise ValueError(f"--probes must be exact or a number of hands (at least 1), got {args.probes!r}")
+    if args.split is not None:
+        if args.probes is None:
+            raise ValueError("--split needs --probes")
+        if args.split < 2:
+            raise ValueError(f"--split must be at least 2, got {args.split}")
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="game", required=True)
@@ -681,6 +767,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                               "seed (instead of --games per job; --max-rounds is not used)")
     b.add_argument("--exposure", type=int, default=10000, help="counted rounds per chain (default 10000)")
     b.add_argument("--burn-in", type=int, default=0, help="rounds at the start of each game not counted (default 0)")
+    b.add_argument("--probes", help="with --chains: the engine drives each chain (selfplay --chain-rounds) and "
+                                    "measures at every counted round the chance that the next hand dies: exact or "
+                                    "a number of sampled hands; the summary adds the probe hazard")
+    b.add_argument("--split", type=int, help="with --probes: crisis splitting with this many copies (selfplay --split)")
     args = parser.parse_args(argv)
 
     sprt = None
@@ -693,6 +783,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             sprt = Sprt(args.sprt, jobs)
         if args.game == "blockudoku" and args.chains and (args.exposure < 1 or args.burn_in < 0):
             raise ValueError("--exposure must be at least 1 and --burn-in at least 0")
+        if args.game == "blockudoku":
+            check_probes(args)
     except ValueError as err:
         print(f"batch_eval: bad arguments ({err})", file=sys.stderr)
         return 2

@@ -244,7 +244,7 @@ def test_selfplay_chains_compare_and_jsonl(blockudoku_bin, tmp_path):
     records = [json.loads(l) for l in jsonl.read_text().splitlines()]
     assert sorted(r["chain"] for r in records) == [0, 0, 1, 1]
     assert all(r["rounds"] == 1000 and r["burn_in"] == 10 and r["probe"] >= 0 and r["agent"] == "default"
-               and r["weighed"] is None for r in records)
+               and r["weighed"] is None and r["windows"] is None for r in records)
     # Both agents (the same) count the same clears on the same chains.
     assert all(len(r["clears"]) == 4 and 0 <= r["streak_clears"] <= sum(r["clears"]) for r in records)
     by_chain = {}
@@ -352,6 +352,7 @@ def test_selfplay_strong_counts_weighed_answers(blockudoku_bin, tmp_path):
     assert split and int(split[1]) == windows and 0 <= after <= windows, strong.stdout
     records = [json.loads(l) for l in jsonl.read_text().splitlines()]
     assert sum(r["weighed"] for r in records) == weighed
+    assert sum(r["windows"] for r in records) == windows
     assert not any(l.startswith("weighed ") for l in default.stdout.splitlines()), default.stdout
 
 
@@ -377,3 +378,25 @@ def test_selfplay_split_windows_compare(blockudoku_bin):
     # Deaths, games and points are the chains' own; only the probe column may differ.
     strip = lambda ls: [l.rsplit(" probe ", 1)[0] for l in ls]
     assert strip(chains(split.stdout)) == strip(chains(plain.stdout))
+
+
+def test_selfplay_chain_agent_takes_overrides_after_slashes(blockudoku_bin, tmp_path):
+    # A chain run's --agent takes weight overrides after slashes, as --compare does: the
+    # chains are those of --weights with the same values, named as given; without
+    # --chain-rounds such a name is one clear error.
+    hard = pathlib.Path(__file__).resolve().parent.parent / "crates" / "blockudoku" / "data" / "hard-pieces.txt"
+    args = [str(blockudoku_bin), "selfplay", "--games", "2", "--seed", "8", "--chain-rounds", "300", "--burn-in", "10",
+            "--probes", "exact", "--pieces", str(hard)]
+    slashed = subprocess.run([*args, "--agent", "default/nofit=36000/lookahead=2"], capture_output=True, text=True,
+                             timeout=120)
+    flags = subprocess.run([*args, "--agent", "default", "--weights", "nofit=36000", "--lookahead", "2"],
+                           capture_output=True, text=True, timeout=120)
+    plain = subprocess.run([*args, "--agent", "default"], capture_output=True, text=True, timeout=120)
+    assert slashed.returncode == flags.returncode == plain.returncode == 0, slashed.stderr + flags.stderr
+    chains = lambda p: sorted(l.split(" seed ", 1)[1] for l in p.stdout.splitlines() if l.startswith("chain "))
+    assert chains(slashed) == chains(flags) != chains(plain)
+    assert "agent default/nofit=36000/lookahead=2 scoring blockudoku chains 2" in slashed.stdout
+    bad = subprocess.run([str(blockudoku_bin), "selfplay", "--games", "1", "--seed", "1", "--agent",
+                          "default/nofit=36000"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and bad.stderr.strip() == (
+        'error: --agent "default/nofit=36000": overrides after slashes need --chain-rounds (use --weights)'), bad.stderr

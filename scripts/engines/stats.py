@@ -193,6 +193,43 @@ def rate_ratio(deaths_a: int, exposure_a: float, deaths_b: int,
     return ratio, (ratio_of(lo), ratio_of(hi)), p_value
 
 
+def t_quantile(p: float, dof: int) -> float:
+    """The p-quantile (0.5 < p < 1) of Student's t with `dof` degrees of freedom.
+
+    For t > 0, P(T <= t) = 1 - I_x(dof / 2, 1 / 2) / 2 with x = dof / (dof + t^2)."""
+    return _solve_increasing(lambda t: 1 - _beta_i(dof / 2, 0.5, dof / (dof + t * t)) / 2, p, 0.0, 2.0)
+
+
+def mean_interval(values: Sequence[float], confidence: float = 0.95) -> Tuple[float, float, float, float]:
+    """(mean, standard error, low, high): Student's t interval of the mean of independent values
+    (nan where there are too few: the error and bounds with fewer than two)."""
+    n = len(values)
+    if n == 0:
+        return (float("nan"),) * 4
+    mean = sum(values) / n
+    if n < 2:
+        return mean, float("nan"), float("nan"), float("nan")
+    se = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+    half = t_quantile(1 - (1 - confidence) / 2, n - 1) * se
+    return mean, se, mean - half, mean + half
+
+
+def ratio_interval(a: float, se_a: float, b: float, se_b: float,
+                   confidence: float = 0.95) -> Tuple[float, float, float]:
+    """a / b of two independent positive estimates with standard errors: (ratio, low, high),
+    normal on the log scale (delta method; nan bounds where an estimate is not positive or an
+    error is unknown)."""
+    if not (a > 0 and b > 0) or se_a != se_a or se_b != se_b:
+        return (a / b if b else float("nan")), float("nan"), float("nan")
+    z = _normal_quantile(1 - (1 - confidence) / 2)
+    r, half = a / b, z * math.sqrt((se_a / a) ** 2 + (se_b / b) ** 2)
+    return r, r * math.exp(-half), r * math.exp(half)
+
+
+def _normal_quantile(p: float) -> float:
+    return _solve_increasing(lambda x: 0.5 * (1 + math.erf(x / math.sqrt(2))), p, 0.0, 2.0)
+
+
 # --- Elo from game pairs (Competitive Sudoku) ----------------------------------------------
 
 PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)

@@ -12,7 +12,11 @@ Three kinds:
   death, each game's first `burn_in` rounds left out (neither rounds nor a death are counted
   there). No unit waits on one long game, and every unit has the same exposure, so units spread
   evenly over workers. The chain is driven here, one `blockudoku selfplay --games 1` per game,
-  capped at the rounds still missing.
+  capped at the rounds still missing. With `probes` (`exact` or a number of hands) the engine
+  drives the chain instead (`selfplay --games 1 --chain-rounds`, seeded from the run's seed
+  and the unit's index), so that every measured round also gives the probe (the exact chance
+  that the next hand dies there), with crisis splitting when `split` (copies) is set; its one
+  chain record (deaths, games, probe, windows) is the unit's record.
 
 Standard library only: Ray workers import this module from the runtime environment.
 """
@@ -79,7 +83,13 @@ def command_for(unit: Mapping[str, object], binary: str, jsonl: str, files: Opti
         if unit.get("givens"):
             cmd += ["--givens", str(unit["givens"])]
         return cmd
-    if chain_game is not None:
+    if unit.get("unit") == "chain" and unit.get("probes"):
+        cmd = [binary, "selfplay", "--games", "1", "--seed", str(derive_seed(unit["seed"], unit["index"])),
+               "--chain-rounds", str(unit["exposure"]), "--burn-in", str(unit.get("burn_in") or 0),
+               "--probes", str(unit["probes"])]
+        if unit.get("split"):
+            cmd += ["--split", str(unit["split"])]
+    elif chain_game is not None:
         seed, cap = chain_game
         cmd = [binary, "selfplay", "--games", "1", "--seed", str(seed), "--max-rounds", str(cap)]
     else:
@@ -152,7 +162,12 @@ def run_unit(unit: Unit, binary: str, tmp_dir: str, timeout: Optional[float] = N
     digest = hashlib.sha1(unit_key(unit).encode()).hexdigest()[:16]
     jsonl = pathlib.Path(tmp_dir) / f"job-{digest}-{os.getpid()}.jsonl.tmp"
     start = time.monotonic()
-    if unit.get("unit") == "chain":
+    if unit.get("unit") == "chain" and unit.get("probes"):
+        cmd = command_for(unit, binary, str(jsonl), files)
+        code, out, err, records = run_engine(cmd, jsonl, timeout, die_with_parent)
+        if code == 0 and len(records) != 1:
+            code, err = 1, f"expected one chain record, got {len(records)}"
+    elif unit.get("unit") == "chain":
         cmd, code, out, err, records = _run_chain(unit, binary, jsonl, timeout, files, die_with_parent)
     else:
         cmd = command_for(unit, binary, str(jsonl), files)

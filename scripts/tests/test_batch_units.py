@@ -99,3 +99,53 @@ def test_one_run_at_a_time_per_results_file(tmp_path):
     assert proc.returncode == 2 and "another batch_eval run is writing" in proc.stderr and not out.exists()
     proc = run_batch("blockudoku", "--chains", "1", "--exposure", "50", "--engine", str(FAKE), "--out", str(out))
     assert proc.returncode == 0, proc.stderr
+
+
+def test_probe_chains_pool_the_engines_own_chain_records(tmp_path):
+    # With --probes the engine drives each chain: the unit's record is the one `selfplay
+    # --chain-rounds` writes for the unit's seed, and the summary pools those records.
+    engine = real_binary("blockudoku")
+    hard = SCRIPTS.parent / "crates" / "blockudoku" / "data" / "hard-pieces.txt"
+    out = tmp_path / "probes.jsonl"
+    args = ["blockudoku", "--agents", "default,default/nofit=36000", "--chains", "3", "--exposure", "400",
+            "--burn-in", "10", "--probes", "exact", "--split", "4", "--pieces", str(hard), "--seeds", "3",
+            "--jobs", "2", "--engine", str(engine), "--out", str(out)]
+    proc = run_batch(*args)
+    assert proc.returncode == 0, proc.stderr
+    units = [json.loads(l) for l in out.read_text().splitlines()]
+    assert len(units) == 6 and all(len(u["records"]) == 1 for u in units)
+    from engines.units import derive_seed
+
+    first = next(u for u in units if u["agent"] == "default/nofit=36000" and u["index"] == 1)
+    direct = tmp_path / "direct.jsonl"
+    subprocess.run([str(engine), "selfplay", "--games", "1", "--seed", str(derive_seed(3, 1)), "--chain-rounds", "400",
+                    "--burn-in", "10", "--probes", "exact", "--split", "4", "--pieces", str(hard),
+                    "--agent", "default/nofit=36000", "--jsonl", str(direct)], check=True, capture_output=True)
+    assert json.loads(direct.read_text()) == first["records"][0]
+    lines = proc.stdout.splitlines()
+    for agent in ("default", "default/nofit=36000"):
+        recs = [u["records"][0] for u in units if u["agent"] == agent]
+        assert all(r["rounds"] == 400 for r in recs)
+        mean = sum(r["probe"] for r in recs) / 3
+        line = next(l for l in lines if l.startswith(f"{agent}: probe hazard "))
+        mantissa, exponent = f"{mean:.2e}".split("e")
+        assert f"probe hazard {mantissa}e{int(exponent)} per round (95% CI " in line, line
+        assert "Student's t over 3 chains; exact over every deal" in line
+        assert line.endswith(f"; {sum(r['windows'] for r in recs)} split windows")
+        row = next(l for l in lines if l.startswith(agent + " "))
+        assert f" {sum(r['deaths'] for r in recs)} " in row and " 1200 " in row
+    assert any(l.startswith("default/nofit=36000 / default: probe ratio ") for l in lines)
+    assert any(l.startswith("default/nofit=36000 / default: window ratio ") for l in lines)
+    # Units already in the results file are not run again: the same summary.
+    again = run_batch(*args)
+    assert again.returncode == 0 and again.stdout == proc.stdout
+
+
+def test_bad_probe_options_are_one_line(tmp_path):
+    out = str(tmp_path / "x.jsonl")
+    for args, says in ((["--probes", "exact"], "--probes needs --chains"),
+                       (["--chains", "1", "--probes", "0"], "--probes must be exact or a number"),
+                       (["--chains", "1", "--split", "4"], "--split needs --probes"),
+                       (["--chains", "1", "--probes", "exact", "--split", "1"], "--split must be at least 2")):
+        proc = run_batch("blockudoku", *args, "--out", out)
+        assert proc.returncode == 2 and says in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, args

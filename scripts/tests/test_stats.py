@@ -86,3 +86,29 @@ def test_sprt():
     assert sprt_decision([0, 0, 50, 0, 0], 0, 10, 0.05, 0.05)[1] is None  # LLR -1.45: not yet
     assert sprt_decision([0, 0, 500, 0, 0], 0, 10, 0.05, 0.05)[1] == "H0"
     assert sprt_decision([0, 0, 0, 0, 20], 0, 100, 0.05, 0.05)[1] == "H1"
+
+
+def test_t_quantiles_and_mean_interval_match_r():
+    from engines.stats import mean_interval, t_quantile
+
+    # R: qt(0.975, c(1, 3, 10, 30))
+    for dof, q in ((1, 12.706204736), (3, 3.182446305), (10, 2.228138852), (30, 2.042272456)):
+        assert abs(t_quantile(0.975, dof) - q) < 1e-7, dof
+    # R: t.test(c(1, 2, 3, 4))$conf.int = 0.4457397 4.5542603
+    mean, se, lo, hi = mean_interval([1.0, 2.0, 3.0, 4.0])
+    assert mean == 2.5 and abs(se - 0.6454972) < 1e-7
+    assert abs(lo - 0.4457397) < 1e-6 and abs(hi - 4.5542603) < 1e-6
+    one = mean_interval([3.0])
+    assert one[0] == 3.0 and all(x != x for x in one[1:])
+
+
+def test_ratio_interval_is_symmetric_on_the_log_scale():
+    import math
+
+    from engines.stats import ratio_interval
+
+    r, lo, hi = ratio_interval(2.0, 0.2, 1.0, 0.1)
+    half = 1.959963985 * math.sqrt(0.1 ** 2 + 0.1 ** 2)
+    assert r == 2.0 and abs(lo - 2 * math.exp(-half)) < 1e-9 and abs(hi - 2 * math.exp(half)) < 1e-9
+    assert ratio_interval(1.0, 0.3, 1.0, 0.3)[1] < 1 < ratio_interval(1.0, 0.3, 1.0, 0.3)[2]
+    assert all(x != x for x in ratio_interval(0.0, 0.1, 1.0, 0.1)[1:])

@@ -452,8 +452,12 @@ fn json_line(r: &ChainResult, agent: &str, scoring: Scoring, plan: &ChainPlan) -
         None => "null".into(),
     };
     let weighed = r.weighed.map_or("null".into(), |w| w.to_string());
+    let windows = match plan.split {
+        Some(_) => r.windows.to_string(),
+        None => "null".into(),
+    };
     format!(
-        "{{\"chain\":{},\"seed\":{},\"agent\":\"{}\",\"scoring\":\"{}\",\"rounds\":{},\"burn_in\":{},\"deaths\":{},\"games\":{},\"played\":{},\"points\":{},{},\"probe\":{probe},\"weighed\":{weighed}}}",
+        "{{\"chain\":{},\"seed\":{},\"agent\":\"{}\",\"scoring\":\"{}\",\"rounds\":{},\"burn_in\":{},\"deaths\":{},\"games\":{},\"played\":{},\"points\":{},{},\"probe\":{probe},\"weighed\":{weighed},\"windows\":{windows}}}",
         r.index,
         r.seed,
         agent,

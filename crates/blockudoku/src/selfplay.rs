@@ -29,7 +29,8 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Agent: default, original (alias seed) or strong, optionally with an objective after a
-    /// colon (`default:points`; survive when none); the summary names it as given.
+    /// colon (`default:points`; survive when none); the summary names it as given. With
+    /// --chain-rounds, weight overrides of its own may follow after slashes, as for --compare.
     #[arg(long, default_value = "default")]
     agent: String,
     /// Scoring rule: blockudoku, classic or squared.
@@ -567,13 +568,7 @@ fn chain_plan(args: &SelfplayArgs) -> Result<Option<ChainRun>> {
     }
     let probes = args.probes.as_deref().map(Probes::parse).transpose()?;
     let agents = match &args.compare {
-        None => vec![ChainAgent {
-            player: agent_named(&args.agent)?,
-            name: args.agent.clone(),
-            weights: weights_of(args, WEIGHTS)?,
-            points_weights: weights_of(args, search::POINTS_WEIGHTS)?,
-            beam: beam_of(args),
-        }],
+        None => vec![chain_agent(args, &args.agent)?],
         Some(pair) => {
             let names: Vec<&str> = pair.split(',').collect();
             if names.len() != 2 || names.iter().any(|n| n.is_empty()) {
@@ -613,12 +608,22 @@ fn chain_plan(args: &SelfplayArgs) -> Result<Option<ChainRun>> {
 
 /// Runs `blockudoku selfplay`.
 pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
-    let (agent, objective) = agent_named(&args.agent)?;
     let scoring: Scoring = args.scoring.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     if args.threads == 0 || args.games == 0 || args.max_rounds == 0 {
         bail!("--games, --threads and --max-rounds must be at least 1");
     }
     let chains = chain_plan(args)?;
+    if chains.is_none() && args.agent.contains('/') {
+        bail!(
+            "--agent {:?}: overrides after slashes need --chain-rounds (use --weights)",
+            args.agent
+        );
+    }
+    // A chain run's agents carry their own overrides; the set-up's player is the first's.
+    let (agent, objective) = match &chains {
+        Some((_, agents)) => agents[0].player,
+        None => agent_named(&args.agent)?,
+    };
     let set = piece_set(args.pieces.as_deref())?;
     let jsonl = args
         .jsonl
