@@ -131,6 +131,17 @@ def test_chains_on_ray_same_summary(cluster, chains_here, tmp_path):
     assert len(units_in(out)) == 6
 
 
+def test_probe_chains_on_ray_same_summary(cluster, tmp_path):
+    # Units the engine drives (--probes, --split), with a piece file shipped to the workers.
+    hard = SCRIPTS.parent / "crates" / "blockudoku" / "data" / "hard-pieces.txt"
+    args = ["blockudoku", "--agents", "default,default/nofit=36000", "--chains", "3", "--exposure", "300",
+            "--burn-in", "10", "--probes", "exact", "--split", "4", "--pieces", str(hard), "--seeds", "3", "--jobs", "2"]
+    here = run(batch(args, tmp_path / "here.jsonl")).stdout
+    proc = run(batch(args, tmp_path / "ray.jsonl", cluster["address"]))
+    assert proc.stdout == here and "probe ratio" in here
+    assert len(units_in(tmp_path / "ray.jsonl")) == 6
+
+
 def test_pairs_on_ray_same_summary_and_sprt_decision(cluster, tmp_path):
     real_binary("sudoku-agent")
     here = run(batch(PAIRS, tmp_path / "here.jsonl", engine="sudoku-agent")).stdout
