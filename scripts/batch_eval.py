@@ -245,6 +245,7 @@ def probe_row(key: Tuple, items: Sequence[Dict[str, object]], failed: int) -> Di
             # Every unit has the same exposure: the mean of the units' probes is the pooled one,
             # and the units are independent chains.
             "probe": mean_interval([float(r["probe"]) for r in recs]), "windows": windows, "units": len(recs),
+            "unit_probes": [float(r["probe"]) for r in recs],
             "game_lengths": [], "failed_jobs": failed,
             "series": [(int(r["deaths"]), int(r["rounds"])) for r in recs]}
 
@@ -424,7 +425,36 @@ def plot(rows: Sequence[Dict[str, object]], out_dir: pathlib.Path) -> List[pathl
         plt.close(fig)
         written.append(path)
     written += plot_over_units(plt, rows, out_dir)
+    written += plot_probe_over_units(plt, rows, out_dir)
     return written
+
+
+def plot_probe_over_units(plt, rows: Sequence[Dict[str, object]], out_dir: pathlib.Path) -> List[pathlib.Path]:
+    """Probe units: the probe hazard over the units (in seed and index order) with its 95% band."""
+    sel = [r for r in rows if r["game"] == "blockudoku" and r.get("probes") and r["units"]]
+    if not sel:
+        return []
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for r in sel:
+        xs, ys, los, his = [], [], [], []
+        for i in range(2, len(r["unit_probes"]) + 1):
+            mean, _, lo, hi = mean_interval(r["unit_probes"][:i])
+            xs.append(i)
+            ys.append(mean)
+            los.append(max(0.0, lo))
+            his.append(hi)
+        line, = ax.plot(xs, ys, label=r["agent"] + (f" ({r['scoring']})" if r["scoring"] else ""))
+        ax.fill_between(xs, los, his, color=line.get_color(), alpha=0.2)
+    ax.set_xlabel("units (chains) done, in seed and index order")
+    ax.set_ylabel("probe hazard per round (95% CI)")
+    ax.set_ylim(bottom=0)
+    ax.set_title("Blockudoku probe hazard over units")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    path = out_dir / "blockudoku-probe.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return [path]
 
 
 def plot_over_units(plt, rows: Sequence[Dict[str, object]], out_dir: pathlib.Path) -> List[pathlib.Path]:

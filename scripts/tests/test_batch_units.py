@@ -109,9 +109,10 @@ def test_probe_chains_pool_the_engines_own_chain_records(tmp_path):
     out = tmp_path / "probes.jsonl"
     args = ["blockudoku", "--agents", "default,default/nofit=36000", "--chains", "3", "--exposure", "400",
             "--burn-in", "10", "--probes", "exact", "--split", "4", "--pieces", str(hard), "--seeds", "3",
-            "--jobs", "2", "--engine", str(engine), "--out", str(out)]
+            "--jobs", "2", "--engine", str(engine), "--out", str(out), "--plot", str(tmp_path / "charts")]
     proc = run_batch(*args)
     assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "charts" / "blockudoku-probe.png").stat().st_size > 0
     units = [json.loads(l) for l in out.read_text().splitlines()]
     assert len(units) == 6 and all(len(u["records"]) == 1 for u in units)
     from engines.units import derive_seed
