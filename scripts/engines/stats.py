@@ -214,20 +214,14 @@ def mean_interval(values: Sequence[float], confidence: float = 0.95) -> Tuple[fl
     return mean, se, mean - half, mean + half
 
 
-def ratio_interval(a: float, se_a: float, b: float, se_b: float,
-                   confidence: float = 0.95) -> Tuple[float, float, float]:
-    """a / b of two independent positive estimates with standard errors: (ratio, low, high),
+def ratio_interval(a: float, se_a: float, b: float, se_b: float) -> Tuple[float, float, float]:
+    """a / b of two independent positive estimates with standard errors: (ratio, 95% low, high),
     normal on the log scale (delta method; nan bounds where an estimate is not positive or an
     error is unknown)."""
     if not (a > 0 and b > 0) or se_a != se_a or se_b != se_b:
         return (a / b if b else float("nan")), float("nan"), float("nan")
-    z = _normal_quantile(1 - (1 - confidence) / 2)
-    r, half = a / b, z * math.sqrt((se_a / a) ** 2 + (se_b / b) ** 2)
+    r, half = a / b, Z95 * math.sqrt((se_a / a) ** 2 + (se_b / b) ** 2)
     return r, r * math.exp(-half), r * math.exp(half)
-
-
-def _normal_quantile(p: float) -> float:
-    return _solve_increasing(lambda x: 0.5 * (1 + math.erf(x / math.sqrt(2))), p, 0.0, 2.0)
 
 
 # --- Elo from game pairs (Competitive Sudoku) ----------------------------------------------
