@@ -110,6 +110,10 @@ pub struct Weights {
     pub deep_from: i64,
     /// Next hands sampled per weighing in a deep crisis.
     pub deep_samples: i64,
+    /// On the game's own 47 pieces, the strong agent's `deep_from` is this instead (0: as
+    /// given). There deep crises are rare, and weighing them more closely costs little time;
+    /// on harder sets they are everyday ones.
+    pub game_deep_from: i64,
     /// Per point the line scores (objective `points`; 0: points are not counted, the
     /// objective is to survive).
     pub points: i64,
@@ -173,7 +177,8 @@ pub const WEIGHTS: Weights = Weights {
     inner_width: 3,
     safest: 0,
     deep_from: 0,
-    deep_samples: 256,
+    deep_samples: 64,
+    game_deep_from: 1000,
     points: 0,
     combo: 0,
     open: 0,
@@ -194,8 +199,9 @@ impl Weights {
     }
 
     /// The weights the strong agent plays with when hands are dealt from `set`: on the game's
-    /// own 47 pieces (the catalogue), `game_nofit` stands for `nofit` and `nofit_diag`, and
-    /// `game_inner_pair` for `inner_pair` (each unless it is 0).
+    /// own 47 pieces (the catalogue), `game_nofit` stands for `nofit` and `nofit_diag`,
+    /// `game_inner_pair` for `inner_pair` and `game_deep_from` for `deep_from` (each unless
+    /// it is 0).
     pub fn for_set(&self, set: &[Piece]) -> Weights {
         let mut w = *self;
         if set != catalogue() {
@@ -207,6 +213,9 @@ impl Weights {
         }
         if self.game_inner_pair != 0 {
             w.inner_pair = self.game_inner_pair;
+        }
+        if self.game_deep_from != 0 {
+            w.deep_from = self.game_deep_from;
         }
         w
     }
@@ -246,6 +255,10 @@ impl Weights {
                 return Err(format!("deep_samples must be at least 1: {value}"))
             }
             "deep_samples" => &mut self.deep_samples,
+            "game_deep_from" if value < 0 => {
+                return Err(format!("game_deep_from is negative: {value}"))
+            }
+            "game_deep_from" => &mut self.game_deep_from,
             "points" if value < 0 => return Err(format!("weight points is negative: {value}")),
             "points" => &mut self.points,
             "combo" => &mut self.combo,
@@ -913,6 +926,7 @@ mod tests {
                 nofit: 7,
                 nofit_diag: 8,
                 inner_pair: w.inner_pair,
+                deep_from: w.deep_from,
                 ..game
             },
             w
@@ -920,6 +934,7 @@ mod tests {
         assert_eq!(w.for_set(&catalogue()[13..]), w);
         w.set("game_nofit", 0).unwrap();
         w.set("game_inner_pair", 0).unwrap();
+        w.set("game_deep_from", 0).unwrap();
         assert_eq!(w.for_set(catalogue()), w);
         assert!(w.set("game_nofit", -1).is_err());
     }
@@ -939,5 +954,22 @@ mod tests {
         assert_eq!(w.for_set(catalogue()).inner_pair, 5);
         assert!(w.set("inner_pair", -1).is_err());
         assert!(w.set("game_inner_pair", -1).is_err());
+    }
+
+    // On the game's own pieces `game_deep_from` stands for `deep_from`; elsewhere, or with
+    // it 0, `deep_from` is as given (off by default).
+    #[test]
+    fn the_game_set_has_its_own_deep_crisis() {
+        let mut w = WEIGHTS;
+        assert_eq!(w.deep_from, 0);
+        assert_eq!(w.for_set(catalogue()).deep_from, WEIGHTS.game_deep_from);
+        assert_eq!(w.for_set(&catalogue()[13..]).deep_from, 0);
+        w.set("deep_from", 5).unwrap();
+        w.set("game_deep_from", 6).unwrap();
+        assert_eq!(w.for_set(catalogue()).deep_from, 6);
+        assert_eq!(w.for_set(&catalogue()[13..]).deep_from, 5);
+        w.set("game_deep_from", 0).unwrap();
+        assert_eq!(w.for_set(catalogue()).deep_from, 5);
+        assert!(w.set("game_deep_from", -1).is_err());
     }
 }

@@ -77,8 +77,8 @@ pub const POINTS_WEIGHT: i64 = 1000;
 /// very crowded (evaluation at least -435000) a bonus per filled cell and per nearly full
 /// region (1 to 3 empty cells), which makes several regions clear at once more often (the
 /// safety net of [`Job::run`] keeps the hazard down). Chosen by self-play on chains against
-/// their hazard probe (README, issue 13), before `game_nofit` and `game_inner_pair`, which
-/// it leaves off.
+/// their hazard probe (README, issue 13), before `game_nofit`, `game_inner_pair` and
+/// `game_deep_from`, which it leaves off.
 pub const POINTS_WEIGHTS: Weights = Weights {
     points: POINTS_WEIGHT,
     fill: 2500,
@@ -86,6 +86,7 @@ pub const POINTS_WEIGHTS: Weights = Weights {
     open_gate: -435_000,
     game_nofit: 0,
     game_inner_pair: 0,
+    game_deep_from: 0,
     ..WEIGHTS
 };
 
@@ -987,10 +988,17 @@ mod tests {
             .collect()
     }
 
+    /// The default weights without the 47 pieces' deep crises: on random boards nearly every
+    /// hand is one, and weighing it takes seconds (strong.rs tests deep crises on few hands).
+    const SHALLOW: Weights = Weights {
+        game_deep_from: 0,
+        ..WEIGHTS
+    };
+
     fn run(board: Board, ids: &[usize], agent: Agent, threads: usize) -> Outcome {
         let stop = AtomicBool::new(false);
         let ctl = Control::new(&stop, u64::MAX);
-        search(board, &hand(ids), agent, &WEIGHTS, threads, &ctl, FULL_BEAM)
+        search(board, &hand(ids), agent, &SHALLOW, threads, &ctl, FULL_BEAM)
     }
 
     // A narrow beam can prune every line that places the whole hand: the search then looks
@@ -1247,11 +1255,11 @@ mod tests {
             nofit: WEIGHTS.game_nofit,
             nofit_diag: WEIGHTS.game_nofit,
             game_nofit: 0,
-            ..WEIGHTS
+            ..SHALLOW
         };
         let plain = Weights {
             game_nofit: 0,
-            ..WEIGHTS
+            ..SHALLOW
         };
         let hard = &catalogue()[13..];
         let mut differed = 0;
@@ -1269,10 +1277,10 @@ mod tests {
                 .run(set)
                 .best
             };
-            let game = line(&WEIGHTS, catalogue());
+            let game = line(&SHALLOW, catalogue());
             assert_eq!(game, line(&dearer, catalogue()), "{board:?} {ids:?}");
             assert_eq!(
-                line(&WEIGHTS, hard),
+                line(&SHALLOW, hard),
                 line(&plain, hard),
                 "{board:?} {ids:?}"
             );

@@ -371,9 +371,11 @@ mod tests {
             let board = Board::from_fn(|_| rng.gen_bool(0.42));
             let hand = random_hand(&mut rng);
             let stop = AtomicBool::new(false);
-            // Crowded boards are weighed whatever the default's board: leave them out here.
+            // Crowded boards are weighed whatever the default's board: leave them out here;
+            // and deep crises, which random boards are full of (seconds each; tested below).
             let w = Weights {
                 weigh_crowded: 0,
+                game_deep_from: 0,
                 ..WEIGHTS
             };
             let play = |agent| {
@@ -444,13 +446,15 @@ mod tests {
     // nothing.
     #[test]
     fn deep_crises_answer_legal_lines_and_change_answers() {
+        // Without the 47 pieces' own threshold, so that only `deep_from` tells them apart.
         let deep = |from| Weights {
             deep_from: from,
             deep_samples: 8,
+            game_deep_from: 0,
             ..WEIGHTS
         };
         let (answered, changed) =
-            legal_and_changed(5, 0.45, 10, &WEIGHTS, &deep(1), Some(&deep(2_000_000)));
+            legal_and_changed(5, 0.45, 10, &deep(0), &deep(1), Some(&deep(2_000_000)));
         assert!(
             answered > 0 && changed > 0,
             "answered {answered} changed {changed}"
