@@ -4,7 +4,9 @@
 Plays seeded self-play games against the real `blockudoku` binary with `Threads 1`: each
 round deals three random catalogue pieces, sends `position`, times `go` from the moment the
 line is sent to the moment `bestmove` arrives (so the figure includes pipe and parsing
-overhead), and applies the answer with `play`. Prints the number of searches and the median,
+overhead), and applies the answer with `play`. `--agent` sets the engine's `Agent` option
+(the summary names it unless it is `default`); `--positions FILE` times one bare `go` on each
+position of a `blockudoku crises --positions-file` file instead of playing games. Prints the number of searches and the median,
 90th and 99th percentile and maximum in milliseconds. Issue 3's target: median under 5 ms.
 
     python3 scripts/go_latency.py --rounds 2000 --seed 1
@@ -21,22 +23,63 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from engines import BlockudokuEngine  # noqa: E402
 
 
+def read_positions(path: Path):
+    """The positions of a `crises --positions-file` file: (board, streak, catalogue ids)."""
+    positions = []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        fields = line.split()
+        try:
+            if len(fields) != 5 or len(fields[0]) != 81:
+                raise ValueError
+            hand = [int(f) + 1 for f in fields[2:]]
+            streak = int(fields[1])
+            if not all(1 <= i <= 47 for i in hand) or streak < 0:
+                raise ValueError
+        except ValueError:
+            raise ValueError(f"line {number} is not `board streak a b c` (81 cells, hand 0-46)") from None
+        positions.append((fields[0], streak, hand))
+    if not positions:
+        raise ValueError("no positions")
+    return positions
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=1000, help="searches to time (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the dealt pieces")
     parser.add_argument("--engine", help="path of the blockudoku binary (default: found as the driver does)")
+    parser.add_argument("--agent", choices=["default", "original", "strong"], default="default",
+                        help="the engine's Agent option (default: default)")
+    parser.add_argument("--positions", type=Path,
+                        help="time one bare go on each position of this file instead of playing games (the "
+                             "format `blockudoku crises --positions-file` writes: `board streak a b c` per line, "
+                             "the hand as 0-based indices into the 47 pieces)")
     args = parser.parse_args()
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
+    positions = None
+    if args.positions is not None:
+        try:
+            positions = read_positions(args.positions)
+        except (OSError, ValueError) as e:
+            parser.error(f"--positions {args.positions}: {e}")
     rng = random.Random(args.seed)
     times = []
     games = 1
     command = [args.engine] if args.engine else None
     with BlockudokuEngine(command) as engine:
         engine.setoption("Threads", 1)
+        engine.setoption("Agent", args.agent)
+        if positions is not None:
+            for board, streak, hand in positions:
+                engine.position(board=board, pieces=hand, streak=streak)
+                started = time.perf_counter()
+                engine.go()
+                times.append((time.perf_counter() - started) * 1000.0)
         board = None
-        while len(times) < args.rounds:
+        while positions is None and len(times) < args.rounds:
             hand = [rng.randint(1, 47) for _ in range(3)]
             engine.position(board=board, pieces=hand)
             started = time.perf_counter()
@@ -49,7 +92,10 @@ def main() -> int:
             board = engine.play(result.placements).board
     times.sort()
     pick = lambda q: times[min(len(times) - 1, int(q * len(times)))]  # noqa: E731
-    print(f"go latency: {len(times)} searches in {games} games, seed {args.seed}: median "
+    who = "" if args.agent == "default" else f", agent {args.agent}"
+    where = f"on the positions of {args.positions}" if positions is not None else \
+        f"in {games} games, seed {args.seed}"
+    print(f"go latency{who}: {len(times)} searches {where}: median "
           f"{statistics.median(times):.2f} ms, p90 {pick(0.9):.2f} ms, p99 {pick(0.99):.2f} ms, "
           f"max {times[-1]:.2f} ms")
     return 0
