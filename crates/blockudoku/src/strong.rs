@@ -30,8 +30,8 @@
 //! one hand's; inside one (the board the hand was dealt on has a dead pair) every line is in
 //! it already, and the price is not paid; nor with a clock.
 //!
-//! A deep crisis (weight `deep_from`; on the game's own 47 pieces `game_deep_from`, 1000,
-//! stands for it, and elsewhere it is off): where the best candidate's death chance is at
+//! A deep crisis (weight `deep_from`, off; on the game's own 47 pieces `game_deep_from`,
+//! also off, stands for it: 1000 there gave no measurable gain, README, issue 13): where the best candidate's death chance is at
 //! least `deep_from` millionths, every kept board is weighed, with `deep_samples` (64) next
 //! hands, and the hand lookahead weighs its inner boards by the death chance of the hand
 //! after (as weight `inner_death`). Without a clock only. It costs seconds in the crisis
