@@ -6,8 +6,8 @@ round deals three random catalogue pieces, sends `position`, times `go` from the
 line is sent to the moment `bestmove` arrives (so the figure includes pipe and parsing
 overhead), and applies the answer with `play`. `--agent` sets the engine's `Agent` option
 (the summary names it unless it is `default`); `--positions FILE` times one bare `go` on each
-position of a `blockudoku crises --positions-file` file instead of playing games. Prints the number of searches and the median,
-90th and 99th percentile and maximum in milliseconds. Issue 3's target: median under 5 ms.
+position of a `blockudoku crises --positions-file` file instead of playing games. Prints the
+number of searches and the median, 90th and 99th percentile and maximum in milliseconds. Issue 3's target: median under 5 ms.
 
     python3 scripts/go_latency.py --rounds 2000 --seed 1
 """
@@ -72,12 +72,11 @@ def main() -> int:
     with BlockudokuEngine(command) as engine:
         engine.setoption("Threads", 1)
         engine.setoption("Agent", args.agent)
-        if positions is not None:
-            for board, streak, hand in positions:
-                engine.position(board=board, pieces=hand, streak=streak)
-                started = time.perf_counter()
-                engine.go()
-                times.append((time.perf_counter() - started) * 1000.0)
+        for board, streak, hand in positions or []:
+            engine.position(board=board, pieces=hand, streak=streak)
+            started = time.perf_counter()
+            engine.go()
+            times.append((time.perf_counter() - started) * 1000.0)
         board = None
         while positions is None and len(times) < args.rounds:
             hand = [rng.randint(1, 47) for _ in range(3)]

@@ -988,17 +988,10 @@ mod tests {
             .collect()
     }
 
-    /// The default weights without the 47 pieces' deep crises: on random boards nearly every
-    /// hand is one, and weighing it takes seconds (strong.rs tests deep crises on few hands).
-    const SHALLOW: Weights = Weights {
-        game_deep_from: 0,
-        ..WEIGHTS
-    };
-
     fn run(board: Board, ids: &[usize], agent: Agent, threads: usize) -> Outcome {
         let stop = AtomicBool::new(false);
         let ctl = Control::new(&stop, u64::MAX);
-        search(board, &hand(ids), agent, &SHALLOW, threads, &ctl, FULL_BEAM)
+        search(board, &hand(ids), agent, &WEIGHTS, threads, &ctl, FULL_BEAM)
     }
 
     // A narrow beam can prune every line that places the whole hand: the search then looks
@@ -1255,11 +1248,11 @@ mod tests {
             nofit: WEIGHTS.game_nofit,
             nofit_diag: WEIGHTS.game_nofit,
             game_nofit: 0,
-            ..SHALLOW
+            ..WEIGHTS
         };
         let plain = Weights {
             game_nofit: 0,
-            ..SHALLOW
+            ..WEIGHTS
         };
         let hard = &catalogue()[13..];
         let mut differed = 0;
@@ -1277,10 +1270,10 @@ mod tests {
                 .run(set)
                 .best
             };
-            let game = line(&SHALLOW, catalogue());
+            let game = line(&WEIGHTS, catalogue());
             assert_eq!(game, line(&dearer, catalogue()), "{board:?} {ids:?}");
             assert_eq!(
-                line(&SHALLOW, hard),
+                line(&WEIGHTS, hard),
                 line(&plain, hard),
                 "{board:?} {ids:?}"
             );

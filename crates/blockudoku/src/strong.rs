@@ -31,11 +31,11 @@
 //! it already, and the price is not paid; nor with a clock.
 //!
 //! A deep crisis (weight `deep_from`, off; on the game's own 47 pieces `game_deep_from`,
-//! also off, stands for it: 1000 there gave no measurable gain, README, issue 13): where the best candidate's death chance is at
-//! least `deep_from` millionths, every kept board is weighed, with `deep_samples` (64) next
-//! hands, and the hand lookahead weighs its inner boards by the death chance of the hand
-//! after (as weight `inner_death`). Without a clock only. It costs seconds in the crisis
-//! (README, issue 13), rare on the 47 pieces and everyday on harder sets.
+//! also off, stands for it: 1000 there gave no measurable gain, README, issue 13): where the
+//! best candidate's death chance is at least `deep_from` millionths, every kept board is
+//! weighed, with `deep_samples` (64) next hands, and the hand lookahead weighs its inner
+//! boards by the death chance of the hand after (as weight `inner_death`). Without a clock
+//! only. It costs seconds per hand in such a crisis.
 //!
 //! Pure computation, told when to stop: a stopped search answers with the boards weighed so
 //! far (the default agent's choice when none).
@@ -372,11 +372,9 @@ mod tests {
             let board = Board::from_fn(|_| rng.gen_bool(0.42));
             let hand = random_hand(&mut rng);
             let stop = AtomicBool::new(false);
-            // Crowded boards are weighed whatever the default's board: leave them out here;
-            // and deep crises, which random boards are full of (seconds each; tested below).
+            // Crowded boards are weighed whatever the default's board: leave them out here.
             let w = Weights {
                 weigh_crowded: 0,
-                game_deep_from: 0,
                 ..WEIGHTS
             };
             let play = |agent| {
