@@ -115,6 +115,16 @@ pub struct Weights {
     /// overall; on harder sets they are everyday ones. Off: 1000 gave no measurable gain over
     /// 2M fresh rounds (README, issue 13).
     pub game_deep_from: i64,
+    /// Rollouts in a crisis (0: off): where the weighed choice's next-hand death chance is at
+    /// least `rollout_from` millionths, the strong agent plays this many continuations of
+    /// `rollout_rounds` hands from each candidate (the default agent answering, the same
+    /// deals for every candidate) and answers the candidate whose continuations carry the
+    /// least risk. Without a clock and without points only.
+    pub rollouts: i64,
+    /// Hands per rollout.
+    pub rollout_rounds: i64,
+    /// Millionths of next-hand death chance from which rollouts are played.
+    pub rollout_from: i64,
     /// Per point the line scores (objective `points`; 0: points are not counted, the
     /// objective is to survive).
     pub points: i64,
@@ -180,6 +190,9 @@ pub const WEIGHTS: Weights = Weights {
     deep_from: 0,
     deep_samples: 64,
     game_deep_from: 0,
+    rollouts: 0,
+    rollout_rounds: 8,
+    rollout_from: 1000,
     points: 0,
     combo: 0,
     open: 0,
@@ -260,6 +273,16 @@ impl Weights {
                 return Err(format!("game_deep_from is negative: {value}"))
             }
             "game_deep_from" => &mut self.game_deep_from,
+            "rollouts" if value < 0 => return Err(format!("rollouts is negative: {value}")),
+            "rollouts" => &mut self.rollouts,
+            "rollout_rounds" if value < 1 => {
+                return Err(format!("rollout_rounds must be at least 1: {value}"))
+            }
+            "rollout_rounds" => &mut self.rollout_rounds,
+            "rollout_from" if value < 0 => {
+                return Err(format!("rollout_from is negative: {value}"))
+            }
+            "rollout_from" => &mut self.rollout_from,
             "points" if value < 0 => return Err(format!("weight points is negative: {value}")),
             "points" => &mut self.points,
             "combo" => &mut self.combo,

@@ -37,16 +37,22 @@
 //! boards by the death chance of the hand after (as weight `inner_death`). Without a clock
 //! only. It costs seconds per hand in such a crisis.
 //!
+//! Rollouts (weight `rollouts`, off): where the weighed choice's death chance is at least
+//! `rollout_from` millionths, each candidate is played on by the default agent for
+//! `rollout_rounds` hands, `rollouts` times on the same deals, and the candidate whose
+//! continuations carry the least risk is answered ([`rollout_risk`]). Without a clock only.
+//!
 //! Pure computation, told when to stop: a stopped search answers with the boards weighed so
 //! far (the default agent's choice when none).
 
 use std::sync::atomic::Ordering;
 
-use puzzle_rules::blockudoku::{Board, Dealer, Piece};
+use puzzle_rules::blockudoku::{can_place_all, Board, Dealer, Piece};
 use puzzle_rules::rng::SplitMix64;
 
 use crate::search::{
-    is_crowded, lookahead, rerank_pick, Agent, Control, Job, Kept, Step, Tally, Weights,
+    final_board, is_crowded, lookahead, rerank_pick, Agent, Control, Job, Kept, Step, Tally,
+    Weights, DEFAULT_BEAM,
 };
 
 /// Final boards the strong agent weighs.
@@ -133,6 +139,65 @@ fn hand_lookahead(
     }
     // A search stopped mid-hand may have answered a worse line: drop the batch.
     (!ctl.stop.load(Ordering::Relaxed)).then_some((sum, alive))
+}
+
+/// The risk of the continuations of `board` (with `tally`): the mean over `weights.rollouts`
+/// rollouts of `weights.rollout_rounds` hands each, the default agent answering every hand,
+/// of the chance that some hand in them cannot be placed. Each hand is dealt among those
+/// that can be placed and the exact chance that it could not is counted instead, so a
+/// rollout never ends early and its risk is exact given the hands dealt. Rollout `r` deals
+/// from `seed` and `r` alone (the same deals for every board, as long as they can be
+/// placed). `None` when stopped.
+fn rollout_risk(
+    board: Board,
+    tally: Tally,
+    seed: u64,
+    dealer: &Dealer,
+    weights: &Weights,
+    ctl: &Control,
+) -> Option<f64> {
+    let set = dealer.set();
+    let rollouts = weights.rollouts.max(1) as u64;
+    let mut total = 0.0;
+    for r in 0..rollouts {
+        let mut rng = SplitMix64(seed ^ r.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let (mut b, mut alive, mut risk) = (board, 1.0f64, 0.0f64);
+        for _ in 0..weights.rollout_rounds {
+            if ctl.stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            let d = dealer.dead_chance(b);
+            risk += alive * d;
+            alive *= 1.0 - d;
+            if alive <= 0.0 {
+                break;
+            }
+            let hand: Vec<(usize, &Piece)> = loop {
+                let h = dealer.deal(&mut rng);
+                let pieces = [&set[h[0]], &set[h[1]], &set[h[2]]];
+                if can_place_all(b, &pieces) {
+                    break h.iter().enumerate().map(|(i, &p)| (i, &set[p])).collect();
+                }
+            };
+            let inner = Control::new(ctl.stop, u64::MAX);
+            let job = Job {
+                board: b,
+                hand: &hand,
+                agent: Agent::Default,
+                weights,
+                threads: 1,
+                ctl: &inner,
+                beam: DEFAULT_BEAM,
+                tally,
+            };
+            let Some((line, _)) = job.run(set).best else {
+                break;
+            };
+            b = final_board(b, &hand, &line);
+        }
+        total += risk;
+    }
+    Some(total / rollouts as f64)
 }
 
 /// Runs `job` on each of `items`, on `pool` when there is one.
@@ -327,22 +392,51 @@ pub fn choose(
     if done == 0 {
         return (default_answer(top), false);
     }
-    let mut chosen: Option<(usize, i64)> = None;
-    for (((_, i), d), (sum, alive)) in ranked.iter().zip(&chances).zip(&totals) {
-        let mean = if *alive > 0 {
-            *sum as f64 / *alive as f64
-        } else {
-            0.0
-        };
-        let value = ((1.0 - d) * mean - weights.death_price(*d)).round() as i64 + top[*i].bonus;
-        if chosen.is_none_or(|c| value > c.1) {
-            chosen = Some((*i, value));
+    let values: Vec<i64> = ranked
+        .iter()
+        .zip(&chances)
+        .zip(&totals)
+        .map(|(((_, i), d), (sum, alive))| {
+            let mean = if *alive > 0 {
+                *sum as f64 / *alive as f64
+            } else {
+                0.0
+            };
+            ((1.0 - d) * mean - weights.death_price(*d)).round() as i64 + top[*i].bonus
+        })
+        .collect();
+    // The first best value.
+    let Some(mut chosen) =
+        (0..values.len()).reduce(|c, k| if values[k] > values[c] { k } else { c })
+    else {
+        return (default_answer(top), false);
+    };
+    // In a crisis, the candidate whose continuations carry the least risk (ties: the best
+    // value).
+    let roll = !ctl.timed
+        && weights.rollouts > 0
+        && weights.points == 0
+        && chances[chosen] * 1e6 >= weights.rollout_from.max(1) as f64;
+    if roll {
+        let seed = SplitMix64(bits as u64 ^ (bits >> 64) as u64 ^ 0x0011_2233).next_u64();
+        let risks = each(&boards, pool, |b| {
+            rollout_risk(b.0, b.1, seed, dealer, weights, ctl)
+        });
+        if let Some(risks) = risks.into_iter().collect::<Option<Vec<f64>>>() {
+            chosen = (0..risks.len())
+                .reduce(|c, k| {
+                    let better =
+                        risks[k] < risks[c] || (risks[k] == risks[c] && values[k] > values[c]);
+                    if better {
+                        k
+                    } else {
+                        c
+                    }
+                })
+                .unwrap_or(chosen);
         }
     }
-    match chosen {
-        Some((i, value)) => (answer(i, value, top), true),
-        None => (default_answer(top), false),
-    }
+    (answer(ranked[chosen].1, values[chosen], top), true)
 }
 
 #[cfg(test)]
@@ -454,6 +548,48 @@ mod tests {
         };
         let (answered, changed) =
             legal_and_changed(5, 0.45, 10, &deep(0), &deep(1), Some(&deep(2_000_000)));
+        assert!(
+            answered > 0 && changed > 0,
+            "answered {answered} changed {changed}"
+        );
+    }
+
+    // Rollouts: one hand's rollout carries exactly the next hand's death chance; longer ones
+    // carry at least that, none on an empty board; in a crisis the strong agent with
+    // rollouts still answers legal lines of the whole hand, and somewhere differently, and a
+    // threshold no chance reaches changes nothing.
+    #[test]
+    fn rollouts_count_the_risk_of_the_continuations() {
+        let dealer = Dealer::new(catalogue());
+        let stop = AtomicBool::new(false);
+        let ctl = Control::new(&stop, u64::MAX);
+        let w = |rollouts, rounds| Weights {
+            rollouts,
+            rollout_rounds: rounds,
+            ..WEIGHTS.for_set(catalogue())
+        };
+        // The first random crowded board some next hands die on and others do not.
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        let crowded = std::iter::repeat_with(|| Board::from_fn(|_| rng.gen_bool(0.5)))
+            .find(|&b| (0.01..0.9).contains(&dealer.dead_chance(b)))
+            .unwrap();
+        let d = dealer.dead_chance(crowded);
+        assert!(d > 0.0 && d < 1.0, "{d}");
+        let risk = |b, w: &Weights| rollout_risk(b, Tally::default(), 7, &dealer, w, &ctl).unwrap();
+        assert!((risk(crowded, &w(3, 1)) - d).abs() < 1e-12);
+        assert!(risk(crowded, &w(3, 4)) >= d);
+        assert_eq!(risk(Board::EMPTY, &w(2, 3)), 0.0);
+        stop.store(true, Ordering::Relaxed);
+        assert!(rollout_risk(crowded, Tally::default(), 7, &dealer, &w(2, 2), &ctl).is_none());
+        let rolled = |from| Weights {
+            rollouts: 4,
+            rollout_rounds: 3,
+            rollout_from: from,
+            ..WEIGHTS
+        };
+        let (answered, changed) =
+            legal_and_changed(5, 0.45, 10, &WEIGHTS, &rolled(1), Some(&rolled(2_000_000)));
         assert!(
             answered > 0 && changed > 0,
             "answered {answered} changed {changed}"
