@@ -914,6 +914,13 @@ mod tests {
         assert_eq!(w.no_fit, -5);
         assert!(w.set("steep", -1).is_err());
         assert!(w.set("steep_to", -1).is_err());
+        w.set("rollouts", 16).unwrap();
+        w.set("rollout_rounds", 5).unwrap();
+        w.set("rollout_from", 0).unwrap();
+        assert_eq!((w.rollouts, w.rollout_rounds, w.rollout_from), (16, 5, 0));
+        assert!(w.set("rollouts", -1).is_err());
+        assert!(w.set("rollout_rounds", 0).is_err());
+        assert!(w.set("rollout_from", -1).is_err());
     }
 
     // The price of a death chance: `death` per unit, and `steep` more per unit up to the
