@@ -575,7 +575,6 @@ mod tests {
             .find(|&b| (0.01..0.9).contains(&dealer.dead_chance(b)))
             .unwrap();
         let d = dealer.dead_chance(crowded);
-        assert!(d > 0.0 && d < 1.0, "{d}");
         let risk = |b, w: &Weights| rollout_risk(b, Tally::default(), 7, &dealer, w, &ctl).unwrap();
         assert!((risk(crowded, &w(3, 1)) - d).abs() < 1e-12);
         assert!(risk(crowded, &w(3, 4)) >= d);
