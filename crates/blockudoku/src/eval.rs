@@ -123,7 +123,7 @@ pub struct Weights {
     pub rollouts: i64,
     /// Hands per rollout.
     pub rollout_rounds: i64,
-    /// Millionths of next-hand death chance from which rollouts are played.
+    /// Millionths of next-hand death chance from which rollouts are played (and above 0).
     pub rollout_from: i64,
     /// Per point the line scores (objective `points`; 0: points are not counted, the
     /// objective is to survive).

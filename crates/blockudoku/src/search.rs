@@ -872,6 +872,11 @@ impl<'a> Job<'a> {
     }
 }
 
+/// The hand (slot, piece) of the set indices `ids`, slots in order.
+pub fn hand_of<'a>(set: &'a [Piece], ids: &[usize]) -> Vec<(usize, &'a Piece)> {
+    ids.iter().enumerate().map(|(i, &p)| (i, &set[p])).collect()
+}
+
 /// The board after playing `line` on `board` with `hand` (slot, piece); the line must be
 /// legal (a search's answer): panics otherwise.
 pub fn final_board(board: Board, hand: &[(usize, &Piece)], line: &[Step]) -> Board {

@@ -224,8 +224,7 @@ impl Setup<'_> {
         never: &AtomicBool,
     ) -> Option<Round> {
         let set = self.set;
-        let hand: Vec<(usize, &Piece)> =
-            ids.iter().enumerate().map(|(i, &p)| (i, &set[p])).collect();
+        let hand = search::hand_of(set, &ids);
         let ctl = Control::new(never, u64::MAX);
         let weights = match self.objective {
             Objective::Points => self.points_weights,

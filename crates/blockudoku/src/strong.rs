@@ -47,12 +47,12 @@
 
 use std::sync::atomic::Ordering;
 
-use puzzle_rules::blockudoku::{can_place_all, Board, Dealer, Piece};
+use puzzle_rules::blockudoku::{can_place_all, Board, Dealer};
 use puzzle_rules::rng::SplitMix64;
 
 use crate::search::{
-    final_board, is_crowded, lookahead, rerank_pick, Agent, Control, Job, Kept, Step, Tally,
-    Weights, DEFAULT_BEAM,
+    final_board, hand_of, is_crowded, lookahead, rerank_pick, Agent, Control, Job, Kept, Step,
+    Tally, Weights, DEFAULT_BEAM,
 };
 
 /// Final boards the strong agent weighs.
@@ -111,7 +111,7 @@ fn hand_lookahead(
         if ctl.stop.load(Ordering::Relaxed) {
             return None;
         }
-        let hand: Vec<(usize, &Piece)> = h.iter().enumerate().map(|(i, &p)| (i, &set[p])).collect();
+        let hand = hand_of(set, h);
         let inner = Control::new(ctl.stop, u64::MAX);
         let job = Job {
             board,
@@ -172,11 +172,11 @@ fn rollout_risk(
             if alive <= 0.0 {
                 break;
             }
-            let hand: Vec<(usize, &Piece)> = loop {
+            let hand = loop {
                 let h = dealer.deal(&mut rng);
                 let pieces = [&set[h[0]], &set[h[1]], &set[h[2]]];
                 if can_place_all(b, &pieces) {
-                    break h.iter().enumerate().map(|(i, &p)| (i, &set[p])).collect();
+                    break hand_of(set, &h);
                 }
             };
             let inner = Control::new(ctl.stop, u64::MAX);
@@ -443,7 +443,7 @@ pub fn choose(
 mod tests {
     use super::*;
     use crate::search::{final_board, search, Agent, DEFAULT_BEAM, WEIGHTS};
-    use puzzle_rules::blockudoku::{catalogue, cell_bit, FULL};
+    use puzzle_rules::blockudoku::{catalogue, cell_bit, Piece, FULL};
     use std::sync::atomic::AtomicBool;
 
     /// A hand of three catalogue pieces among the first 20.
