@@ -227,15 +227,23 @@ def summarise(results: Sequence[Dict[str, object]]) -> List[Dict[str, object]]:
     return rows
 
 
+# The probe levels of the engine's `probe entries` line and of its records' `entries`, in order.
+ENTRY_LEVELS = ("1e-6", "1e-5", "1e-4", "1e-3")
+
+
 def probe_row(key: Tuple, items: Sequence[Dict[str, object]], failed: int) -> Dict[str, object]:
     """The row of chain units the engine drove with probes: one chain record per unit (its
-    deaths, games, measured rounds, mean probe and, with --split, windows opened)."""
+    deaths, games, measured rounds, mean probe, entries into the probe levels and, with --split,
+    windows opened)."""
     recs = [it["records"][0] for it in items if it.get("exit_code") == 0 and it.get("records")]
     deaths = sum(int(r["deaths"]) for r in recs)
     rounds = sum(int(r["rounds"]) for r in recs)
     games = sum(int(r["games"]) for r in recs)
     lo, hi = poisson_interval(deaths)
     windows = sum(int(r["windows"]) for r in recs) if recs and all(r.get("windows") is not None for r in recs) else None
+    # The engine's `probe entries` levels (protocol/blockudoku.md), summed over the units.
+    entries = ([sum(int(r["entries"][i]) for r in recs) for i in range(len(ENTRY_LEVELS))]
+               if recs and all(r.get("entries") is not None for r in recs) else None)
     return {"game": "blockudoku", "agent": key[1], "scoring": key[2], "max_rounds": key[3],
             "exposure": key[4], "burn_in": key[5], "pieces": key[6], "probes": key[7], "split": key[8],
             "games": games, "deaths": deaths, "rounds": rounds,
@@ -244,7 +252,8 @@ def probe_row(key: Tuple, items: Sequence[Dict[str, object]], failed: int) -> Di
             "mean_rounds": rounds / games if games else float("nan"),
             # Every unit has the same exposure: the mean of the units' probes is the pooled one,
             # and the units are independent chains.
-            "probe": mean_interval([float(r["probe"]) for r in recs]), "windows": windows, "units": len(recs),
+            "probe": mean_interval([float(r["probe"]) for r in recs]), "windows": windows, "entries": entries,
+            "units": len(recs),
             "unit_probes": [float(r["probe"]) for r in recs],
             "game_lengths": [], "failed_jobs": failed,
             "series": [(int(r["deaths"]), int(r["rounds"])) for r in recs]}
@@ -278,6 +287,11 @@ def comparisons(rows: Sequence[Dict[str, object]], baseline: Optional[str]) -> L
                 probes.append(f"{r['agent']} / {baseline}: window ratio {wr:.3f} ({wlo:.3f}-{whi:.3f}), "
                               f"p-value {wp:.3g} ({r['windows']} windows vs {base['windows']}, exact conditional, "
                               "windows taken as independent)")
+            for level, a, b in zip(ENTRY_LEVELS, r.get("entries") or [], base.get("entries") or []):
+                if a + b:
+                    er, (elo, ehi), ep = rate_ratio(a, r["rounds"], b, base["rounds"])
+                    probes.append(f"{r['agent']} / {baseline}: entries at {level} ratio {er:.3f} ({elo:.3f}-{ehi:.3f}), "
+                                  f"p-value {ep:.3g} ({a} entries vs {b}, exact conditional, entries taken as independent)")
     if lines:
         lines.insert(0, "hazard ratio (95% CI, exact conditional binomial test)        p-value")
     return lines + probes
@@ -343,7 +357,9 @@ def print_table(rows: Sequence[Dict[str, object]], out=sys.stdout, baseline: Opt
                 print(f"{r['agent']}" + (f" ({r['scoring']})" if r["scoring"] else "")
                       + f": probe hazard {sci(mean)} per round ({fmt_ci(max(0.0, lo), hi, sci)}, "
                       f"Student's t over {r['units']} chains; {how})"
-                      + (f"; {r['windows']} split windows" if r["windows"] is not None else ""), file=out)
+                      + (f"; {r['windows']} split windows" if r["windows"] is not None else "")
+                      + (f"; entries at {', '.join(f'{l}: {n}' for l, n in zip(ENTRY_LEVELS, r['entries']))}"
+                         if r.get("entries") is not None else ""), file=out)
         for exposure, burn_in in sorted({(r["exposure"], r["burn_in"] or 0) for r in blocku if r["exposure"]}):
             print(f"chain: units of {exposure} counted rounds, a new game after each death"
                   + (f", the first {burn_in} rounds of each game not counted" if burn_in else ""), file=out)

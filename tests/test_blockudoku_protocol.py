@@ -231,13 +231,16 @@ def test_selfplay_chains_compare_and_jsonl(blockudoku_bin, tmp_path):
     assert chains[0] == chains[1] and chains[2] == chains[3]
     assert all(re.search(r" rounds 1000 deaths \d+ games \d+ points \d+ probe [\d.e-]+$", l) for l in chains)
     summaries = [l for l in out if not l.startswith(("chain ", "rounds per second", "compare "))]
-    assert len(summaries) == 12 and summaries[:6] == summaries[6:]
-    assert summaries[5].startswith("clears per round: 1 region "), summaries[5]
+    assert len(summaries) == 14 and summaries[:7] == summaries[7:]
+    assert summaries[6].startswith("clears per round: 1 region "), summaries[6]
     assert re.fullmatch(r"agent default scoring blockudoku chains 2 chain-rounds 1000 burn-in 10 deaths \d+ rounds 2000",
                         summaries[0])
     assert re.fullmatch(r"hazard \S+ per round \(95% CI \S+ - [\d.e-]+, exact Poisson\)", summaries[1])
     assert re.fullmatch(r"probe hazard [\d.e-]+ per round \(95% CI [\d.e-]+ - [\d.e-]+; exact over 34\^3 deals; "
                         r"standard error over 2 batches of 1000 rounds\)", summaries[3])
+    entries = re.fullmatch(r"probe entries at 1\.00e-6: (\d+) \(([\d.]+) per 1000\), 1\.00e-5: (\d+) \([\d.]+ per 1000\), "
+                           r"1\.00e-4: (\d+) \([\d.]+ per 1000\), 1\.00e-3: (\d+) \([\d.]+ per 1000\)", summaries[4])
+    assert entries and abs(float(entries[2]) - int(entries[1]) / 2) < 0.001, summaries[4]
     ratio = [l for l in out if l.startswith("compare ")]
     assert re.fullmatch(r"compare default / default: hazard ratio (1\.000|n/a) \(95% CI [\d.]+ - ([\d.]+|inf), "
                         r"exact conditional on \d+ deaths\), p-value 1\.0000", ratio[0]), ratio
@@ -245,6 +248,11 @@ def test_selfplay_chains_compare_and_jsonl(blockudoku_bin, tmp_path):
     assert sorted(r["chain"] for r in records) == [0, 0, 1, 1]
     assert all(r["rounds"] == 1000 and r["burn_in"] == 10 and r["probe"] >= 0 and r["agent"] == "default"
                and r["weighed"] is None and r["windows"] is None for r in records)
+    # The records' entries add up to the summary's (each chain is in the file twice, once per agent).
+    assert [sum(r["entries"][i] for r in records) for i in range(4)] == [2 * int(entries[i]) for i in (1, 3, 4, 5)]
+    # The same agent on the same chains: every level either entered compares at ratio 1.
+    assert all(re.fullmatch(r"compare default / default: entries at \S+ ratio 1\.000 \(95% CI .*p-value 1\.0000", l)
+               for l in ratio[1:-1]), ratio
     # Both agents (the same) count the same clears on the same chains.
     assert all(len(r["clears"]) == 4 and 0 <= r["streak_clears"] <= sum(r["clears"]) for r in records)
     by_chain = {}

@@ -132,11 +132,14 @@ def test_probe_chains_pool_the_engines_own_chain_records(tmp_path):
         mantissa, exponent = f"{mean:.2e}".split("e")
         assert f"probe hazard {mantissa}e{int(exponent)} per round (95% CI " in line, line
         assert "Student's t over 3 chains; exact over every deal" in line
-        assert line.endswith(f"; {sum(r['windows'] for r in recs)} split windows")
+        entries = [sum(r["entries"][i] for r in recs) for i in range(4)]
+        assert line.endswith(f"; {sum(r['windows'] for r in recs)} split windows; entries at 1e-6: {entries[0]}, "
+                             f"1e-5: {entries[1]}, 1e-4: {entries[2]}, 1e-3: {entries[3]}"), line
         row = next(l for l in lines if l.startswith(agent + " "))
         assert f" {sum(r['deaths'] for r in recs)} " in row and " 1200 " in row
     assert any(l.startswith("default/nofit=36000 / default: probe ratio ") for l in lines)
     assert any(l.startswith("default/nofit=36000 / default: window ratio ") for l in lines)
+    assert any(l.startswith("default/nofit=36000 / default: entries at 1e-6 ratio ") for l in lines)
     # Units already in the results file are not run again: the same summary.
     again = run_batch(*args)
     assert again.returncode == 0 and again.stdout == proc.stdout

@@ -39,6 +39,13 @@ use crate::selfplay::{game_seed, with_progress, Clears, Setup};
 /// Measured rounds per batch for the probe's standard error.
 pub const BATCH: u64 = 1000;
 
+/// Probe levels whose entries are counted (a measured board whose probe is at least the level
+/// after one below it, the first board of a game counting as below): crowded stretches
+/// far more frequent than deaths or split windows, for screening changes on few rounds. The
+/// smallest exact nonzero probe on the 47 pieces is 1 / 47^3, about 9.6e-6, so the first
+/// level counts every entry into a board some hand can kill on.
+pub const TAIL: [f64; 4] = [1e-6, 1e-5, 1e-4, 1e-3];
+
 /// How the probe estimates the chance of a dead hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Probes {
@@ -155,6 +162,16 @@ pub struct ChainResult {
     weighed: Option<u64>,
     /// Split windows opened on a board such an answer left.
     windows_weighed: u64,
+    /// Entries into each [`TAIL`] level (with probes).
+    tail: [u64; TAIL.len()],
+}
+
+/// Counts a board whose probe is `d`, after one whose probe was `last`, into the [`TAIL`]
+/// levels it enters.
+fn enter(tail: &mut [u64; TAIL.len()], last: f64, d: f64) {
+    for (n, level) in tail.iter_mut().zip(TAIL) {
+        *n += (d >= level && last < level) as u64;
+    }
 }
 
 fn play_chain(
@@ -183,6 +200,7 @@ fn play_chain(
         windows: 0,
         weighed: (setup.agent == Agent::Strong).then_some(0),
         windows_weighed: 0,
+        tail: [0; TAIL.len()],
     };
     let probe = |board, rng: &mut SplitMix64| match plan.probes {
         Some(Probes::Exact) => dealer.dead_chance(board),
@@ -195,10 +213,14 @@ fn play_chain(
     let mut window: Option<Window> = None;
     // The answer that left the board on hand was weighed.
     let mut weighed = false;
+    // The previous measured board's probe (0 at the start of a game).
+    let mut last = 0.0;
     while r.exposure < plan.rounds {
         let measured = in_game >= plan.burn_in;
         if measured && plan.probes.is_some() {
             let d = probe(state.board, &mut probe_rng);
+            enter(&mut r.tail, last, d);
+            last = d;
             if let (Some(split), None) = (plan.split, &window) {
                 if d >= split.at {
                     r.windows += 1;
@@ -265,6 +287,7 @@ fn play_chain(
             }
             state = GameState::default();
             in_game = 0;
+            last = 0.0;
             continue;
         };
         if measured {
@@ -297,6 +320,7 @@ struct Totals {
     windows: u64,
     weighed: Option<u64>,
     windows_weighed: u64,
+    tail: [u64; TAIL.len()],
 }
 
 impl Totals {
@@ -313,6 +337,7 @@ impl Totals {
             windows: 0,
             weighed: None,
             windows_weighed: 0,
+            tail: [0; TAIL.len()],
         };
         for r in results {
             t.deaths += r.deaths;
@@ -328,6 +353,9 @@ impl Totals {
                 t.weighed = Some(t.weighed.unwrap_or(0) + w);
             }
             t.windows_weighed += r.windows_weighed;
+            for (t, r) in t.tail.iter_mut().zip(r.tail) {
+                *t += r;
+            }
         }
         t
     }
@@ -407,6 +435,20 @@ fn summary_lines(
             ),
         });
     }
+    if plan.probes.is_some() {
+        let levels: Vec<String> = TAIL
+            .iter()
+            .zip(t.tail)
+            .map(|(level, n)| {
+                format!(
+                    "{}: {n} ({:.3} per 1000)",
+                    sci(*level),
+                    1000.0 * n as f64 / e.max(1.0)
+                )
+            })
+            .collect();
+        out.push(format!("probe entries at {}", levels.join(", ")));
+    }
     if let Some(split) = plan.split {
         out.push(format!(
             "split {} copies of {}-round windows opened at probe {}: {} windows, {} branch rounds",
@@ -456,8 +498,12 @@ fn json_line(r: &ChainResult, agent: &str, scoring: Scoring, plan: &ChainPlan) -
         Some(_) => r.windows.to_string(),
         None => "null".into(),
     };
+    let entries = match plan.probes {
+        Some(_) => format!("{:?}", r.tail),
+        None => "null".into(),
+    };
     format!(
-        "{{\"chain\":{},\"seed\":{},\"agent\":\"{}\",\"scoring\":\"{}\",\"rounds\":{},\"burn_in\":{},\"deaths\":{},\"games\":{},\"played\":{},\"points\":{},{},\"probe\":{probe},\"weighed\":{weighed},\"windows\":{windows}}}",
+        "{{\"chain\":{},\"seed\":{},\"agent\":\"{}\",\"scoring\":\"{}\",\"rounds\":{},\"burn_in\":{},\"deaths\":{},\"games\":{},\"played\":{},\"points\":{},{},\"probe\":{probe},\"weighed\":{weighed},\"windows\":{windows},\"entries\":{entries}}}",
         r.index,
         r.seed,
         agent,
@@ -566,6 +612,17 @@ fn compare_lines(names: [&str; 2], a: &[ChainResult], b: &[ChainResult]) -> Vec<
             tb.windows,
             "windows, taken as independent",
         ));
+    }
+    for (i, level) in TAIL.iter().enumerate() {
+        if ta.tail[i] + tb.tail[i] > 0 {
+            // Entries into a crowded stretch, taken as independent as the windows are.
+            out.push(counts(
+                &format!("entries at {}", sci(*level)),
+                ta.tail[i],
+                tb.tail[i],
+                "entries, taken as independent",
+            ));
+        }
     }
     let ((ma, sa), (mb, sb)) = (ta.probe(), tb.probe());
     if let (Some(sa), Some(sb)) = (sa, sb) {
@@ -696,6 +753,9 @@ mod tests {
             (r.deaths, r.games, r.points)
         );
         assert_eq!(again.probe_sum, 0.0);
+        assert_eq!(again.tail, [0; TAIL.len()]);
+        // The weak player's boards on the hard pieces reach every level.
+        assert!(r.tail.iter().all(|&n| n > 0), "{:?}", r.tail);
         // The probe sees danger where the games die: its sum is of the order of the deaths.
         assert!(
             r.probe_sum > 0.2 * r.deaths as f64,
@@ -788,6 +848,7 @@ mod tests {
             windows: 0,
             weighed: None,
             windows_weighed: 0,
+            tail: [0; TAIL.len()],
         };
         let lines = compare_lines(["a", "b"], &[chain(10)], &[chain(10)]);
         assert_eq!(lines.len(), 1);
@@ -818,5 +879,37 @@ mod tests {
             ci[0] > 1.2 && ci[0] < 1.5 && ci[1] > 1.5 && ci[1] < 1.9,
             "{ci:?}"
         );
+        // Entries compare the same way, one line per level either agent entered.
+        let entered = |tail| ChainResult { tail, ..chain(10) };
+        let lines = compare_lines(
+            ["a", "b"],
+            &[entered([400, 0, 30, 0])],
+            &[entered([200, 0, 0, 0])],
+        );
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert!(
+            lines[1].contains("entries at 1.00e-6 ratio 2.000")
+                && lines[1].contains("on 600 entries"),
+            "{}",
+            lines[1]
+        );
+        assert!(
+            lines[2].contains("entries at 1.00e-4 ratio inf"),
+            "{}",
+            lines[2]
+        );
+    }
+
+    #[test]
+    fn entries_count_crossings_from_below() {
+        let mut tail = [0; TAIL.len()];
+        let mut last = 0.0;
+        // Up to 2e-5 (two levels), stay, down to 0, up to 5e-3 (all four), down to 2e-4
+        // (none), up to 2e-3 (the 1e-3 level again).
+        for d in [2e-5, 3e-5, 0.0, 5e-3, 2e-4, 2e-3] {
+            enter(&mut tail, last, d);
+            last = d;
+        }
+        assert_eq!(tail, [2, 2, 1, 2]);
     }
 }
