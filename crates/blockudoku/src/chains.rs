@@ -44,7 +44,7 @@ pub const BATCH: u64 = 1000;
 /// far more frequent than deaths or split windows, for screening changes on few rounds. The
 /// smallest exact nonzero probe on the 47 pieces is 1 / 47^3, about 9.6e-6, so the first
 /// level counts every entry into a board some hand can kill on.
-pub const TAIL: [f64; 4] = [1e-6, 1e-5, 1e-4, 1e-3];
+pub const ENTRY_LEVELS: [f64; 4] = [1e-6, 1e-5, 1e-4, 1e-3];
 
 /// How the probe estimates the chance of a dead hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,14 +162,15 @@ pub struct ChainResult {
     weighed: Option<u64>,
     /// Split windows opened on a board such an answer left.
     windows_weighed: u64,
-    /// Entries into each [`TAIL`] level (with probes).
-    tail: [u64; TAIL.len()],
+    /// Entries into each [`ENTRY_LEVELS`] level (with probes; the chain's own boards, not the
+    /// split's copies).
+    entries: [u64; ENTRY_LEVELS.len()],
 }
 
-/// Counts a board whose probe is `d`, after one whose probe was `last`, into the [`TAIL`]
+/// Counts a board whose probe is `d`, after one whose probe was `last`, into the [`ENTRY_LEVELS`]
 /// levels it enters.
-fn enter(tail: &mut [u64; TAIL.len()], last: f64, d: f64) {
-    for (n, level) in tail.iter_mut().zip(TAIL) {
+fn enter(counts: &mut [u64; ENTRY_LEVELS.len()], last: f64, d: f64) {
+    for (n, level) in counts.iter_mut().zip(ENTRY_LEVELS) {
         *n += (d >= level && last < level) as u64;
     }
 }
@@ -200,7 +201,7 @@ fn play_chain(
         windows: 0,
         weighed: (setup.agent == Agent::Strong).then_some(0),
         windows_weighed: 0,
-        tail: [0; TAIL.len()],
+        entries: [0; ENTRY_LEVELS.len()],
     };
     let probe = |board, rng: &mut SplitMix64| match plan.probes {
         Some(Probes::Exact) => dealer.dead_chance(board),
@@ -219,7 +220,7 @@ fn play_chain(
         let measured = in_game >= plan.burn_in;
         if measured && plan.probes.is_some() {
             let d = probe(state.board, &mut probe_rng);
-            enter(&mut r.tail, last, d);
+            enter(&mut r.entries, last, d);
             last = d;
             if let (Some(split), None) = (plan.split, &window) {
                 if d >= split.at {
@@ -320,7 +321,7 @@ struct Totals {
     windows: u64,
     weighed: Option<u64>,
     windows_weighed: u64,
-    tail: [u64; TAIL.len()],
+    entries: [u64; ENTRY_LEVELS.len()],
 }
 
 impl Totals {
@@ -337,7 +338,7 @@ impl Totals {
             windows: 0,
             weighed: None,
             windows_weighed: 0,
-            tail: [0; TAIL.len()],
+            entries: [0; ENTRY_LEVELS.len()],
         };
         for r in results {
             t.deaths += r.deaths;
@@ -353,7 +354,7 @@ impl Totals {
                 t.weighed = Some(t.weighed.unwrap_or(0) + w);
             }
             t.windows_weighed += r.windows_weighed;
-            for (t, r) in t.tail.iter_mut().zip(r.tail) {
+            for (t, r) in t.entries.iter_mut().zip(r.entries) {
                 *t += r;
             }
         }
@@ -436,9 +437,9 @@ fn summary_lines(
         });
     }
     if plan.probes.is_some() {
-        let levels: Vec<String> = TAIL
+        let levels: Vec<String> = ENTRY_LEVELS
             .iter()
-            .zip(t.tail)
+            .zip(t.entries)
             .map(|(level, n)| {
                 format!(
                     "{}: {n} ({:.3} per 1000)",
@@ -499,7 +500,7 @@ fn json_line(r: &ChainResult, agent: &str, scoring: Scoring, plan: &ChainPlan) -
         None => "null".into(),
     };
     let entries = match plan.probes {
-        Some(_) => format!("{:?}", r.tail),
+        Some(_) => format!("{:?}", r.entries),
         None => "null".into(),
     };
     format!(
@@ -613,13 +614,13 @@ fn compare_lines(names: [&str; 2], a: &[ChainResult], b: &[ChainResult]) -> Vec<
             "windows, taken as independent",
         ));
     }
-    for (i, level) in TAIL.iter().enumerate() {
-        if ta.tail[i] + tb.tail[i] > 0 {
+    for (i, level) in ENTRY_LEVELS.iter().enumerate() {
+        if ta.entries[i] + tb.entries[i] > 0 {
             // Entries into a crowded stretch, taken as independent as the windows are.
             out.push(counts(
                 &format!("entries at {}", sci(*level)),
-                ta.tail[i],
-                tb.tail[i],
+                ta.entries[i],
+                tb.entries[i],
                 "entries, taken as independent",
             ));
         }
@@ -753,9 +754,9 @@ mod tests {
             (r.deaths, r.games, r.points)
         );
         assert_eq!(again.probe_sum, 0.0);
-        assert_eq!(again.tail, [0; TAIL.len()]);
+        assert_eq!(again.entries, [0; ENTRY_LEVELS.len()]);
         // The weak player's boards on the hard pieces reach every level.
-        assert!(r.tail.iter().all(|&n| n > 0), "{:?}", r.tail);
+        assert!(r.entries.iter().all(|&n| n > 0), "{:?}", r.entries);
         // The probe sees danger where the games die: its sum is of the order of the deaths.
         assert!(
             r.probe_sum > 0.2 * r.deaths as f64,
@@ -848,7 +849,7 @@ mod tests {
             windows: 0,
             weighed: None,
             windows_weighed: 0,
-            tail: [0; TAIL.len()],
+            entries: [0; ENTRY_LEVELS.len()],
         };
         let lines = compare_lines(["a", "b"], &[chain(10)], &[chain(10)]);
         assert_eq!(lines.len(), 1);
@@ -880,7 +881,10 @@ mod tests {
             "{ci:?}"
         );
         // Entries compare the same way, one line per level either agent entered.
-        let entered = |tail| ChainResult { tail, ..chain(10) };
+        let entered = |entries| ChainResult {
+            entries,
+            ..chain(10)
+        };
         let lines = compare_lines(
             ["a", "b"],
             &[entered([400, 0, 30, 0])],
@@ -902,14 +906,14 @@ mod tests {
 
     #[test]
     fn entries_count_crossings_from_below() {
-        let mut tail = [0; TAIL.len()];
+        let mut counts = [0; ENTRY_LEVELS.len()];
         let mut last = 0.0;
         // Up to 2e-5 (two levels), stay, down to 0, up to 5e-3 (all four), down to 2e-4
         // (none), up to 2e-3 (the 1e-3 level again).
         for d in [2e-5, 3e-5, 0.0, 5e-3, 2e-4, 2e-3] {
-            enter(&mut tail, last, d);
+            enter(&mut counts, last, d);
             last = d;
         }
-        assert_eq!(tail, [2, 2, 1, 2]);
+        assert_eq!(counts, [2, 2, 1, 2]);
     }
 }
