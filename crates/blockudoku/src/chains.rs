@@ -614,13 +614,13 @@ fn compare_lines(names: [&str; 2], a: &[ChainResult], b: &[ChainResult]) -> Vec<
             "windows, taken as independent",
         ));
     }
-    for (i, level) in ENTRY_LEVELS.iter().enumerate() {
-        if ta.entries[i] + tb.entries[i] > 0 {
+    for ((level, a), b) in ENTRY_LEVELS.iter().zip(ta.entries).zip(tb.entries) {
+        if a + b > 0 {
             // Entries into a crowded stretch, taken as independent as the windows are.
             out.push(counts(
                 &format!("entries at {}", sci(*level)),
-                ta.entries[i],
-                tb.entries[i],
+                a,
+                b,
                 "entries, taken as independent",
             ));
         }
