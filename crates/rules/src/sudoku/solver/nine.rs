@@ -659,7 +659,7 @@ impl Grid {
         let cols = (p | (p >> 9) | (p >> 18)) & 0o777;
         self.cols[sub] = cols as u16;
         let keep = COL_LOCK[cols as usize];
-        // Writing all three and restoring ours keeps this branch-free.
+        // Writing all three and restoring ours needs no branch on which band is ours.
         let own = self.poss[sub];
         self.poss[digit_base] &= keep;
         self.poss[digit_base + 1] &= keep;
