@@ -27,3 +27,8 @@
 pub mod blockudoku;
 pub mod rng;
 pub mod sudoku;
+
+/// The examples of `README.md`, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
