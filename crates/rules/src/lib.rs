@@ -24,6 +24,8 @@
 //! illegal"): each module has its own typed error enums and no function panics on bad input.
 #![deny(missing_docs)]
 
+// pub mod battleship;
 pub mod blockudoku;
+pub mod connect_four;
 pub mod rng;
 pub mod sudoku;
