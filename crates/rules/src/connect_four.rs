@@ -497,7 +497,10 @@ mod tests {
         // ...and read as recorded games they give the articles' winners, the first to
         // connect four (Yellow's later four in the Red game does not count).
         let yellow = decide_with(&YELLOW_GAME, AfterDecision::Ignore).unwrap();
-        assert_eq!((yellow, yellow.to_string()), (won(Colour::Yellow, 24), "Yellow".into()));
+        assert_eq!(
+            (yellow, yellow.to_string()),
+            (won(Colour::Yellow, 24), "Yellow".into())
+        );
         let red = decide_with(&RED_GAME, AfterDecision::Ignore).unwrap();
         assert_eq!((red, red.to_string()), (won(Colour::Red, 13), "Red".into()));
     }
@@ -505,10 +508,14 @@ mod tests {
     #[test]
     fn every_direction_connects() {
         // Across the bottom row, Red; Yellow stacks on top of Red's discs.
-        let across = ["A_Red", "A_Yellow", "B_Red", "B_Yellow", "C_Red", "C_Yellow", "D_Red"];
+        let across = [
+            "A_Red", "A_Yellow", "B_Red", "B_Yellow", "C_Red", "C_Yellow", "D_Red",
+        ];
         assert_eq!(decide(&across), Ok(won(Colour::Red, 6)));
         // Up column G, Yellow moving first.
-        let up = ["G_Yellow", "F_Red", "G_Yellow", "F_Red", "G_Yellow", "F_Red", "G_Yellow"];
+        let up = [
+            "G_Yellow", "F_Red", "G_Yellow", "F_Red", "G_Yellow", "F_Red", "G_Yellow",
+        ];
         assert_eq!(decide(&up), Ok(won(Colour::Yellow, 6)));
         // Rising diagonal A1-B2-C3-D4 for Red.
         let rising = [
@@ -533,7 +540,11 @@ mod tests {
         let mut board = Board::new();
         for (column, colours) in [(0, "RYRRYY"), (1, "YYRYRR")] {
             for (row, letter) in colours.chars().enumerate() {
-                let colour = if letter == 'R' { Colour::Red } else { Colour::Yellow };
+                let colour = if letter == 'R' {
+                    Colour::Red
+                } else {
+                    Colour::Yellow
+                };
                 assert_eq!(board.drop_disc(column, colour), Ok(row));
             }
         }
@@ -560,7 +571,10 @@ mod tests {
             outcome: Outcome::Draw,
             at: 41,
         };
-        assert_eq!((verdict, verdict.to_string()), (Verdict::Decided(draw), "Draw".into()));
+        assert_eq!(
+            (verdict, verdict.to_string()),
+            (Verdict::Decided(draw), "Draw".into())
+        );
         assert_eq!(decide(&moves[..41]), Ok(Verdict::Undecided { moves: 41 }));
         let e = decide(&[moves.as_slice(), &["A_Red"]].concat()).unwrap_err();
         assert_eq!(
@@ -625,9 +639,16 @@ mod tests {
     fn rule_faults_name_the_move() {
         assert_eq!(
             fault(&["A_Red", "B_Yellow", "C_Yellow"]),
-            (2, MoveFault::Illegal(IllegalMove::OutOfTurn { colour: Colour::Yellow }))
+            (
+                2,
+                MoveFault::Illegal(IllegalMove::OutOfTurn {
+                    colour: Colour::Yellow
+                })
+            )
         );
-        let full = ["C_Red", "C_Yellow", "C_Red", "C_Yellow", "C_Red", "C_Yellow", "C_Red"];
+        let full = [
+            "C_Red", "C_Yellow", "C_Red", "C_Yellow", "C_Red", "C_Yellow", "C_Red",
+        ];
         assert_eq!(
             fault(&full),
             (6, MoveFault::Illegal(IllegalMove::ColumnFull { column: 2 }))
@@ -637,11 +658,16 @@ mod tests {
             "move at index 6 ('C_Red'): column C is full"
         );
         // Text is checked before the decision, the decision before the turn.
-        let red_wins = ["A_Red", "B_Yellow", "A_Red", "B_Yellow", "A_Red", "B_Yellow", "A_Red"];
+        let red_wins = [
+            "A_Red", "B_Yellow", "A_Red", "B_Yellow", "A_Red", "B_Yellow", "A_Red",
+        ];
         let after = |extra: &'static str| [red_wins.as_slice(), &[extra]].concat();
         assert_eq!(
             fault(&after("A_Red")),
-            (7, MoveFault::Illegal(IllegalMove::AfterDecision { decided_at: 6 }))
+            (
+                7,
+                MoveFault::Illegal(IllegalMove::AfterDecision { decided_at: 6 })
+            )
         );
         assert_eq!(
             fault(&after("Z_Red")),
