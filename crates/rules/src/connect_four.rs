@@ -87,14 +87,30 @@ impl fmt::Display for Colour {
 /// One disc: the column it is dropped into and its colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
-    /// 0-based column, `A` = 0 to `G` = 6.
-    pub column: usize,
-    /// The colour of the disc.
-    pub colour: Colour,
+    column: usize,
+    colour: Colour,
 }
 
-/// The letter of a 0-based column, `A` to `G`.
-pub fn column_letter(column: usize) -> char {
+impl Move {
+    /// A disc of `colour` for the 0-based `column` (`A` = 0 to `G` = 6); `None` for a column
+    /// off the board.
+    pub fn new(column: usize, colour: Colour) -> Option<Move> {
+        (column < COLUMNS).then_some(Move { column, colour })
+    }
+
+    /// The 0-based column.
+    pub fn column(self) -> usize {
+        self.column
+    }
+
+    /// The colour of the disc.
+    pub fn colour(self) -> Colour {
+        self.colour
+    }
+}
+
+/// The letter of a 0-based column on the board, `A` to `G`.
+fn column_letter(column: usize) -> char {
     (b'A' + column as u8) as char
 }
 
@@ -256,9 +272,9 @@ impl Board {
             .find(|c| self.discs[c.index()] & bit != 0)
     }
 
-    /// Discs in a 0-based column.
+    /// Discs in a 0-based column (none in a column off the board).
     pub fn height(&self, column: usize) -> usize {
-        self.heights[column] as usize
+        self.heights.get(column).map_or(0, |&h| h as usize)
     }
 
     /// Discs on the board.
@@ -271,9 +287,10 @@ impl Board {
         self.count() == COLUMNS * ROWS
     }
 
-    /// Drops a disc of `colour` into the 0-based `column` (below [`COLUMNS`]) and returns
-    /// the row it lands in; turns are not checked here.
-    pub fn drop_disc(&mut self, column: usize, colour: Colour) -> Result<usize, IllegalMove> {
+    /// Drops the move's disc into its column and returns the row it lands in; turns are
+    /// not checked here.
+    pub fn drop_disc(&mut self, mv: Move) -> Result<usize, IllegalMove> {
+        let Move { column, colour } = mv;
         let row = self.height(column);
         if row == ROWS {
             return Err(IllegalMove::ColumnFull { column });
@@ -363,7 +380,7 @@ impl Game {
             return Err(IllegalMove::OutOfTurn { colour: mv.colour });
         }
         let at = self.moves();
-        self.board.drop_disc(mv.column, mv.colour)?;
+        self.board.drop_disc(mv)?;
         self.last = Some(mv.colour);
         let outcome = if self.board.has_four(mv.colour) {
             Some(Outcome::Winner(mv.colour))
@@ -545,7 +562,8 @@ mod tests {
                 } else {
                     Colour::Yellow
                 };
-                assert_eq!(board.drop_disc(column, colour), Ok(row));
+                let mv = Move::new(column, colour).unwrap();
+                assert_eq!(board.drop_disc(mv), Ok(row));
             }
         }
         assert!(!board.has_four(Colour::Yellow));
@@ -685,20 +703,41 @@ mod tests {
     #[test]
     fn an_illegal_move_leaves_the_game_unchanged() {
         let mut game = Game::new();
-        let red = |column| Move {
-            column,
-            colour: Colour::Red,
-        };
+        let red = |column| Move::new(column, Colour::Red).unwrap();
+        let yellow = |column| Move::new(column, Colour::Yellow).unwrap();
         assert_eq!(game.play(red(0)), Ok(None));
+        let before = game.board().clone();
         assert_eq!(
             game.play(red(1)),
             Err(IllegalMove::OutOfTurn {
                 colour: Colour::Red
             })
         );
-        assert_eq!(game.moves(), 1);
-        assert_eq!(game.board().disc(1, 0), None);
-        assert_eq!(red(3).to_string(), "D_Red");
-        assert_eq!("D_Red".parse(), Ok(red(3)));
+        assert_eq!((game.moves(), game.board()), (1, &before));
+        // Column A filled with alternating colours, Red to move.
+        for _ in 0..2 {
+            game.play(yellow(0)).unwrap();
+            game.play(red(0)).unwrap();
+        }
+        game.play(yellow(0)).unwrap();
+        let before = game.board().clone();
+        assert_eq!(
+            game.play(red(0)),
+            Err(IllegalMove::ColumnFull { column: 0 })
+        );
+        assert_eq!(game.board(), &before);
+        // Red may still move, elsewhere.
+        assert_eq!(game.play(red(6)), Ok(None));
+    }
+
+    #[test]
+    fn moves_name_only_columns_on_the_board() {
+        assert_eq!(Move::new(7, Colour::Red), None);
+        let d = Move::new(3, Colour::Red).unwrap();
+        assert_eq!((d.column(), d.colour()), (3, Colour::Red));
+        assert_eq!(d.to_string(), "D_Red");
+        assert_eq!("D_Red".parse(), Ok(d));
+        let board = Board::new();
+        assert_eq!((board.height(7), board.disc(7, 0)), (0, None));
     }
 }

@@ -74,7 +74,7 @@ fn random_game(rng: &mut SplitMix64) -> (Vec<String>, Verdict, Stacks) {
         assert!(!naive_four(&stacks, colour.other()), "{moves:?}");
         let decision = naive.map(|outcome| Decision { outcome, at: index });
         assert_eq!(
-            game.play(Move { column, colour }),
+            game.play(Move::new(column, colour).unwrap()),
             Ok(decision),
             "{moves:?}"
         );
