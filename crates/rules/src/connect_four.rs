@@ -511,8 +511,8 @@ mod tests {
             decide(&YELLOW_GAME[..24]),
             Ok(Verdict::Undecided { moves: 24 })
         );
-        // ...and read as recorded games they give the articles' winners, the first to
-        // connect four (Yellow's later four in the Red game does not count).
+        // ...and read as recorded games they give the winners their source names, the
+        // first to connect four (Yellow's later four in the Red game does not count).
         let yellow = decide_with(&YELLOW_GAME, AfterDecision::Ignore).unwrap();
         assert_eq!(
             (yellow, yellow.to_string()),
