@@ -6,10 +6,10 @@
 //! empty cells, empty cells cornered or squashed between filled ones, cells no 3-cell line
 //! can cover, 5-cell and diagonal pieces that fit nowhere, and the scarcity of their
 //! placements on crowded boards. They replaced this engine's first evaluation, which died
-//! about five times as often (see the README). The code is written for this crate's board
-//! bits (`row * 9 + col` in a `u128`) and computes the terms in three stages, cheapest
-//! first, so that a caller who only needs to know whether a board beats a bound can stop
-//! early (every weight is a penalty, so a partial sum only falls).
+//! about five times as often (EXPERIMENTS.md, "The evaluation"). The code is written for this
+//! crate's board bits (`row * 9 + col` in a `u128`) and computes the terms in three stages,
+//! cheapest first, so that a caller who only needs to know whether a board beats a bound can
+//! stop early (every weight is a penalty, so a partial sum only falls).
 
 use puzzle_rules::blockudoku::masks::{
     column, row, ABOVE_BOUNDARY, ANCHORS_3X3, BELOW_BOUNDARY, BOX_CORNERS, CENTER_BOX,
@@ -72,7 +72,7 @@ pub struct Weights {
     /// On the game's own 47 pieces, the strong agent prices `nofit` and `nofit_diag` at this
     /// instead (0: as given). There a board where a big piece fits nowhere is what the rare
     /// crises start from; on harder sets such boards are everyday ones and the dearer price
-    /// costs (README, issue 13).
+    /// costs (EXPERIMENTS.md, "Twice the price of a piece that fits nowhere").
     pub game_nofit: i64,
     /// The strong agent's boards weighed by its hand lookahead.
     pub candidates: i64,
@@ -113,7 +113,7 @@ pub struct Weights {
     /// On the game's own 47 pieces, the strong agent's `deep_from` is this instead (0: as
     /// given). There deep crises are rare, and weighing them more closely costs little time
     /// overall; on harder sets they are everyday ones. Off: 1000 gave no measurable gain over
-    /// 2M fresh rounds (README, issue 13).
+    /// 2M fresh rounds (EXPERIMENTS.md, "A deep crisis weighing").
     pub game_deep_from: i64,
     /// Rollouts in a crisis (0: off): where the weighed choice's next-hand death chance is at
     /// least `rollout_from` millionths, the strong agent plays this many continuations of

@@ -77,8 +77,8 @@ pub const POINTS_WEIGHT: i64 = 1000;
 /// very crowded (evaluation at least -435000) a bonus per filled cell and per nearly full
 /// region (1 to 3 empty cells), which makes several regions clear at once more often (the
 /// safety net of [`Job::run`] keeps the hazard down). Chosen by self-play on chains against
-/// their hazard probe (README, issue 13), before `game_nofit`, `game_inner_pair` and
-/// `game_deep_from`, which it leaves off.
+/// their hazard probe (EXPERIMENTS.md, "Objective points"), before `game_nofit`,
+/// `game_inner_pair` and `game_deep_from`, which it leaves off.
 pub const POINTS_WEIGHTS: Weights = Weights {
     points: POINTS_WEIGHT,
     fill: 2500,
@@ -461,8 +461,8 @@ pub type Beam = [usize; 3];
 pub const DEFAULT_BEAM: Beam = [10, 6, 4];
 
 /// The beam of objective points for a `go` without limits: with the default beam it scored
-/// 44.45 points per round, with this one 45.60 and with no pruning 45.59 (README, objective
-/// points).
+/// 44.45 points per round, with this one 45.60 and with no pruning 45.59 (EXPERIMENTS.md,
+/// "Objective points").
 pub const POINTS_BEAM: Beam = [30, 15, DEFAULT_BEAM[2]];
 
 /// No pruning: every placement of every piece in every order.

@@ -75,7 +75,7 @@ pub struct SelfplayArgs {
     /// Crisis splitting of the probe (needs --probes): at a measured board the next hand kills
     /// with chance at least --split-at, this many copies (the chain's own included) play the
     /// next --split-rounds rounds, and the probe counts their mean; the chain's games are
-    /// unchanged (protocol/blockudoku.md, "Measuring hazard").
+    /// unchanged (crates/blockudoku/README.md, "Chain runs").
     #[arg(long)]
     split: Option<u64>,
     /// Probe that opens a split window.

@@ -20,7 +20,7 @@
 //! hazard comes from a few boards in deep trouble (`d` of 0.1 and more), so the noise of the
 //! sampled mean matters more than the width of the inner search: many hands, narrow search.
 //! Weighing crowded boards as well, before the default's board can die, gave the largest
-//! gain of the settings tried (README, issue 13 section).
+//! gain of the settings tried (EXPERIMENTS.md, "The strong agent on the hard set").
 //!
 //! With weight `inner_pair` (on the game's own 47 pieces `game_inner_pair` stands for it)
 //! the hand lookahead also prices the crisis a next hand would leave: each of the inner search's
@@ -31,7 +31,7 @@
 //! it already, and the price is not paid; nor with a clock.
 //!
 //! A deep crisis (weight `deep_from`, off; on the game's own 47 pieces `game_deep_from`,
-//! also off, stands for it: 1000 there gave no measurable gain, README, issue 13): where the
+//! also off, stands for it: 1000 there gave no measurable gain, EXPERIMENTS.md): where the
 //! best candidate's death chance is at least `deep_from` millionths, every kept board is
 //! weighed, with `deep_samples` (64) next hands, and the hand lookahead weighs its inner
 //! boards by the death chance of the hand after (as weight `inner_death`). Without a clock
@@ -354,7 +354,7 @@ pub fn choose(
         ..*weights
     };
     // With a clock (`go movetime`) it is not paid either: there it answered crowded positions
-    // worse than without it (README, issue 13).
+    // worse than without it (EXPERIMENTS.md, "The price of a crisis the next hand leaves").
     let weights = if weights.inner_pair != 0 && (ctl.timed || dealer.has_dead_pair(job.board)) {
         &entry_weights
     } else {
