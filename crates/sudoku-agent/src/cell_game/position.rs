@@ -145,22 +145,24 @@ impl Pos {
     }
 }
 
+/// A game on a 4x4 board (2x2 blocks) from owned rows (`1+` a cell of player 1), player 1 to
+/// move, for the tests of the cell game and the evaluation.
+#[cfg(test)]
+pub fn small_game(rows: &str, mode: Mode) -> Game {
+    use puzzle_rules::sudoku::board::Shape;
+    let shape = Shape::new(2, 2).unwrap();
+    let (board, owners) = puzzle_rules::sudoku::notation::parse_owned_rows(shape, rows).unwrap();
+    let starts = puzzle_rules::sudoku::game::starting_cells(mode, shape, 0);
+    Game::from_parts(board, owners, mode, Player::One, [0, 0], vec![], starts).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use puzzle_rules::sudoku::board::Shape;
-    use puzzle_rules::sudoku::notation::parse_owned_rows;
-
-    fn game(rows: &str, mode: Mode) -> Game {
-        let shape = Shape::new(2, 2).unwrap();
-        let (board, owners) = parse_owned_rows(shape, rows).unwrap();
-        let starts = puzzle_rules::sudoku::game::starting_cells(mode, shape, 0);
-        Game::from_parts(board, owners, mode, Player::One, [0, 0], vec![], starts).unwrap()
-    }
 
     #[test]
     fn pos_play_and_undo_round_trip() {
-        let g = game("123./..../..../....", Mode::Rows);
+        let g = small_game("123./..../..../....", Mode::Rows);
         let geo = Geometry::new(g.board().shape());
         let mut pos = Pos::from_game(&g, &geo);
         let before = pos.clone();

@@ -23,6 +23,7 @@
 
 // Cells are indices into several parallel arrays (state, distances, sides), as in the search.
 #![allow(clippy::needless_range_loop)]
+
 use crate::cell_game::{Geometry, View, POINTS};
 
 mod bits;
@@ -283,17 +284,10 @@ fn parity(shared: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cell_game::position::small_game as game;
     use crate::cell_game::Pos;
     use puzzle_rules::sudoku::board::Shape;
-    use puzzle_rules::sudoku::game::{Game, Mode, Player};
-    use puzzle_rules::sudoku::notation::parse_owned_rows;
-
-    fn game(rows: &str, mode: Mode) -> Game {
-        let shape = Shape::new(2, 2).unwrap();
-        let (board, owners) = parse_owned_rows(shape, rows).unwrap();
-        let starts = puzzle_rules::sudoku::game::starting_cells(mode, shape, 0);
-        Game::from_parts(board, owners, mode, Player::One, [0, 0], vec![], starts).unwrap()
-    }
+    use puzzle_rules::sudoku::game::Mode;
 
     fn position(rows: &str, mode: Mode) -> (Geometry, Pos) {
         let g = game(rows, mode);
