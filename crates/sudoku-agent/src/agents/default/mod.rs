@@ -180,7 +180,7 @@ pub fn search(
         let Some((mv, v)) = w.root(depth, &mut root_moves) else {
             break;
         };
-        let real = real_move(game, &setup, &node, &root, mv);
+        let real = real_move(&setup, &node, &root, mv);
         if Some(real) != best_move {
             report(Event::Propose(real));
         }

@@ -252,7 +252,7 @@ impl Node {
 }
 
 /// Converts a reduced-game move at the root to a real move.
-pub(super) fn real_move(game: &Game, setup: &Setup, node: &Node, root: &RootInfo, mv: u16) -> Move {
+pub(super) fn real_move(setup: &Setup, node: &Node, root: &RootInfo, mv: u16) -> Move {
     let size = setup.geo.size;
     if mv == PASS {
         let i = node
@@ -261,6 +261,5 @@ pub(super) fn real_move(game: &Game, setup: &Setup, node: &Node, root: &RootInfo
         return root.taboo[i];
     }
     let cell = mv as usize;
-    let _ = game;
     Move::new(cell / size, cell % size, root.solution[cell])
 }
