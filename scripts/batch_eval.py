@@ -51,16 +51,17 @@ import threading
 import time
 from typing import Dict, List, Optional, Sequence, Tuple
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from engines import BlockudokuEngine, SudokuEngine, find_binary
+from engines.cli import HelpFormatter, check_option_values
+from engines.units import RUNNING, RUNNING_LOCK, RayUnavailable, chain_counts, run_unit, unit_key
 
-from engines.base import find_binary  # noqa: E402
-from engines.stats import (  # noqa: E402
-    elo_pentanomial, mean_interval, pentanomial, poisson_interval, rate_ratio, ratio_interval, sprt_bounds,
-    sprt_decision, wilson,
-)
-from engines.units import (  # noqa: E402,F401
-    RUNNING, RUNNING_LOCK, RayUnavailable, chain_counts, command_for, run_unit, unit_key,
-)
+try:
+    from engines.stats import (
+        elo_pentanomial, mean_interval, pentanomial, poisson_interval, rate_ratio, ratio_interval, sprt_bounds,
+        sprt_decision, wilson,
+    )
+except ModuleNotFoundError as missing:  # scipy: the statistics need the batch extra
+    sys.exit(f"batch_eval: the {missing.name} package is missing: python3 -m pip install -e 'scripts[batch]'")
 
 
 # --- jobs ------------------------------------------------------------------------------------
@@ -772,51 +773,93 @@ def check_probes(args) -> None:
             raise ValueError(f"--split must be at least 2, got {args.split}")
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    sub = parser.add_subparsers(dest="game", required=True)
+TERMS = """\
+terms:
+  agent     a player of the engine (its Agent option): the ones evaluated (--agents) and,
+            in Competitive Sudoku, the ones they play against (--opponents); the engine is
+            asked for its agents before any work starts
+  setting   one combination of the grid: agent x opponent x board x mode x movetime
+            (sudoku) or agent x scoring rule (blockudoku)
+  job       one unit of work, run in its own engine process and written as one JSON line to
+            --out: by default --games games of one setting and seed (`arena` or `selfplay`);
+            with --pairs one game pair, with --chains one chain of --exposure rounds
+  summary   the jobs of a setting pooled over seeds: score or hazard with 95% intervals
+"""
+
+
+def engine_refusal(args, binary: str) -> Optional[str]:
+    """The engine's answer when it lacks an agent (opponent, objective, scoring rule) the
+    grid names, in one line; None when it has them all (or cannot be asked)."""
+    if args.game == "sudoku":
+        # `cmd:<command line>` agents are programs of their own: nothing to ask.
+        names = [a for a in parse_list(args.agents) + parse_list(args.opponents) if not a.startswith("cmd:")]
+        return check_option_values([binary], SudokuEngine, [("Agent", names)], "batch_eval")
+    # selfplay --agent takes NAME, NAME:OBJECTIVE and either with /weight=value overrides.
+    agents = [a.split("/")[0] for a in parse_list(args.agents)]
+    wanted = [("Agent", [a.partition(":")[0] for a in agents]), ("Objective", [a.partition(":")[2] for a in agents]),
+              ("Scoring", parse_list(args.scorings or ""))]
+    return check_option_values([binary], BlockudokuEngine, wanted, "batch_eval")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=TERMS, formatter_class=HelpFormatter)
+    sub = parser.add_subparsers(dest="game", required=True, metavar="{sudoku,blockudoku}")
     common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--out", required=True, metavar="FILE",
+                        help="results: one JSON line per finished job, appended; a run of the same command "
+                             "resumes from it (e.g. scripts/out/batch.jsonl)")
     common.add_argument("--agents", default="default", help="comma-separated agents to evaluate")
     common.add_argument("--seeds", default="1", help="seeds: 1,2,3 or 1-8 (with --pairs/--chains: the run's seeds)")
-    common.add_argument("--games", type=int, default=10, help="games per job")
+    common.add_argument("--games", type=int, default=10, help="games per job (not with --pairs or --chains)")
     common.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="jobs run at the same time (--ray local: its CPUs; --ray ADDRESS: not used, every "
                              "CPU of the cluster takes jobs)")
-    common.add_argument("--out", default="scripts/out/batch.jsonl", help="JSON lines file (appended; resumes)")
     common.add_argument("--plot", metavar="DIR", help="write PNG charts into DIR")
     common.add_argument("--engine", help="engine binary (default: from $ENGINE_BIN_DIR or target/release)")
-    common.add_argument("--timeout", type=float, help="seconds before a job is killed")
+    common.add_argument("--timeout", type=float, help="seconds before a job is killed (default: no limit)")
     common.add_argument("--retries", type=int, default=1,
-                        help="runs of a job again when its engine is killed or crashes (default 1)")
+                        help="runs of a job again when its engine is killed or crashes")
     common.add_argument("--fresh", action="store_true", help="start over: forget the jobs already in --out")
     common.add_argument("--ray", metavar="ADDRESS",
                         help="run the jobs as Ray tasks: 'local' (a private Ray with --jobs CPUs) or a cluster's "
-                             "address such as 127.0.0.1:6379 (from 'ray start --head')")
+                             "address such as 127.0.0.1:6379 (from 'ray start --head'); needs the ray extra")
     common.add_argument("--worker-engine", metavar="PATH",
                         help="with --ray: the engine binary's path on every worker node (default: --engine is "
                              "shipped to the workers in Ray's runtime environment)")
-    s = sub.add_parser("sudoku", parents=[common], help="sudoku-agent arena jobs")
-    s.add_argument("--opponents", default="greedy")
+    s = sub.add_parser("sudoku", parents=[common], formatter_class=HelpFormatter, epilog=TERMS,
+                       help="Competitive Sudoku: sudoku-agent arena jobs",
+                       description="Competitive Sudoku: each job is one `sudoku-agent arena` run, an agent of\n"
+                                   "--agents (--first) against one of --opponents (--second), sides swapping.")
+    s.add_argument("--opponents", default="greedy",
+                   help="comma-separated agents the evaluated ones play against (arena --second)")
     s.add_argument("--boards", default="3x3", help="block shapes or board files, comma-separated")
-    s.add_argument("--modes", default="classic", help="classic,rows,border,random")
+    s.add_argument("--modes", default="classic", help="play modes, comma-separated: classic, rows, border, random")
     s.add_argument("--movetimes", default="100", help="ms per move, comma-separated")
     s.add_argument("--givens", help="random givens per board, e.g. 20-40")
     s.add_argument("--pairs", type=int, help="units of one game pair (same board, sides swapped): this many per "
                                              "setting and seed (instead of --games per job)")
     s.add_argument("--sprt", metavar="ELO0,ELO1,ALPHA,BETA",
                    help="with --pairs and one setting: stop when the SPRT of Elo ELO1 against ELO0 decides")
-    b = sub.add_parser("blockudoku", parents=[common], help="blockudoku selfplay jobs")
+    b = sub.add_parser("blockudoku", parents=[common], formatter_class=HelpFormatter, epilog=TERMS,
+                       help="Blockudoku: blockudoku selfplay jobs",
+                       description="Blockudoku: each job is one `blockudoku selfplay` run of an agent of --agents\n"
+                                   "(NAME, NAME:OBJECTIVE or NAME/weight=value, as selfplay --agent takes them).")
     b.add_argument("--scorings", help="comma-separated scoring rules (default: the engine's)")
     b.add_argument("--max-rounds", type=int, default=1000, help="round cap per game")
     b.add_argument("--pieces", help="piece set file (selfplay --pieces)")
     b.add_argument("--chains", type=int, help="units of one fixed-exposure chain: this many per agent, scoring and "
                                               "seed (instead of --games per job; --max-rounds is not used)")
-    b.add_argument("--exposure", type=int, default=10000, help="counted rounds per chain (default 10000)")
-    b.add_argument("--burn-in", type=int, default=0, help="rounds at the start of each game not counted (default 0)")
+    b.add_argument("--exposure", type=int, default=10000, help="counted rounds per chain")
+    b.add_argument("--burn-in", type=int, default=0, help="rounds at the start of each game not counted")
     b.add_argument("--probes", help="with --chains: the engine drives each chain (selfplay --chain-rounds) and "
                                     "measures at every counted round the chance that the next hand dies: exact or "
                                     "a number of sampled hands; the summary adds the probe hazard")
     b.add_argument("--split", type=int, help="with --probes: crisis splitting with this many copies (selfplay --split)")
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
 
     sprt = None
@@ -839,6 +882,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except FileNotFoundError as err:
         print(f"batch_eval: {err}", file=sys.stderr)
         return 2
+    refusal = engine_refusal(args, binary)
+    if refusal:
+        print(f"batch_eval: {refusal}", file=sys.stderr)
+        return 2
     if args.ray and not args.worker_engine and not os.path.isfile(binary):
         print(f"batch_eval: --ray ships the engine to the workers, but {binary} is not a file "
               "(give --engine, or --worker-engine for a path on the workers)", file=sys.stderr)
@@ -852,7 +899,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         return 130
     except ImportError as err:
-        print(f"batch_eval: --ray needs the ray package (pip install ray): {err}", file=sys.stderr)
+        print(f"batch_eval: --ray needs the ray package (python3 -m pip install -e 'scripts[ray]'): {err}",
+              file=sys.stderr)
         return 2
     except (RayUnavailable, ResultsBusy) as err:
         print(f"batch_eval: {err}", file=sys.stderr)

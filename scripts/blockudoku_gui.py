@@ -22,7 +22,6 @@ with replacement over the catalogue, from the seed) happens here, as in the orig
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import tkinter as tk
@@ -31,9 +30,7 @@ from dataclasses import dataclass, field
 from tkinter import ttk
 from typing import Dict, List, Optional, Tuple
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from engines import (  # noqa: E402
+from engines import (
     BlockudokuEngine,
     EngineDied,
     EngineError,
@@ -43,7 +40,8 @@ from engines import (  # noqa: E402
     cells_of,
     load_catalogue,
 )
-from gui_status import engine_status_row, show_engine_alive, show_engine_dead  # noqa: E402
+from engines.cli import HelpFormatter
+from engines.frontend import engine_status_row, show_engine_alive, show_engine_dead
 
 STATUS_WRAP = (450, 330)  # status line width in pixels: alone, and beside Restart engine
 CELL = 46  # board cell size in pixels
@@ -644,15 +642,20 @@ class BlockudokuApp:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description="Blockudoku front end driving the engine through its protocol.")
+    parser = argparse.ArgumentParser(description="Blockudoku front end driving the engine through its protocol.",
+                                     formatter_class=HelpFormatter)
     parser.add_argument("--engine", help="engine command (default: blockudoku from $ENGINE_BIN_DIR or target/release)")
     parser.add_argument("--seed", type=int, help="seed for the deals (default: random)")
     parser.add_argument("--movetime", type=int, default=0, help="engine time per hand in ms (0: a bare go)")
-    parser.add_argument("--agent", help="the engine's Agent option to start with (default, original, strong)")
+    parser.add_argument("--agent", help="the engine's Agent option to start with (default: the engine's; "
+                                        "an agent it does not have is refused before the window opens)")
     parser.add_argument("--delay", type=int, default=350, help="ms between animated engine placements")
     parser.add_argument("--pieces", help="piece catalogue file to draw from (default: ask the engine)")
     args = parser.parse_args(argv)
-    engine = BlockudokuEngine(args.engine.split() if args.engine else None)
+    try:
+        engine = BlockudokuEngine(args.engine.split() if args.engine else None)
+    except (EngineProblem, FileNotFoundError) as err:
+        parser.error(f"cannot start the engine: {err}")
     if args.agent:
         try:
             engine.setoption("Agent", args.agent)

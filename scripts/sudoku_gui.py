@@ -25,12 +25,11 @@ import tkinter as tk
 from tkinter import filedialog, ttk
 from typing import Callable, List, Optional, Tuple
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from engines import MODES, EngineDied, EngineError, EngineProblem, SudokuEngine, SudokuMove, SudokuState  # noqa: E402
-from engines.tools import DIFFICULTIES, SudokuTools  # noqa: E402
-from gui_status import engine_status_row, show_engine_alive, show_engine_dead  # noqa: E402
-from sudoku_puzzle_gui import PuzzleApp  # noqa: E402
+from engines import MODES, EngineDied, EngineError, EngineProblem, SudokuEngine, SudokuMove, SudokuState, find_binary
+from engines.tools import DIFFICULTIES, SudokuTools
+from engines.cli import HelpFormatter, check_option_values
+from engines.frontend import engine_status_row, show_engine_alive, show_engine_dead
+from sudoku_puzzle_gui import PuzzleApp
 
 BOARD_PX = 450
 SIZES = ("2x2", "2x3", "3x3", "3x4", "4x4")
@@ -424,14 +423,15 @@ class SudokuApp:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(description="Competitive Sudoku front end driving sudoku-agent through its protocol, "
-                                                 "or (--mode puzzle) the classic sudoku with the engine as its referee and solver.")
+    parser = argparse.ArgumentParser(description="Competitive Sudoku front end driving sudoku-agent through its protocol,\n"
+                                                 "or (--mode puzzle) the classic sudoku with the engine as its referee and solver.",
+                                     formatter_class=HelpFormatter)
     parser.add_argument("--engine", help="agent command (default: sudoku-agent from $ENGINE_BIN_DIR or target/release)")
-    parser.add_argument("--board", default="3x3", help="block shape m x n (default 3x3; puzzle: 2x2, 2x3, 3x3, 3x4, 4x4)")
-    parser.add_argument("--mode", default="classic", choices=MODES + ("puzzle",))
+    parser.add_argument("--board", default="3x3", help="block shape m x n (puzzle: 2x2, 2x3, 3x3, 3x4, 4x4)")
+    parser.add_argument("--mode", default="classic", choices=MODES + ("puzzle",), help="play mode, or the puzzle")
     parser.add_argument("--file", help="start from a board file (either course-framework format); puzzle mode: a puzzle file")
-    parser.add_argument("--player1", default=HUMAN, help="'human' or an agent name (default human)")
-    parser.add_argument("--player2", default="default", help="'human' or an agent name (default: default)")
+    parser.add_argument("--player1", default=HUMAN, help="'human' or one of the engine's agents (its Agent option)")
+    parser.add_argument("--player2", default="default", help="'human' or one of the engine's agents")
     parser.add_argument("--movetime", type=int, default=500, help="agent time per move in ms")
     parser.add_argument("--difficulty", default="easy", choices=DIFFICULTIES, help="puzzle mode: difficulty of New")
     parser.add_argument("--seed", type=int, default=1, help="puzzle mode: seed of the first generated puzzle")
@@ -439,7 +439,17 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    args = parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    agents = [p for p in (args.player1, args.player2) if p != HUMAN]
+    if args.mode != "puzzle" and agents:
+        try:
+            command = args.engine.split() if args.engine else [str(find_binary("sudoku-agent"))]
+        except FileNotFoundError as err:
+            parser.error(str(err))
+        refusal = check_option_values(command, SudokuEngine, [("Agent", agents)], "sudoku_gui")
+        if refusal:
+            parser.error(refusal)
     root = tk.Tk()
     window = Window(root, args)
     window.start(args.mode, args.file)

@@ -1,4 +1,4 @@
-"""The Blockudoku window's Agent and Objective choices (issue 13): chosen in the window, they
+"""The Blockudoku window's Agent and Objective choices: chosen in the window, they
 reach the engine (its transcript shows the `setoption`), Hint and the engine's own play answer
 with the chosen agent (the same answer a separate engine set to that agent gives), and the
 choice survives New game and an engine restart. Objective is offered only by engines that
@@ -7,8 +7,7 @@ import os
 import random
 import signal
 
-from conftest import fake_command, pump, real_engine
-from test_harness_gui import tk_root, wait_for  # noqa: F401 (tk_root is a fixture)
+from engines.testing import fake_command, pump, real_engine, wait_for
 
 from engines import BlockudokuEngine, EngineError
 

@@ -1,5 +1,5 @@
-"""The status line of the game front ends (blockudoku_gui.py, sudoku_gui.py), with the
-Restart engine button that is shown only while the engine is dead."""
+"""What the Tkinter front ends (scripts/blockudoku_gui.py, scripts/sudoku_gui.py) share: the
+engine's status line, with the Restart engine button that is shown only while the engine is dead."""
 from __future__ import annotations
 
 import tkinter as tk
