@@ -113,15 +113,16 @@ def test_failed_jobs_are_reported_and_rerun(tmp_path):
 
 
 def test_stats():
-    import batch_eval
+    from engines.batch.jobs import parse_seeds
+    from engines.stats import poisson_interval, wilson
 
-    lo, hi = batch_eval.wilson(50, 100)
+    lo, hi = wilson(50, 100)
     assert 0.40 < lo < 0.41 and 0.59 < hi < 0.60
-    lo, hi = batch_eval.poisson_interval(0)
+    lo, hi = poisson_interval(0)
     assert lo == 0 and 3.6 < hi < 3.8
-    lo, hi = batch_eval.poisson_interval(100)
+    lo, hi = poisson_interval(100)
     assert 81 < lo < 82 and 121 < hi < 122
-    assert batch_eval.parse_seeds("1-3,7") == [1, 2, 3, 7]
+    assert parse_seeds("1-3,7") == [1, 2, 3, 7]
 
 
 def engine_children(pid, name):
