@@ -47,16 +47,8 @@ from typing import Optional, Sequence
 from engines import BlockudokuEngine, SudokuEngine, find_binary
 from engines.batch.jobs import blockudoku_jobs, check_probes, parse_list, sudoku_jobs
 from engines.batch.results import ResultsBusy, hold_results_file
-from engines.cli import HelpFormatter, check_option_values
+from engines.cli import HelpFormatter, check_option_values, missing_statistics
 from engines.units import RayUnavailable
-
-try:  # these import the statistics (engines/stats.py)
-    from engines.batch.plot import plot
-    from engines.batch.pool import run
-    from engines.batch.sprt import Sprt
-    from engines.batch.summary import print_table, summarise
-except ModuleNotFoundError as missing:  # scipy: the statistics need the batch extra
-    sys.exit(f"batch_eval: the {missing.name} package is missing: python3 -m pip install -e 'scripts[batch]'")
 
 
 TERMS = """\
@@ -147,6 +139,15 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    missing = missing_statistics("batch_eval")
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
+    # These need the statistics (engines/stats.py, scipy).
+    from engines.batch.plot import plot
+    from engines.batch.pool import run
+    from engines.batch.sprt import Sprt
+    from engines.batch.summary import print_table, summarise
 
     sprt = None
     try:

@@ -44,12 +44,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 HERE = pathlib.Path(__file__).resolve().parent
 
 from engines import EngineProblem, SudokuEngine, find_binary
-from engines.cli import HelpFormatter, rejected_values
-
-try:
-    from engines.stats import wilson
-except ModuleNotFoundError as missing:  # scipy: the statistics need the batch extra
-    sys.exit(f"framework_match: the {missing.name} package is missing: python3 -m pip install -e 'scripts[batch]'")
+from engines.cli import HelpFormatter, missing_statistics, rejected_values
 
 ADAPTER = HERE / "framework_player"
 FRAMEWORK_VERSIONS = {"2024": "competitive-sudoku-2024", "2022": "competitive-sudoku-2022"}
@@ -288,6 +283,8 @@ def wdl(games: Sequence[Game]) -> Tuple[int, int, int, float]:
 
 
 def summary(games: Sequence[Game], a: str, b: str) -> List[str]:
+    from engines.stats import wilson  # scipy: checked by main() before any game
+
     done = [g for g in games if g.result is not None]
     w, d, l, pts = wdl(done)
     n = len(done)
@@ -345,6 +342,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--jsonl", help="append one JSON line per game to this file")
     parser.add_argument("--warm-up", action="store_true", help="pass --warm-up to the framework (first game)")
     args = parser.parse_args(argv)
+    missing = missing_statistics("framework_match")
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
     try:
         if args.games < 1 or args.jobs < 1 or args.time <= 0:
             raise MatchError("--games and --jobs must be at least 1 and --time positive")

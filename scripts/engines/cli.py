@@ -3,6 +3,7 @@ names (and other option values) against the engine itself, before any work start
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 from typing import Iterable, List, Optional, Sequence, Type
@@ -21,6 +22,14 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
                 and (action.option_strings or action.nargs in (argparse.OPTIONAL, argparse.ZERO_OR_MORE))):
             text += " (default: %(default)s)"
         return text
+
+
+def missing_statistics(tool: str) -> Optional[str]:
+    """The one-line message when the statistics (engines/stats.py) cannot be imported because
+    scipy, the `batch` extra, is not installed; None when it is."""
+    if importlib.util.find_spec("scipy") is None:
+        return f"{tool}: the scipy package is missing: python3 -m pip install -e 'scripts[batch]'"
+    return None
 
 
 def rejected_values(engine: LineEngine, option: str, values: Iterable[str]) -> List[str]:
