@@ -6,7 +6,7 @@ import argparse
 import importlib.util
 import os
 import sys
-from typing import Iterable, List, Optional, Sequence, Type
+from typing import Iterable, List, Optional, Sequence, Tuple, Type
 
 from .base import EngineError, EngineProblem, LineEngine
 
@@ -45,7 +45,7 @@ def rejected_values(engine: LineEngine, option: str, values: Iterable[str]) -> L
 
 
 def check_option_values(command: Sequence[str], engine_class: Type[LineEngine],
-                        wanted: Sequence[tuple], tool: str) -> Optional[str]:
+                        wanted: Sequence[Tuple[str, Sequence[str]]], tool: str) -> Optional[str]:
     """Asks the engine (started with `command`) whether it takes each (option, values) of
     `wanted`; returns the first refusal as a one-line message, or None.
 
