@@ -4,7 +4,7 @@
 //! Each set is a sequence of entries, and entry `k` of a set depends only on the set, the seed
 //! and `k`: every generator seed it uses is a hash of those three (and of a candidate number),
 //! so any slice of a collection can be made again without the lines before it, and two sets
-//! never share a puzzle by accident of their seeds. The rules, one per set:
+//! made from the same seed draw different generator seeds. The rules, one per set:
 //!
 //! - [`PuzzleSet::Minimal`]: the puzzle with the fewest givens among
 //!   [`MINIMAL_CANDIDATES`] minimal puzzles (a minimal puzzle is unique, and loses its
