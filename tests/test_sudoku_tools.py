@@ -1,10 +1,22 @@
 """End-to-end tests of the sudoku tools of `sudoku-agent`: solve, count, check, generate,
-bench-solver, including bad input (non-zero exit, one line on stderr, never a panic)."""
+bench-solver, the project's puzzle collections (`generate --set`), including bad input
+(non-zero exit, one line on stderr, never a panic)."""
 import subprocess
 
 import pytest
 
-HARD = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+# The first puzzle of the project's hard collection (crates/rules/data/sudoku/hard.txt).
+HARD = "..7...5.93.6.........7.48..5..3.629......2.1.8...5.......8..1.26...2......5..39.."
+
+# The collections: set name, file, entries made again by the test (a slice: the whole hard
+# set takes a minute), histogram bench-solver prints for the whole file.
+SETS = [
+    ("minimal", "minimal.txt", 20, "0/3000/0"),
+    ("hard", "hard.txt", 2, "0/300/0"),
+    ("multiple", "multiple.txt", 50, "0/0/3000"),
+    ("none", "no-solution.txt", 5, "1000/0/0"),
+    ("counts", "solution-counts.txt", 9, None),
+]
 
 
 def run(binary, *args, input=None, timeout=60):
@@ -19,47 +31,63 @@ def ok(binary, *args):
     return r.stdout.splitlines()
 
 
-def counts_lines(data_dir):
-    lines = (data_dir / "sudoku/solution-counts.txt").read_text().splitlines()
-    return [l.split(":") for l in lines if l.strip() and not l.startswith("#")]
-
-
-def has_duplicate_givens(puzzle):
-    def dup(cells):
-        vals = [c for c in cells if c not in ".0"]
-        return len(vals) != len(set(vals))
-
-    rows = [puzzle[9 * r:9 * r + 9] for r in range(9)]
-    cols = [puzzle[c::9] for c in range(9)]
-    boxes = [
-        "".join(puzzle[(3 * (b // 3) + i) * 9 + 3 * (b % 3) + j] for i in range(3) for j in range(3))
-        for b in range(9)
-    ]
-    return any(dup(u) for u in rows + cols + boxes)
+def entries(path):
+    return [l for l in path.read_text().splitlines() if l.strip() and not l.startswith("#")]
 
 
 def test_solve_and_count_match_the_solution_counts_file(sudoku_bin, data_dir):
-    for parts in counts_lines(data_dir):
+    shapes = set()
+    for line in entries(data_dir / "sudoku/solution-counts.txt"):
+        parts = line.split(":")
         puzzle, count = parts[0], int(parts[1])
-        if has_duplicate_givens(puzzle):
-            r = run(sudoku_bin, "solve", puzzle)
-            assert r.returncode != 0 and "twice" in r.stderr
-            continue
+        shapes.add(puzzle.split(" ")[0] if " " in puzzle else "3x3")
         assert ok(sudoku_bin, "count", "--limit", "1000", puzzle) == [str(count)]
-        [line] = ok(sudoku_bin, "solve", puzzle)
+        [answer] = ok(sudoku_bin, "solve", puzzle)
         if count == 0:
-            assert line == "no solution"
+            assert answer == "no solution"
         elif count == 1:
-            assert line == parts[2]
+            assert answer == parts[2]
         else:
-            grid, note = line.split(" ", 1)
-            assert note == "multiple solutions"
+            assert answer.endswith(" multiple solutions"), answer
+            grid = answer.removesuffix(" multiple solutions")
             assert ok(sudoku_bin, "check", grid) == ["ok"]
-            assert all(p in ".0" or p == g for p, g in zip(puzzle, grid))
+            given, filled = puzzle.split(" ")[-1], grid.split(" ")[-1]
+            assert all(p == "." or p == g for p, g in zip(given, filled))
+    assert shapes == {"3x3", "4x4", "5x5"}
+
+
+@pytest.mark.parametrize("name,file,slice_,histogram", SETS, ids=[s[0] for s in SETS])
+def test_generate_set_makes_the_committed_file(sudoku_bin, data_dir, name, file, slice_, histogram):
+    """The file's header names the command; its first entries are what the command makes."""
+    text = (data_dir / "sudoku" / file).read_text()
+    header = text.splitlines()[:2]
+    words = header[1].split()
+    assert words[:6] == ["#", "made", "by:", "sudoku-agent", "generate", "--set"], header
+    assert words[6] == name and words[7] == "--seed" and words[9] == "--count"
+    assert len(entries(data_dir / "sudoku" / file)) == int(words[10])
+    out = ok(sudoku_bin, "generate", "--set", name, "--seed", words[8], "--count", str(slice_))
+    assert out[0] == header[0]
+    assert out[1] == f"# made by: sudoku-agent generate --set {name} --seed {words[8]} --count {slice_}"
+    assert out[2:] == entries(data_dir / "sudoku" / file)[:slice_]
+    # Another seed, other entries.
+    other = ok(sudoku_bin, "generate", "--set", name, "--seed", "2", "--count", "1")
+    assert other[2] != out[2]
+
+
+def test_bench_solver_times_the_projects_collections_by_default(sudoku_bin):
+    out = ok(sudoku_bin, "bench-solver")
+    assert "nodes/puzzle" in out[0]
+    rows = {r.split()[0]: r.split() for r in out[1:]}
+    assert list(rows) == [s[1] for s in SETS if s[3]]
+    for _, file, _, histogram in SETS:
+        if histogram:
+            assert rows[file][-1] == histogram
+    # The hard set needs more search than the minimal puzzles it is chosen from.
+    assert float(rows["hard.txt"][-2]) > 3 * float(rows["minimal.txt"][-2])
 
 
 def test_solve_file_answers_line_for_line(sudoku_bin, data_dir, tmp_path):
-    lines = (data_dir / "sudoku/magictour-top1465.txt").read_text().splitlines()
+    lines = (data_dir / "sudoku/hard.txt").read_text().splitlines()
     puzzles = [l for l in lines if l and not l.startswith("#")][:50]
     f = tmp_path / "p.txt"
     f.write_text("# comment\n\n" + "\n".join(puzzles) + "\n")
@@ -130,10 +158,13 @@ def test_bench_solver_prints_a_table(sudoku_bin, data_dir, tmp_path):
     f.write_text("\n".join([HARD] * 5) + "\n")
     out = ok(sudoku_bin, "bench-solver", "--file", str(f), "--generated", "2x2:3")
     assert out[0].split()[:3] == ["set", "puzzles", "us/puzzle"]
-    assert "median us" in out[0] and "puzzles/s" in out[0]
+    assert "median us" in out[0] and "puzzles/s" in out[0] and "nodes/puzzle" in out[0]
     row = out[1].split()
     assert row[0] == "few.txt" and row[1] == "5" and row[-1] == "0/5/0"
     assert float(row[2]) > 0
+    # Node counts do not depend on the clock: five copies of one puzzle, one count.
+    [nodes] = [r.split()[-2] for r in ok(sudoku_bin, "bench-solver", "--file", str(f))[1:]]
+    assert row[-2] == nodes and float(nodes) >= 1
     assert out[2].split()[-1] == "0/3/0"
 
 
@@ -162,6 +193,9 @@ BAD = [
     ["generate", "--clues", "30", "--difficulty", "easy"],
     ["generate", "--seed", "-1"],
     ["generate", "--count", "x"],
+    ["generate", "--set", "17-clue"],
+    ["generate", "--set", "hard", "--shape", "4x4"],
+    ["generate", "--set", "hard", "--clues", "30"],
     ["bench-solver", "--file", "/nonexistent"],
     ["bench-solver", "--generated", "4x4"],
     ["bench-solver", "--generated", "4x4:0"],

@@ -1,17 +1,19 @@
-//! Solver correctness: the solution-counts file (data/sudoku), the benchmark collections, and
-//! random boards of several shapes, each cross-checked between the 9x9 band solver, the
-//! general solver and the naive reference solver.
+//! Solver correctness: the solution-counts file (data/sudoku), the project's puzzle
+//! collections, and random boards of several shapes, each cross-checked between the 9x9 band
+//! solver, the general solver and the naive reference solver. Also: the committed collections
+//! are what their header's command makes (a slice of each, made again).
 
 use std::path::PathBuf;
 
 use puzzle_rules::rng::SplitMix64;
 use puzzle_rules::sudoku::check::check_filled;
 use puzzle_rules::sudoku::generate::full_grid;
+use puzzle_rules::sudoku::puzzle_set::PuzzleSet;
 use puzzle_rules::sudoku::solver::nine::{self as solver9, Path};
 use puzzle_rules::sudoku::solver::{
     count_solutions, count_solutions_general, has_solution, solve, solve_and_count,
 };
-use puzzle_rules::sudoku::{reference, Board, ParseError, Shape};
+use puzzle_rules::sudoku::{reference, Board, Shape};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -22,11 +24,17 @@ fn data(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn puzzles(name: &str) -> Vec<Vec<u8>> {
-    data(name)
-        .lines()
+/// The entry lines of a collection file (comments and blank lines skipped).
+fn entry_lines(text: &str) -> Vec<&str> {
+    text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect()
+}
+
+fn puzzles(set: PuzzleSet) -> Vec<Vec<u8>> {
+    entry_lines(&data(set.file_name()))
+        .into_iter()
         .map(cells81)
         .collect()
 }
@@ -40,6 +48,14 @@ fn cells81(text: &str) -> Vec<u8> {
             _ => panic!("bad cell in {text}"),
         })
         .collect()
+}
+
+/// A puzzle as the collection files write it: 81 characters, or `MxN <rows>`.
+fn board_of(text: &str) -> Board {
+    match text.split_once(' ') {
+        Some((shape, rows)) => Board::parse_rows(Shape::parse(shape).unwrap(), rows).unwrap(),
+        None => Board::from_cells(nine(), &cells81(text)).unwrap(),
+    }
 }
 
 /// Every compiled copy of the 9x9 solver: the scalar fallback is tested even on CPUs that
@@ -67,35 +83,27 @@ fn assert_completes(board: &Board, solution: &Board) {
     }
 }
 
+/// Exact counts on every path, 9x9, 16x16 and 25x25; the naive reference solver agrees where
+/// it is fast enough (9x9 up to 150 solutions, unique puzzles of every shape).
 #[test]
 fn every_line_of_solution_counts_matches() {
     let text = data("solution-counts.txt");
-    let mut lines = 0;
-    for line in text
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-    {
-        let parts: Vec<&str> = line.trim().split(':').collect();
+    let mut seen = std::collections::BTreeSet::new();
+    for line in entry_lines(&text) {
+        let parts: Vec<&str> = line.split(':').collect();
         let (puzzle, count) = (parts[0], parts[1].parse::<usize>().unwrap());
-        let solution = parts.get(2).copied().unwrap_or("");
-        let cells = cells81(puzzle);
-        lines += 1;
-        let board = match Board::from_cells(nine(), &cells) {
-            Ok(b) => b,
-            Err(ParseError::Duplicate { .. }) => {
-                // Givens that repeat a value: no solution, and no board to ask.
-                assert_eq!(count, 0, "{puzzle}");
-                continue;
-            }
-            Err(e) => panic!("{puzzle}: {e}"),
-        };
+        let board = board_of(puzzle);
+        let shape = board.shape();
+        seen.insert((shape.size(), count.min(2)));
         // Counting with a limit above the true count must give the exact count.
         assert_eq!(count_solutions(&board, 10_000), count, "{puzzle}");
-        let mut raw = [0u8; 81];
-        raw.copy_from_slice(&cells);
-        for path in PATHS {
-            let (n, _) = solver9::solve_cells_on(path, &raw, 10_000, false);
-            assert_eq!(n, count, "{path:?} {puzzle}");
+        if shape == nine() {
+            let mut raw = [0u8; 81];
+            raw.copy_from_slice(board.cells());
+            for path in PATHS {
+                let (n, _) = solver9::solve_cells_on(path, &raw, 10_000, false);
+                assert_eq!(n, count, "{path:?} {puzzle}");
+            }
         }
         assert_eq!(
             count_solutions_general(&board, 10_000),
@@ -109,34 +117,37 @@ fn every_line_of_solution_counts_matches() {
         match count {
             0 => assert!(first.is_none() && solve(&board).is_none()),
             1 => {
-                let expected = Board::from_cells(nine(), &cells81(solution)).unwrap();
+                let expected = board_of(parts[2]);
                 assert_eq!(first.as_ref(), Some(&expected));
                 assert_eq!(solve(&board), Some(expected));
             }
             _ => assert_completes(&board, &first.unwrap()),
         }
-        if count <= 150 {
+        // On larger boards the naive search can take a minute to prove no solution or to
+        // count a hundred; unique ones take it milliseconds.
+        if (shape == nine() && count <= 150) || count == 1 {
             assert_eq!(
-                reference::count_solutions(3, 3, &cells, 10_000),
+                reference::count_solutions(shape.m(), shape.n(), board.cells(), 10_000),
                 count,
                 "reference {puzzle}"
             );
         }
     }
-    assert_eq!(lines, 43);
+    // Unique, several and no solutions on each of 9x9, 16x16 and 25x25.
+    assert_eq!(seen.len(), 9, "{seen:?}");
 }
 
 /// Fast path vs general path on every puzzle of the smaller collections and a sample of the
 /// larger ones; both vs the reference solver on a smaller sample (it is slow on hard ones).
 #[test]
 fn collections_agree_across_three_solvers() {
-    for (file, step, reference_step) in [
-        ("magictour-top1465.txt", 1, 97),
-        ("forum-hardest-1106.txt", 1, 53),
-        ("17-clue.txt", 97, 4001),
-        ("serg-benchmark.txt", 13, 503),
+    for (set, step, reference_step, expected) in [
+        (PuzzleSet::Minimal, 7, 101, 1),
+        (PuzzleSet::Hard, 1, 11, 1),
+        (PuzzleSet::Multiple, 7, 101, 2),
+        (PuzzleSet::NoSolution, 3, 37, 0),
     ] {
-        let all = puzzles(file);
+        let all = puzzles(set);
         let mut checked = 0;
         for (i, cells) in all.iter().enumerate().step_by(step) {
             let board = Board::from_cells(nine(), cells).unwrap();
@@ -144,24 +155,59 @@ fn collections_agree_across_three_solvers() {
             raw.copy_from_slice(cells);
             let (fast, sol) = both_paths(&raw);
             let general = count_solutions_general(&board, 2);
-            assert_eq!(fast, general, "{file} #{i}");
-            if file == "serg-benchmark.txt" {
-                assert_eq!(fast, 2, "serg puzzles have several solutions: #{i}");
-            } else {
-                assert_eq!(fast, 1, "{file} #{i} is unique");
+            assert_eq!(fast, general, "{set:?} #{i}");
+            assert_eq!(fast, expected, "{set:?} #{i}");
+            if let Some(sol) = sol {
+                assert_completes(&board, &Board::from_cells(nine(), &sol).unwrap());
             }
-            let sol = Board::from_cells(nine(), &sol.unwrap()).unwrap();
-            assert_completes(&board, &sol);
             if i % reference_step == 0 {
                 assert_eq!(
                     reference::count_solutions(3, 3, cells, 2),
                     fast,
-                    "reference {file} #{i}"
+                    "reference {set:?} #{i}"
                 );
             }
             checked += 1;
         }
-        assert!(checked > 10, "{file}");
+        assert!(checked > 10, "{set:?}");
+    }
+}
+
+/// Each committed collection starts with the set's rule and the command that makes it; its
+/// first entries (every kind and shape of the counts set) are made again and must match byte
+/// for byte, and the file holds as many entries as the command asks for.
+#[test]
+fn committed_collections_are_what_their_command_makes() {
+    for (set, slice) in [
+        (PuzzleSet::Minimal, 5),
+        (PuzzleSet::Hard, 2),
+        (PuzzleSet::Multiple, 20),
+        (PuzzleSet::NoSolution, 4),
+        (PuzzleSet::Counts, 9),
+    ] {
+        let text = data(set.file_name());
+        let header: Vec<&str> = text.lines().take(2).collect();
+        assert_eq!(header[0], format!("# {}", set.rule()), "{set:?}");
+        let command = header[1]
+            .strip_prefix("# made by: sudoku-agent generate --set ")
+            .unwrap_or_else(|| panic!("{set:?}: no command in {:?}", header[1]));
+        let words: Vec<&str> = command.split(' ').collect();
+        assert_eq!(
+            (words[0], words[1], words[3]),
+            (set.name(), "--seed", "--count"),
+            "{command}"
+        );
+        let seed: u64 = words[2].parse().unwrap();
+        let count: usize = words[4].parse().unwrap();
+        let lines = entry_lines(&text);
+        assert_eq!(lines.len(), count, "{set:?}");
+        for (k, line) in lines.iter().take(slice).enumerate() {
+            assert_eq!(
+                *line,
+                set.line(&set.entry(seed, k as u64)),
+                "{set:?} entry {k}"
+            );
+        }
     }
 }
 

@@ -8,6 +8,8 @@
 //! - [`reference`]: a deliberately naive solver, used to cross-check the fast ones.
 //! - [`check`]: is a filled grid a correct sudoku.
 //! - [`generate`]: seeded puzzles with a unique solution.
+//! - [`puzzle_set`]: the project's puzzle collections, made by the generator and chosen by
+//!   the solver, entry by entry from a seed.
 //! - [`game`]: Competitive Sudoku (classic and allowed-squares rules, taboo moves).
 
 pub mod board;
@@ -15,6 +17,7 @@ pub mod check;
 pub mod game;
 pub mod generate;
 pub mod notation;
+pub mod puzzle_set;
 pub mod reference;
 pub mod solver;
 

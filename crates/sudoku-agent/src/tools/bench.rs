@@ -1,5 +1,7 @@
 //! `bench-solver`: the solver's speed on fixed puzzle sets, as "find a solution and prove it
-//! unique" (count to 2), single thread.
+//! unique" (count to 2), single thread. By default the sets are the project's own 9x9
+//! collections (`crates/rules/data/sudoku`, made by `generate --set`); `--file` takes any
+//! collection, one puzzle per line.
 //!
 //! Puzzles are parsed before timing. `us/puzzle` and `puzzles/s` come from the fastest of 3
 //! passes over the set (one clock read per pass); `us (best)` and `median us` from each
@@ -7,14 +9,16 @@
 //! train the branch predictor on one puzzle). On a shared machine the per-puzzle minimum
 //! filters out time stolen by other processes, so those two columns are the steadier ones.
 //! The solution-count histogram doubles as a signature: a
-//! solver change that moves it is a bug.
+//! solver change that moves it is a bug. `nodes/puzzle` is the solver's mean search nodes
+//! (the root included), the same on every machine: a solver change that moves it says so.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{anyhow, bail, Result};
 use puzzle_rules::sudoku::generate::{generate, Difficulty};
-use puzzle_rules::sudoku::solver::count_solutions;
+use puzzle_rules::sudoku::puzzle_set::PuzzleSet;
+use puzzle_rules::sudoku::solver::{count_solutions, run as solve_request, Request};
 use puzzle_rules::sudoku::{Board, Shape};
 
 use super::input::read_puzzles;
@@ -22,11 +26,13 @@ use super::input::read_puzzles;
 /// Runs per set; the fastest counts.
 const ROUNDS: usize = 3;
 
-const COLLECTIONS: [&str; 4] = [
-    "17-clue.txt",
-    "magictour-top1465.txt",
-    "forum-hardest-1106.txt",
-    "serg-benchmark.txt",
+/// The collections timed by default: the 9x9 sets (the solution-count cases are test
+/// material of every shape, not a benchmark).
+const COLLECTIONS: [PuzzleSet; 4] = [
+    PuzzleSet::Minimal,
+    PuzzleSet::Hard,
+    PuzzleSet::Multiple,
+    PuzzleSet::NoSolution,
 ];
 
 /// Where the repository's puzzle collections are: `crates/rules/data/sudoku` from the
@@ -38,7 +44,7 @@ fn data_dir() -> Result<PathBuf> {
     ];
     candidates
         .into_iter()
-        .find(|p| p.join(COLLECTIONS[0]).is_file())
+        .find(|p| p.join(COLLECTIONS[0].file_name()).is_file())
         .ok_or_else(|| anyhow!("cannot find crates/rules/data/sudoku: pass --file"))
 }
 
@@ -46,7 +52,10 @@ pub fn run(files: Vec<PathBuf>, generated: Vec<String>) -> Result<()> {
     let mut sets: Vec<(String, Vec<Board>)> = Vec::new();
     let files = if files.is_empty() {
         let dir = data_dir()?;
-        COLLECTIONS.iter().map(|f| dir.join(f)).collect()
+        COLLECTIONS
+            .iter()
+            .map(|s| dir.join(s.file_name()))
+            .collect()
     } else {
         files
     };
@@ -86,13 +95,14 @@ pub fn run(files: Vec<PathBuf>, generated: Vec<String>) -> Result<()> {
         sets.push((format!("generated {shape} {level} x{k}"), boards));
     }
     engine_kit::println_or_exit!(
-        "{:<28} {:>8} {:>10} {:>10} {:>10} {:>12}  solutions 0/1/2+",
+        "{:<28} {:>8} {:>10} {:>10} {:>10} {:>12} {:>12}  solutions 0/1/2+",
         "set",
         "puzzles",
         "us/puzzle",
         "us (best)",
         "median us",
-        "puzzles/s"
+        "puzzles/s",
+        "nodes/puzzle"
     );
     for (name, boards) in sets {
         if boards.is_empty() {
@@ -105,13 +115,15 @@ pub fn run(files: Vec<PathBuf>, generated: Vec<String>) -> Result<()> {
         // across passes, never from back-to-back repeats that would train the branch
         // predictor on one puzzle.
         let mut histogram = [0usize; 3];
+        let mut nodes = 0;
         let mut total = f64::INFINITY;
         for round in 0..ROUNDS {
             let start = Instant::now();
             for board in &boards {
-                let count = count_solutions(std::hint::black_box(board), 2);
+                let answer = solve_request(std::hint::black_box(board), Request::count(2));
                 if round == 0 {
-                    histogram[count] += 1;
+                    histogram[answer.count] += 1;
+                    nodes += answer.nodes;
                 }
             }
             total = total.min(start.elapsed().as_secs_f64());
@@ -129,12 +141,13 @@ pub fn run(files: Vec<PathBuf>, generated: Vec<String>) -> Result<()> {
         let best_mean = times.iter().sum::<f64>() / boards.len() as f64;
         let n = boards.len() as f64;
         engine_kit::println_or_exit!(
-            "{name:<28} {:>8} {:>10.2} {:>10.2} {:>10.2} {:>12.0}  {}/{}/{}",
+            "{name:<28} {:>8} {:>10.2} {:>10.2} {:>10.2} {:>12.0} {:>12.2}  {}/{}/{}",
             boards.len(),
             total / n * 1e6,
             best_mean * 1e6,
             median * 1e6,
             n / total,
+            nodes as f64 / n,
             histogram[0],
             histogram[1],
             histogram[2]

@@ -15,6 +15,7 @@ use anyhow::{anyhow, bail, Result};
 use clap::Subcommand;
 use puzzle_rules::sudoku::check::check_filled;
 use puzzle_rules::sudoku::generate::{generate, Difficulty};
+use puzzle_rules::sudoku::puzzle_set::PuzzleSet;
 use puzzle_rules::sudoku::solver::{count_solutions, solve_and_count};
 use puzzle_rules::sudoku::Shape;
 
@@ -53,11 +54,17 @@ pub enum ToolCommand {
         #[arg(long, conflicts_with = "grid")]
         file: Option<PathBuf>,
     },
-    /// Generate puzzles with a unique solution, reproducible from the seed.
+    /// Generate puzzles with a unique solution, reproducible from the seed; or, with `--set`,
+    /// the first `--count` entries of one of the project's puzzle collections (the files in
+    /// crates/rules/data/sudoku, byte for byte, with the seed and count their header shows).
     Generate {
         /// Block shape, e.g. `3x3` (9x9) or `4x4` (16x16).
         #[arg(long, default_value = "3x3")]
         shape: String,
+        /// A collection: `minimal`, `hard`, `multiple`, `none` or `counts` (see
+        /// crates/rules/data/sudoku/README.md); entry k depends only on the seed and k.
+        #[arg(long, conflicts_with_all = ["shape", "clues", "difficulty"])]
+        set: Option<String>,
         /// Clues to keep (more when uniqueness needs them).
         #[arg(long, conflicts_with = "difficulty")]
         clues: Option<usize>,
@@ -72,10 +79,12 @@ pub enum ToolCommand {
         count: u64,
     },
     /// Time "find a solution and prove it unique" (count to 2) on puzzle files; prints
-    /// puzzles, microseconds per puzzle (mean and median) and puzzles per second.
+    /// puzzles, microseconds per puzzle (mean and median), puzzles per second and the
+    /// solver's mean search nodes per puzzle.
     BenchSolver {
-        /// Puzzle files (default: the four collections in crates/rules/data/sudoku; they are
-        /// also run, first, when only --generated is given).
+        /// Puzzle files, one puzzle per line (`.` or `0` empty, `#` comments) (default: the
+        /// project's 9x9 collections in crates/rules/data/sudoku: minimal, hard, multiple,
+        /// no-solution; they are also run, first, when only --generated is given).
         #[arg(long)]
         file: Vec<PathBuf>,
         /// Also time a generated set, `MxN:K[:easy|medium|hard]` (K puzzles from seeds
@@ -124,11 +133,18 @@ pub fn run(cmd: ToolCommand) -> Result<()> {
             Ok(())
         }
         ToolCommand::Generate {
+            set: Some(set),
+            seed,
+            count,
+            ..
+        } => write_set(&set, seed, count),
+        ToolCommand::Generate {
             shape,
             clues,
             difficulty,
             seed,
             count,
+            set: None,
         } => {
             let shape = Shape::parse(&shape).map_err(|e| anyhow!("{e}"))?;
             let target = match (clues, difficulty) {
@@ -153,6 +169,26 @@ pub fn run(cmd: ToolCommand) -> Result<()> {
         }
         ToolCommand::BenchSolver { file, generated } => bench::run(file, generated),
     }
+}
+
+/// Writes the first `count` entries of the collection `name` made from `seed`, after a
+/// header that says what the set is and the command that makes it.
+fn write_set(name: &str, seed: u64, count: u64) -> Result<()> {
+    let set = PuzzleSet::parse(name).ok_or_else(|| {
+        let names: Vec<&str> = PuzzleSet::ALL.iter().map(|s| s.name()).collect();
+        anyhow!("--set '{name}': expected one of {}", names.join(", "))
+    })?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "# {}", set.rule())?;
+    writeln!(
+        out,
+        "# made by: sudoku-agent generate --set {} --seed {seed} --count {count}",
+        set.name()
+    )?;
+    for k in 0..count {
+        writeln!(out, "{}", set.line(&set.entry(seed, k)))?;
+    }
+    Ok(())
 }
 
 /// Answers one line per puzzle: the puzzle from the arguments, or every puzzle of the file.

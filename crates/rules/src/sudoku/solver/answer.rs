@@ -70,6 +70,7 @@ impl Tally {
             count: self.count,
             first: self.first,
             complete: self.nodes <= self.max_nodes,
+            nodes: self.nodes,
         }
     }
 }
@@ -82,6 +83,10 @@ pub struct Answer {
     pub first: Option<Vec<u8>>,
     /// False when the node budget ran out before the answer was certain.
     pub complete: bool,
+    /// Search nodes visited: grids the search reached after propagation (the root
+    /// included), the same measure on every path. The solver's own measure of how hard a
+    /// puzzle is for it; 0 when the givens contradict each other.
+    pub nodes: usize,
 }
 
 impl Answer {
@@ -90,5 +95,6 @@ impl Answer {
         count: 0,
         first: None,
         complete: true,
+        nodes: 0,
     };
 }

@@ -510,10 +510,13 @@ fn value_masks_sse2(cells: &[u8; 81]) -> [u32; 30] {
     masks
 }
 
-/// Where the search reports: stops at `limit`, keeps the first solution when asked to.
+/// Where the search reports: stops at `limit`, keeps the first solution when asked to,
+/// counts the search nodes.
 struct Tally {
     limit: usize,
     count: usize,
+    /// Grids the search reached after propagation, the root included ([`Answer::nodes`]).
+    nodes: usize,
     first: Option<[u8; 81]>,
     want_first: bool,
     /// Whether a guess of this solve has led to a contradiction yet (see
@@ -1104,6 +1107,7 @@ impl Grid {
     /// copy of the solver ([`Engine::search`]).
     #[inline(always)]
     fn search_body<E: Engine>(&mut self, tally: &mut Tally) {
+        tally.nodes += 1;
         if self.is_solved() {
             tally.count += 1;
             if tally.want_first && tally.first.is_none() {
@@ -1274,15 +1278,22 @@ pub fn solve_cells_on(
     limit: usize,
     want_first: bool,
 ) -> (usize, Option<[u8; 81]>) {
+    let tally = solve_on(path, cells, limit, want_first);
+    (tally.count, tally.first)
+}
+
+/// [`solve_cells_on`] with the whole tally, node count included.
+fn solve_on(path: Path, cells: &[u8; 81], limit: usize, want_first: bool) -> Tally {
     let mut tally = Tally {
         limit,
         count: 0,
+        nodes: 0,
         first: None,
         want_first,
         dead_end: false,
     };
     if limit == 0 {
-        return (0, None);
+        return tally;
     }
     match path {
         #[cfg(target_arch = "x86_64")]
@@ -1298,7 +1309,7 @@ pub fn solve_cells_on(
             }
         }
     }
-    (tally.count, tally.first)
+    tally
 }
 
 /// [`solve_cells`] for the dispatch (no node budget: the worst case is a fraction of a
@@ -1306,11 +1317,12 @@ pub fn solve_cells_on(
 pub(super) fn solve(board_cells: &[u8], request: Request) -> Answer {
     // Read in place (a copy was a memcpy per solve); the dispatch sends only 9x9 boards.
     let cells: &[u8; 81] = board_cells.try_into().expect("a 9x9 board has 81 cells");
-    let (count, first) = solve_cells(cells, request.limit, request.want_first);
+    let tally = solve_on(Path::fastest(), cells, request.limit, request.want_first);
     Answer {
-        count,
-        first: first.map(|f| f.to_vec()),
+        count: tally.count,
+        first: tally.first.map(|f| f.to_vec()),
         complete: true,
+        nodes: tally.nodes,
     }
 }
 
