@@ -75,24 +75,7 @@ pub fn run(files: Vec<PathBuf>, generated: Vec<String>) -> Result<()> {
         sets.push((name, boards));
     }
     for spec in generated {
-        let parts: Vec<&str> = spec.split(':').collect();
-        if parts.len() < 2 || parts.len() > 3 {
-            bail!("--generated '{spec}': expected MxN:K[:easy|medium|hard], e.g. 4x4:100");
-        }
-        let shape = Shape::parse(parts[0]).map_err(|e| anyhow!("--generated '{spec}': {e}"))?;
-        let k: u64 = parts[1]
-            .parse()
-            .map_err(|_| anyhow!("--generated '{spec}': '{}' is not a count", parts[1]))?;
-        if k == 0 || k > 100_000 {
-            bail!("--generated '{spec}': count must be 1..=100000");
-        }
-        let level = parts.get(2).copied().unwrap_or("hard");
-        let difficulty = Difficulty::parse(level).ok_or_else(|| {
-            anyhow!("--generated '{spec}': '{level}' is not easy, medium or hard")
-        })?;
-        let target = difficulty.clue_target(shape);
-        let boards = (1..=k).map(|seed| generate(shape, target, seed)).collect();
-        sets.push((format!("generated {shape} {level} x{k}"), boards));
+        sets.push(generated_set(&spec)?);
     }
     engine_kit::println_or_exit!(
         "{:<28} {:>8} {:>10} {:>10} {:>10} {:>12} {:>12}  solutions 0/1/2+",
@@ -154,4 +137,25 @@ pub fn run(files: Vec<PathBuf>, generated: Vec<String>) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// A set of `--generated MxN:K[:easy|medium|hard]`: K puzzles generated with seeds 1..=K.
+fn generated_set(spec: &str) -> Result<(String, Vec<Board>)> {
+    let parts: Vec<&str> = spec.split(':').collect();
+    if parts.len() < 2 || parts.len() > 3 {
+        bail!("--generated '{spec}': expected MxN:K[:easy|medium|hard], e.g. 4x4:100");
+    }
+    let shape = Shape::parse(parts[0]).map_err(|e| anyhow!("--generated '{spec}': {e}"))?;
+    let k: u64 = parts[1]
+        .parse()
+        .map_err(|_| anyhow!("--generated '{spec}': '{}' is not a count", parts[1]))?;
+    if k == 0 || k > 100_000 {
+        bail!("--generated '{spec}': count must be 1..=100000");
+    }
+    let level = parts.get(2).copied().unwrap_or("hard");
+    let difficulty = Difficulty::parse(level)
+        .ok_or_else(|| anyhow!("--generated '{spec}': '{level}' is not easy, medium or hard"))?;
+    let target = difficulty.clue_target(shape);
+    let boards = (1..=k).map(|seed| generate(shape, target, seed)).collect();
+    Ok((format!("generated {shape} {level} x{k}"), boards))
 }
