@@ -33,8 +33,8 @@ use puzzle_rules::rng::SplitMix64;
 use rand::SeedableRng;
 use rayon::prelude::*;
 
-use crate::search::Agent;
-use crate::selfplay::{game_seed, with_progress, Clears, Setup};
+use super::{game_seed, with_progress, ChainAgent, Clears, Setup};
+use crate::agents::Agent;
 
 /// Measured rounds per batch for the probe's standard error.
 pub const BATCH: u64 = 1000;
@@ -647,7 +647,7 @@ fn compare_lines(names: [&str; 2], a: &[ChainResult], b: &[ChainResult]) -> Vec<
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     setup: &mut Setup,
-    agents: &[crate::selfplay::ChainAgent],
+    agents: &[ChainAgent],
     plan: &ChainPlan,
     chains: u64,
     seed: u64,
@@ -660,7 +660,7 @@ pub fn run(
     let mut runs = Vec::new();
     for a in agents {
         (setup.agent, setup.objective) = a.player;
-        (setup.weights, setup.points_weights) = (a.weights, a.points_weights);
+        setup.settings = a.settings;
         setup.beam = a.beam;
         let (results, secs) = run_agent(setup, &a.name, plan, chains, seed, &pool, &mut jsonl)?;
         runs.push((a.name.as_str(), results, secs));
@@ -691,21 +691,21 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{Agent, WEIGHTS};
+    use crate::agents::{Objective, SETTINGS};
+    use crate::lab::BeamOverride;
     use puzzle_rules::blockudoku::{catalogue, Piece};
 
     fn setup(set: &[Piece]) -> Setup<'_> {
         Setup {
             // A weak, fast player (narrow beam, no lookahead) that dies often.
-            beam: crate::selfplay::BeamOverride {
+            beam: BeamOverride {
                 widths: Some([2, 1]),
                 lookahead: Some(0),
             },
-            weights: WEIGHTS,
-            points_weights: crate::search::POINTS_WEIGHTS,
+            settings: SETTINGS,
             set,
             agent: Agent::Default,
-            objective: crate::search::Objective::Survive,
+            objective: Objective::Survive,
             scoring: Scoring::Blockudoku,
             max_rounds: u64::MAX,
         }

@@ -28,8 +28,8 @@ use puzzle_rules::blockudoku::{Board, Dealer, GameState, Piece, Scoring};
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
-use crate::search;
-use crate::selfplay::{game_seed, piece_set, player_with_overrides, BeamOverride, Setup};
+use super::{game_seed, piece_set, player_with_overrides, BeamOverride, Setup};
+use crate::agents::SETTINGS;
 
 /// Arguments of `blockudoku crises`.
 #[derive(clap::Args)]
@@ -175,17 +175,11 @@ impl Screen<'_> {
 
 /// The agent `spec` of `--agents` on the piece set `set`.
 fn setup_of<'a>(spec: &str, set: &'a [Piece]) -> Result<Setup<'a>> {
-    let a = player_with_overrides(
-        spec,
-        search::WEIGHTS,
-        search::POINTS_WEIGHTS,
-        BeamOverride::default(),
-    )?;
+    let a = player_with_overrides(spec, SETTINGS, BeamOverride::default())?;
     let (agent, objective) = a.player;
     Ok(Setup {
         beam: a.beam,
-        weights: a.weights,
-        points_weights: a.points_weights,
+        settings: a.settings,
         set,
         agent,
         objective,
