@@ -308,12 +308,10 @@ fn parse_setoption<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<Comman
                 .parse()
                 .map_err(|e: puzzle_rules::blockudoku::UnknownScoring| e.to_string())?,
         ),
-        "Objective" => {
-            Setting::Objective(Objective::from_name(value).ok_or_else(|| {
-                let names: Vec<&str> = OBJECTIVES.iter().map(|o| o.name()).collect();
-                format!("unknown objective {} ({})", shown(value), names.join(", "))
-            })?)
-        }
+        "Objective" => Setting::Objective(Objective::from_name(value).ok_or_else(|| {
+            let names: Vec<&str> = OBJECTIVES.iter().map(|o| o.name()).collect();
+            format!("unknown objective {} ({})", shown(value), names.join(", "))
+        })?),
         _ => Setting::Agent(Agent::from_name(value).ok_or_else(|| {
             let names: Vec<&str> = AGENTS.iter().map(|a| a.name()).collect();
             format!("unknown agent {} ({})", shown(value), names.join(", "))

@@ -24,7 +24,7 @@ use crate::search::{
 
 mod settings;
 
-pub use settings::{Settings, OTHER_NAMES, SETTINGS};
+pub use settings::{Settings, SETTINGS};
 
 /// Which agent chooses the moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -321,5 +321,215 @@ pub fn answer_widening(
         } else {
             [beam[0] * 2, beam[1] * 2, beam[2]]
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::tests::hand;
+    use puzzle_rules::blockudoku::{can_place_all, GameState, Scoring};
+    use std::sync::atomic::AtomicBool;
+
+    /// A random board (each cell filled with chance `fill`) and three catalogue ids.
+    fn random_deal(rng: &mut impl rand::Rng, fill: f64) -> (Board, Vec<usize>) {
+        let board = Board::from_fn(|_| rng.gen_bool(fill));
+        (board, (0..3).map(|_| rng.gen_range(1..=47)).collect())
+    }
+
+    /// The answer of `req` on `set` without limits.
+    fn line(board: Board, hand: &HandPieces, req: &Request, set: &[Piece]) -> BestLine {
+        let stop = AtomicBool::new(false);
+        let ctl = Control::new(&stop, u64::MAX);
+        answer(board, hand, req, set, &ctl).best
+    }
+
+    #[test]
+    fn answers_are_legal_and_dead_hands_say_none() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        for _ in 0..60 {
+            let board = Board::from_fn(|_| rng.gen_bool(0.55));
+            let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=47)).collect();
+            let pieces: Vec<&Piece> = ids.iter().map(|&i| Piece::catalogue(i).unwrap()).collect();
+            for agent in AGENTS {
+                let req = Request {
+                    beam: FULL_BEAM,
+                    ..Request::new(agent, Objective::Survive)
+                };
+                let best = line(board, &hand(&ids), &req, catalogue());
+                assert_eq!(best.is_some(), can_place_all(board, &pieces));
+                if let Some((line, _)) = best {
+                    let mut s = GameState {
+                        board,
+                        ..Default::default()
+                    };
+                    let mut slots: Vec<usize> = line.iter().map(|s| s.slot).collect();
+                    for st in &line {
+                        let a = st.anchor as usize;
+                        s.place(pieces[st.slot], a / 9, a % 9, Scoring::Blockudoku)
+                            .unwrap();
+                    }
+                    slots.sort();
+                    assert_eq!(slots, vec![0, 1, 2]);
+                }
+            }
+        }
+    }
+
+    // The strong agent plays legal lines; where the default agent's board cannot die on the
+    // next hand it plays the default agent's line; elsewhere its board is one the default
+    // search kept.
+    #[test]
+    fn strong_keeps_safe_default_lines_and_answers_legally() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(21);
+        let dealer = Dealer::new(catalogue());
+        // Crowded boards are weighed whatever the default's board: leave them out here.
+        let mut settings = SETTINGS;
+        settings.next_hand.weigh_crowded = false;
+        let (mut same, mut differed) = (0, 0);
+        for _ in 0..60 {
+            let board = Board::from_fn(|_| rng.gen_bool(0.42));
+            let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=20)).collect();
+            let h = hand(&ids);
+            let play = |agent| {
+                let req = Request {
+                    settings: &settings,
+                    ..Request::new(agent, Objective::Survive)
+                };
+                line(board, &h, &req, catalogue())
+            };
+            let (Some(d), Some(s)) = (play(Agent::Default), play(Agent::Strong)) else {
+                assert!(play(Agent::Strong).is_none() && play(Agent::Default).is_none());
+                continue;
+            };
+            let (bd, bs) = (final_board(board, &h, &d.0), final_board(board, &h, &s.0));
+            if dealer.dead_chance(bd) == 0.0 {
+                assert_eq!(d.0, s.0);
+                same += 1;
+            } else if bd != bs {
+                differed += 1;
+            }
+        }
+        assert!(same > 0 && differed > 0, "same {same} differed {differed}");
+    }
+
+    // The price of entering a crisis changes some answers of the strong agent on the game's
+    // pieces, and its answers stay legal lines of the whole hand.
+    #[test]
+    fn crisis_entry_changes_answers_and_keeps_them_legal() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(9);
+        let mut plain = SETTINGS;
+        plain.next_hand.crisis_entry = 0;
+        let (mut answered, mut changed) = (0, 0);
+        for _ in 0..12 {
+            // Crowded enough to be weighed, not so crowded that a dead pair turns it off.
+            let board = Board::from_fn(|_| rng.gen_bool(0.3));
+            let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=20)).collect();
+            let h = hand(&ids);
+            let play = |settings| {
+                let req = Request {
+                    settings,
+                    ..Request::new(Agent::Strong, Objective::Survive)
+                };
+                line(board, &h, &req, catalogue())
+            };
+            let (Some(p), Some(d)) = (play(&plain), play(&SETTINGS)) else {
+                continue;
+            };
+            let mut slots: Vec<usize> = d.0.iter().map(|s| s.slot).collect();
+            slots.sort();
+            assert_eq!(slots, [0, 1, 2], "{board}");
+            let end = final_board(board, &h, &d.0);
+            answered += 1;
+            changed += (final_board(board, &h, &p.0) != end) as usize;
+        }
+        assert!(
+            answered > 0 && changed > 0,
+            "answered {answered} changed {changed}"
+        );
+    }
+
+    // Objective points never leaves a board the next hand is more likely to kill than the
+    // board the strong agent playing to survive (its safety net) leaves, unless no next
+    // hand can die on it.
+    #[test]
+    fn points_answers_are_no_riskier_than_survive_answers() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(12);
+        let dealer = Dealer::new(catalogue());
+        let (mut at_risk, mut differed) = (0, 0);
+        for _ in 0..150 {
+            let (board, ids) = random_deal(&mut rng, 0.5);
+            let h = hand(&ids);
+            let req = Request {
+                beam: DEFAULT_BEAM,
+                ..Request::new(Agent::Default, Objective::Points)
+            };
+            let stop = AtomicBool::new(false);
+            let ctl = Control::new(&stop, u64::MAX);
+            let net = Plan {
+                agent: Agent::Strong,
+                points: false,
+                rare_crises: false,
+            };
+            let survive = play(net, board, &h, &req, catalogue(), &ctl).0;
+            let points = line(board, &h, &req, catalogue());
+            let (Some(s), Some(p)) = (survive, points) else {
+                continue;
+            };
+            let (ds, dp) = (
+                dealer.dead_chance(final_board(board, &h, &s.0)),
+                dealer.dead_chance(final_board(board, &h, &p.0)),
+            );
+            assert!(
+                dp == 0.0 || dp <= ds,
+                "points {dp} survive {ds} on {board:?} {ids:?}"
+            );
+            at_risk += (ds > 0.0) as u32;
+            differed += (s.0 != p.0) as u32;
+        }
+        assert!(
+            at_risk > 0 && differed > 0,
+            "at risk {at_risk} differed {differed}"
+        );
+    }
+
+    // The strong agent prices a hard piece that fits nowhere at `strong_nofit` on the game's
+    // own pieces, in every search it runs, and at the evaluation's `nofit` on any other set.
+    #[test]
+    fn strong_prices_nofit_by_piece_set() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(41);
+        let mut dearer = SETTINGS;
+        dearer.weights.nofit = SETTINGS.next_hand.strong_nofit;
+        let mut plain = SETTINGS;
+        plain.next_hand.strong_nofit = SETTINGS.weights.nofit;
+        let hard = &catalogue()[13..];
+        assert!(crises_are_rare(catalogue()) && !crises_are_rare(hard));
+        let mut differed = 0;
+        for _ in 0..40 {
+            let (board, ids) = random_deal(&mut rng, 0.4);
+            let h = hand(&ids);
+            let play = |settings, set| {
+                let req = Request {
+                    settings,
+                    ..Request::new(Agent::Strong, Objective::Survive)
+                };
+                line(board, &h, &req, set)
+            };
+            let game = play(&SETTINGS, catalogue());
+            assert_eq!(game, play(&dearer, catalogue()), "{board:?} {ids:?}");
+            assert_eq!(
+                play(&SETTINGS, hard),
+                play(&plain, hard),
+                "{board:?} {ids:?}"
+            );
+            differed += (game != play(&plain, catalogue())) as u32;
+        }
+        // The price changes some answers.
+        assert!(differed > 0);
     }
 }

@@ -82,10 +82,12 @@ impl Settings {
                 *self.points.by_name(name).expect("a points parameter") = value
             }
             _ => {
-                let w = self
-                    .weights
-                    .by_name(name)
-                    .ok_or_else(|| format!("unknown weight {name}"))?;
+                let w = self.weights.by_name(name).ok_or_else(|| {
+                    format!(
+                        "unknown weight {name} (the eval terms but nofit_diag, or {})",
+                        OTHER_NAMES.join(", ")
+                    )
+                })?;
                 *w = at_least(0).map_err(|_| format!("weight {name} is negative: {value}"))?;
             }
         }
@@ -157,7 +159,11 @@ mod tests {
         assert_eq!(s.next_hand.death_cost(0.5), 500.0);
         s.set("low_risk_price", 9_000).unwrap();
         s.set("low_risk_to", 0).unwrap();
-        assert_eq!(s.next_hand.death_cost(0.5), 500.0, "no bend: nothing steeper");
+        assert_eq!(
+            s.next_hand.death_cost(0.5),
+            500.0,
+            "no bend: nothing steeper"
+        );
         s.set("low_risk_to", 100_000).unwrap();
         let w = s.next_hand;
         let close = |a: f64, b: f64| (a - b).abs() < 1e-9;

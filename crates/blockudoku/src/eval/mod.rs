@@ -20,8 +20,8 @@ use puzzle_rules::blockudoku::{Board, FULL};
 mod nofit;
 mod weights;
 
-pub(crate) use nofit::{nofit_table, NofitTable};
 use nofit::{fit_counts, nofit_count};
+pub(crate) use nofit::{nofit_table, NofitTable};
 pub use weights::{Weights, WEIGHTS};
 
 /// The evaluation's terms for one board (counts, before weighting).
@@ -261,8 +261,8 @@ fn stage4(b: u128, e: u128, table: &NofitTable, diag_short: u32) -> [u32; 2] {
 mod tests {
     use super::*;
     use nofit::BIG_PIECES_FROM;
-    use puzzle_rules::blockudoku::{catalogue, cell_bit};
     use puzzle_rules::blockudoku::REGIONS;
+    use puzzle_rules::blockudoku::{catalogue, cell_bit};
 
     /// The terms computed the plain way: cell by cell, piece by piece.
     fn reference_terms(board: Board) -> Terms {
@@ -343,7 +343,9 @@ mod tests {
                 .filter(|&&(_, m)| m & e == m)
                 .count() as u32
         };
-        t.nofit = (nofit_from..catalogue().len()).filter(|&i| fits(i) == 0).count() as u32;
+        t.nofit = (nofit_from..catalogue().len())
+            .filter(|&i| fits(i) == 0)
+            .count() as u32;
         t.nofit_diag = [5, 6].iter().filter(|&&i| fits(i) == 0).count() as u32;
         let cells = b.count_ones();
         if cells > 20 {

@@ -64,7 +64,7 @@ pub struct CrisesArgs {
     #[arg(long)]
     pieces: Option<PathBuf>,
     /// Agents, the first the reference: `agent[:objective]` as for selfplay, then optional
-    /// weight overrides after slashes (`strong/death=16000000/candidates=8`).
+    /// weight overrides after slashes (`strong/death_price=16000000/candidates=8`).
     #[arg(long, num_args = 1.., required = true)]
     agents: Vec<String>,
     /// Read the positions from this file when it exists, else collect them and write it: one
@@ -353,9 +353,12 @@ mod tests {
             opens_crisis(&default, p);
         }
         let a = screen.continuations(&default, &positions);
-        let b = screen.continuations(&setup_of("default/death=1", &set).unwrap(), &positions);
+        let b = screen.continuations(
+            &setup_of("default/death_price=1", &set).unwrap(),
+            &positions,
+        );
         assert_eq!(a.len(), 6);
-        assert_eq!(a, b, "the default agent does not read the weight death");
+        assert_eq!(a, b, "the default agent does not read death_price");
         assert!(
             a.iter().all(|r| r.0 > 0.0),
             "each continuation starts in a crisis"

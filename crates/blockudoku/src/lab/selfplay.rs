@@ -13,8 +13,8 @@ use puzzle_rules::blockudoku::{GameState, Scoring};
 
 use super::chains::{ChainPlan, Probes};
 use super::{
-    agent_named, game_seed, piece_set, player_with_overrides, width, with_overrides,
-    with_progress, BeamOverride, ChainAgent, Clears, Setup,
+    agent_named, game_seed, piece_set, player_with_overrides, width, with_overrides, with_progress,
+    BeamOverride, ChainAgent, Clears, Setup,
 };
 use crate::agents::{Settings, SETTINGS};
 
@@ -73,7 +73,7 @@ pub struct SelfplayArgs {
     #[arg(long)]
     probes: Option<String>,
     /// Two agents `A,B` (each as for --agent, e.g. `default,default:points`, with weight
-    /// overrides of its own after slashes, e.g. `strong,strong/death=40000000`) on the same
+    /// overrides of its own after slashes, e.g. `strong,strong/death_price=40000000`) on the same
     /// chains: both summaries, then the hazard ratio A / B with its exact interval and p-value
     /// (replaces --agent; --weights apply to both).
     #[arg(long)]
@@ -458,4 +458,3 @@ mod tests {
         assert!(line.starts_with("clears per round: 1 region "), "{line}");
     }
 }
-

@@ -106,7 +106,10 @@ impl Worker<'_, '_> {
         // The line's points and the board's bonus (objective points); the board's bonus only
         // where its shape is at least `open_gate`.
         let (points, combo) = match &self.valuation.points {
-            Some(p) => (p.per_point * self.points as i64, p.board_bonus(board.bits())),
+            Some(p) => (
+                p.per_point * self.points as i64,
+                p.board_bonus(board.bits()),
+            ),
             None => (0, 0),
         };
         let mut bonus = points;
@@ -383,4 +386,3 @@ impl<'a> Job<'a> {
         (best, top)
     }
 }
-

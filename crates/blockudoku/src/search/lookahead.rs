@@ -146,4 +146,3 @@ pub fn rerank_pick(
     }
     chosen
 }
-

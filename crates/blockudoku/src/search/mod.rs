@@ -185,6 +185,7 @@ pub type Collected = (BestLine, Vec<FinalBoard>);
 impl<'a> Job<'a> {
     /// The beam search of `hand` on `board` valued by `valuation`: default beam, one thread, no
     /// streak.
+    #[cfg(test)]
     pub fn new(
         board: Board,
         hand: &'a HandPieces<'a>,
@@ -206,17 +207,19 @@ impl<'a> Job<'a> {
     /// The search and the one-piece lookahead over its kept final boards.
     pub fn run(self) -> Outcome {
         let (best, top) = self.collect();
-        let best = lookahead::rerank(best, top, self.tally, self.valuation, self.ctl, self.beam[2]);
+        let best = lookahead::rerank(
+            best,
+            top,
+            self.tally,
+            self.valuation,
+            self.ctl,
+            self.beam[2],
+        );
         Outcome {
             best,
             nodes: self.ctl.nodes(),
             weighed: false,
         }
-    }
-
-    /// The board after playing `line` (from this search) on the job's board.
-    pub fn after(&self, line: &[Step]) -> Board {
-        final_board(self.board, self.hand, line)
     }
 }
 
@@ -239,4 +242,185 @@ pub fn final_board(board: Board, hand: &HandPieces, line: &[Step]) -> Board {
         assert!(b.fits(mask), "placement on filled cells");
         b.place_mask(mask).0
     })
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::eval::{evaluate, WEIGHTS};
+    use puzzle_rules::blockudoku::masks::cells;
+    use puzzle_rules::blockudoku::{can_place_all, GameState};
+    use std::sync::atomic::AtomicBool;
+
+    /// The default agent's valuation: the evaluation's and the lookahead's defaults.
+    pub(crate) const SURVIVE: Valuation = Valuation {
+        weights: WEIGHTS,
+        lookahead: lookahead::LOOKAHEAD,
+        points: None,
+    };
+
+    /// Objective points' valuation.
+    pub(crate) const POINTS: Valuation = Valuation {
+        points: Some(points::POINTS),
+        ..SURVIVE
+    };
+
+    /// The hand of catalogue ids `ids`, slots in order.
+    pub(crate) fn hand(ids: &[usize]) -> Vec<(usize, &'static Piece)> {
+        ids.iter()
+            .enumerate()
+            .map(|(i, &id)| (i, Piece::catalogue(id).unwrap()))
+            .collect()
+    }
+
+    fn run(board: Board, ids: &[usize], threads: usize) -> Outcome {
+        let stop = AtomicBool::new(false);
+        let ctl = Control::new(&stop, u64::MAX);
+        let h = hand(ids);
+        Job {
+            threads,
+            beam: FULL_BEAM,
+            ..Job::new(board, &h, &SURVIVE, &ctl)
+        }
+        .run()
+    }
+
+    // A narrow beam can prune every line that places the whole hand: the search then looks
+    // again without pruning rather than giving a live hand up for dead.
+    #[test]
+    fn narrow_beams_never_give_up_a_hand_that_can_be_placed() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(8);
+        let mut live = 0;
+        for _ in 0..300 {
+            let board = Board::from_fn(|_| rng.gen_bool(0.6));
+            let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=47)).collect();
+            let pieces: Vec<&Piece> = ids.iter().map(|&i| Piece::catalogue(i).unwrap()).collect();
+            let placeable = can_place_all(board, &pieces);
+            live += placeable as usize;
+            let h = hand(&ids);
+            for v in [SURVIVE, POINTS] {
+                let stop = AtomicBool::new(false);
+                let ctl = Control::new(&stop, u64::MAX);
+                let job = Job {
+                    beam: [1, 1, 0],
+                    ..Job::new(board, &h, &v, &ctl)
+                };
+                assert_eq!(job.run().best.is_some(), placeable, "{ids:?} on {board:?}");
+            }
+        }
+        assert!(live > 20, "only {live} live hands");
+    }
+
+    #[test]
+    fn parallel_search_finds_the_same_value() {
+        let board = Board::parse("###....../#######../.#......./........./....#..../........./..#....../........./.###.....").unwrap();
+        let one = run(board, &[28, 14, 9], 1);
+        let two = run(board, &[28, 14, 9], 2);
+        assert_eq!(one.best.unwrap().1, two.best.unwrap().1);
+    }
+
+    #[test]
+    fn node_limit_is_deterministic_and_stop_still_answers() {
+        let stop = AtomicBool::new(true);
+        let h = hand(&[33, 34, 35]);
+        let run = || {
+            let ctl = Control::new(&stop, 1000);
+            Job::new(Board::EMPTY, &h, &SURVIVE, &ctl).run()
+        };
+        let (a, b) = (run(), run());
+        assert!(a.best.is_some());
+        assert_eq!(a.best.unwrap().0, b.best.unwrap().0);
+        // The node limit bounds the search; the lookahead over the kept boards comes on top.
+        let poll = beam::POLL;
+        assert!(a.nodes < 1000 + poll + DEFAULT_BEAM[2] as u64 * mobility(Board::EMPTY) as u64);
+    }
+
+    /// The best value over every order and placement of `hand`, by the objective points'
+    /// rules written out plainly: the game's own scoring, then shape plus weighed points
+    /// plus the gated board bonus.
+    fn brute_points(board: Board, hand: &HandPieces, v: &Valuation, streak: u32) -> i64 {
+        fn go(state: GameState, hand: &HandPieces, used: u8, v: &Valuation) -> i64 {
+            if used as usize == (1 << hand.len()) - 1 {
+                let shape = evaluate(state.board, &v.weights);
+                let p = v.points.unwrap();
+                let mut bonus = p.per_point * state.score as i64;
+                if shape >= p.open_gate {
+                    bonus += p.board_bonus(state.board.bits());
+                }
+                return shape + bonus;
+            }
+            let mut best = i64::MIN;
+            for (i, (_, piece)) in hand.iter().enumerate() {
+                if used >> i & 1 == 1 {
+                    continue;
+                }
+                for a in cells(piece.fit_anchors(state.board)) {
+                    let mut next = state;
+                    next.place(piece, a / 9, a % 9, Scoring::Blockudoku)
+                        .unwrap();
+                    best = best.max(go(next, hand, used | 1 << i, v));
+                }
+            }
+            best
+        }
+        let state = GameState {
+            board,
+            score: 0,
+            streak,
+        };
+        go(state, hand, 0, v)
+    }
+
+    // With points counted, merging orders only at equal points and streak loses nothing:
+    // the full search (no lookahead) finds the brute force's best value.
+    #[test]
+    fn points_search_finds_the_best_line_of_every_order() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(8);
+        let mut differed = 0;
+        for _ in 0..40 {
+            let board = Board::from_fn(|_| rng.gen_bool(0.6));
+            let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=13)).collect();
+            let h = hand(&ids);
+            let streak = rng.gen_range(0..2);
+            let stop = AtomicBool::new(false);
+            let ctl = Control::new(&stop, u64::MAX);
+            let tally = Tally {
+                scoring: Scoring::Blockudoku,
+                streak,
+            };
+            let job = Job {
+                beam: [usize::MAX, usize::MAX, 1],
+                tally,
+                ..Job::new(board, &h, &POINTS, &ctl)
+            };
+            let (best, _) = job.collect();
+            let want = brute_points(board, &h, &POINTS, streak);
+            match best {
+                None => assert_eq!(want, i64::MIN),
+                Some((_, value)) => assert_eq!(value, want, "board {board:?} hand {ids:?}"),
+            }
+            let survive = Job {
+                valuation: &SURVIVE,
+                ..job
+            };
+            if let (Some(a), Some(b)) = (survive.collect().0, job.collect().0) {
+                differed += (a.0 != b.0) as u32;
+            }
+        }
+        // The objective changes some answers.
+        assert!(differed > 0);
+    }
+
+    #[test]
+    fn mobility_of_the_empty_board_counts_every_placement() {
+        assert_eq!(
+            mobility(Board::EMPTY),
+            catalogue()
+                .iter()
+                .map(|p| p.placements().len() as i64)
+                .sum::<i64>()
+        );
+    }
 }

@@ -383,3 +383,89 @@ pub fn choose(best: BestLine, top: Vec<FinalBoard>, w: &Weighing) -> (BestLine, 
     };
     (answer(ranked[chosen].1, values[chosen], top), true)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::tests::{hand, SURVIVE};
+    use crate::search::{DEFAULT_BEAM, FULL_BEAM};
+    use puzzle_rules::blockudoku::{catalogue, cell_bit, Piece, FULL};
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    // The strong agent's base search keeps the beam's final boards on hands that are not
+    // crowded and searches crowded hands without pruning (`crowded_unpruned`).
+    #[test]
+    fn strong_searches_crowded_hands_without_pruning() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(33);
+        let boards = |c: &Collected| c.1.iter().map(|t| t.board).collect::<Vec<_>>();
+        let (mut crowded, mut widened) = (0, 0);
+        for _ in 0..200 {
+            let board = Board::from_fn(|_| rng.gen_bool(0.45));
+            let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=47)).collect();
+            let h = hand(&ids);
+            let stop = AtomicBool::new(false);
+            let ctl = Control::new(&stop, u64::MAX);
+            let strong = Job::new(board, &h, &SURVIVE, &ctl);
+            let keep = DEFAULT_BEAM[2].max(STRONG_POOL);
+            let at = |beam: [usize; 2]| {
+                Job {
+                    beam: [beam[0], beam[1], keep],
+                    ..strong
+                }
+                .collect()
+            };
+            let (pruned, full) = (
+                at([DEFAULT_BEAM[0], DEFAULT_BEAM[1]]),
+                at([FULL_BEAM[0], FULL_BEAM[1]]),
+            );
+            let base = strong_base(strong, true);
+            if is_crowded(&pruned.1, &SURVIVE.lookahead) {
+                crowded += 1;
+                widened += (boards(&pruned) != boards(&full)) as u32;
+                assert_eq!(boards(&base), boards(&full), "{board:?} {ids:?}");
+            } else {
+                assert_eq!(boards(&base), boards(&pruned), "{board:?} {ids:?}");
+            }
+            assert_eq!(boards(&strong_base(strong, false)), boards(&pruned));
+        }
+        assert!(widened > 0, "crowded {crowded} widened {widened}");
+    }
+
+    // The price of a crisis the next hand leaves: inner boards with a dead pair lose it,
+    // others keep their evaluation.
+    #[test]
+    fn crisis_entry_prices_inner_boards_with_a_dead_pair() {
+        let dealer = Dealer::new(catalogue());
+        let hole = Board::from_bits(FULL & !cell_bit(0, 0) & !cell_bit(4, 4));
+        assert!(dealer.has_dead_pair(hole));
+        assert_eq!(inner_value(-7, hole, &dealer, 500_000), -500_007);
+        assert_eq!(inner_value(-7, Board::EMPTY, &dealer, 500_000), -7);
+        assert_eq!(inner_value(-7, hole, &dealer, 0), -7);
+    }
+
+    #[test]
+    fn hand_lookahead_counts_the_hands_that_can_be_placed() {
+        let set: Vec<Piece> = [1, 4]
+            .iter()
+            .map(|&id| Piece::catalogue(id).unwrap().clone())
+            .collect();
+        let dealer = Dealer::new(&set);
+        let stop = AtomicBool::new(false);
+        let ctl = Control::new(&stop, u64::MAX);
+        // One hole: hands with the dot (index 0) live, hands of dominoes die.
+        let board = Board::from_bits(FULL & !cell_bit(0, 0));
+        let hands = [[0, 1, 1], [1, 1, 1], [1, 0, 0]];
+        let h = hand(&[1]);
+        let w = Weighing {
+            job: Job::new(board, &h, &SURVIVE, &ctl),
+            dealer: &dealer,
+            next: &NEXT_HAND,
+            batches: 1,
+        };
+        let (_, alive) = hand_lookahead(board, Tally::default(), &hands, &w, 0).unwrap();
+        assert_eq!(alive, 2);
+        stop.store(true, Ordering::Relaxed);
+        assert!(hand_lookahead(board, Tally::default(), &hands, &w, 0).is_none());
+    }
+}
