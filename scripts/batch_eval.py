@@ -241,7 +241,8 @@ def probe_row(key: Tuple, items: Sequence[Dict[str, object]], failed: int) -> Di
     games = sum(int(r["games"]) for r in recs)
     lo, hi = poisson_interval(deaths)
     windows = sum(int(r["windows"]) for r in recs) if recs and all(r.get("windows") is not None for r in recs) else None
-    # The engine's `probe entries` levels (protocol/blockudoku.md), summed over the units.
+    # The engine's `probe entries` levels (crates/blockudoku/README.md, "Chain runs"), summed
+    # over the units.
     entries = ([sum(int(r["entries"][i]) for r in recs) for i in range(len(ENTRY_LEVELS))]
                if recs and all(r.get("entries") is not None for r in recs) else None)
     return {"game": "blockudoku", "agent": key[1], "scoring": key[2], "max_rounds": key[3],

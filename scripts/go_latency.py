@@ -7,7 +7,8 @@ line is sent to the moment `bestmove` arrives (so the figure includes pipe and p
 overhead), and applies the answer with `play`. `--agent` sets the engine's `Agent` option
 (the summary names it unless it is `default`); `--positions FILE` times one bare `go` on each
 position of a `blockudoku crises --positions-file` file instead of playing games. Prints the
-number of searches and the median, 90th and 99th percentile and maximum in milliseconds. Issue 3's target: median under 5 ms.
+number of searches and the median, 90th and 99th percentile and maximum in milliseconds
+(figures: crates/blockudoku/README.md, "Strength and speed").
 
     python3 scripts/go_latency.py --rounds 2000 --seed 1
 """

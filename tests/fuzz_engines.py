@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end protocol fuzzer for both engines (issue 7, "Hostile input").
+"""End-to-end protocol fuzzer for both engines (the protocols' "hostile input" rules).
 
     python3 tests/fuzz_engines.py {blockudoku|sudoku} --seconds S [--seed N] [--bin PATH]
 
@@ -9,7 +9,7 @@ moves, cells, numbers, huge and negative numbers), random bytes (NUL, 0xff, CR, 
 whitespace, and now and then a line of up to 1 MB), mutated valid lines, and scenarios
 (a position, a short search, then `play` of the returned bestmove). Searches are kept short:
 every `go` that is not known to end within ~20 ms is followed by `stop`, and a `quit` token
-is renamed so the session survives; now and then the fuzzer does test that `quit` or end of
+is renamed so the process survives; now and then the fuzzer does test that `quit` or end of
 input ends the process with exit code 0 (also during a search), and restarts it.
 
 After each line (or small batch) it syncs: it sends `isready` and then a marker line

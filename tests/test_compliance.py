@@ -1,7 +1,7 @@
 """Runs the protocol compliance suites (tests/compliance.py) against our binaries.
 
 With `behaviour` timing bounds: CI shares a 2-core machine with other work, so the strict
-10 ms movetime promise is measured by scripts/timing_bench.py (README), not asserted here."""
+10 ms movetime promise is measured by scripts/timing_bench.py (scripts/README.md), not asserted here."""
 import io
 
 import compliance

@@ -1,4 +1,4 @@
-"""Issue 12, item 4: the engines under load. 64 engine processes are started at once (32
+"""The engines under load. 64 engine processes are started at once (32
 `blockudoku`, 32 `sudoku-agent`), each answers 100 positions, and every answer is checked:
 
 - legal: the engine's own `play` accepts the `bestmove` (the harness keeps no rules of its own);

@@ -1,6 +1,6 @@
 """A short run of the end-to-end protocol fuzzer (tests/fuzz_engines.py) against both real
 binaries, and proof that the harness fails: fake engines that break the protocol in one
-way each must be caught. The 10-minute runs are in the README, section "Fuzzing"."""
+way each must be caught. The 10-minute runs are in tests/README.md, section "Fuzzing"."""
 import pathlib
 import subprocess
 import sys

@@ -84,7 +84,7 @@ def grammar_line(rng):
 
 
 def test_fuzz_short(sudoku_bin):
-    """A few hundred random lines in one session: no crash, only documented replies."""
+    """A few hundred random lines to one engine process: no crash, only documented replies."""
     rng = random.Random(7)
     lines = []
     for _ in range(300):
@@ -108,7 +108,7 @@ def test_fuzz_short(sudoku_bin):
 
 
 def test_play_on_a_sparse_25x25_board_answers_at_once(sudoku_bin):
-    """Issue 12: deciding whether a move is taboo on a sparse 25x25 board can need minutes of
+    """Deciding whether a move is taboo on a sparse 25x25 board can need minutes of
     solver search; `play` gives it a node budget and, when that runs out, answers one error
     line and changes nothing (the same move every time: the budget counts nodes, not time).
     The board is 30% random legal values (tests/data/sparse-25x25-rows.txt)."""

@@ -9,7 +9,7 @@
 `blockudoku` speaks enough of `protocol blockudoku 1` for the driver and GUI tests: first-fit
 `go`, `play` that places and clears full rows/columns/boxes, score = cells placed + 18 per
 cleared region. The misbehaviours let the tests see a dead, erring or silent engine. It offers
-the `Objective` option (survive, points) of issue 13 unless `--no-objective`; a combo option
+the `Objective` option (survive, points) of the real engine unless `--no-objective`; a combo option
 set to a value it does not list is an `error`.
 `sudoku` answers `go` with a few `propose` lines (first empty cells) and a `bestmove`.
 """

@@ -1,4 +1,4 @@
-"""The Blockudoku window's Agent and Objective choices (issue 13): chosen in the window, they
+"""The Blockudoku window's Agent and Objective choices: chosen in the window, they
 reach the engine (its transcript shows the `setoption`), Hint and the engine's own play answer
 with the chosen agent (the same answer a separate engine set to that agent gives), and the
 choice survives New game and an engine restart. Objective is offered only by engines that

@@ -1,7 +1,7 @@
 """scripts/timing_bench.py against the real engines: it searches, times and reports percentiles.
 
-Only the report's shape and sample counts are checked: the figures themselves belong to the
-README, measured on an idle machine."""
+Only the report's shape and sample counts are checked: the figures themselves belong in
+scripts/README.md, measured on an idle machine."""
 import re
 import subprocess
 import sys

@@ -224,7 +224,8 @@ fn play(
         next.crisis_entry = 0;
     }
     // With a clock: more candidates, and next hands in batches until the clock stops it; the
-    // price of a crisis entry answered crowded positions worse there and is not paid.
+    // price of a crisis entry answered crowded positions worse there and is not paid
+    // (EXPERIMENTS.md, "The price of a crisis the next hand leaves").
     let batches = if req.clock {
         next.candidates = TIMED_CANDIDATES;
         next.next_hands = SAMPLES;

@@ -6,10 +6,10 @@
 //! empty cells, empty cells cornered or squashed between filled ones, cells no 3-cell line
 //! can cover, 5-cell and diagonal pieces that fit nowhere, and the scarcity of their
 //! placements on crowded boards. They replaced this engine's first evaluation, which died
-//! about five times as often (see the README). The code is written for this crate's board
-//! bits (`row * 9 + col` in a `u128`) and computes the terms in three stages, cheapest
-//! first, so that a caller who only needs to know whether a board beats a bound can stop
-//! early (every weight is a penalty, so a partial sum only falls).
+//! about five times as often (EXPERIMENTS.md, "The evaluation"). The code is written for this
+//! crate's board bits (`row * 9 + col` in a `u128`) and computes the terms in three stages,
+//! cheapest first, so that a caller who only needs to know whether a board beats a bound can
+//! stop early (every weight is a penalty, so a partial sum only falls).
 
 use puzzle_rules::blockudoku::masks::{
     column, row, ABOVE_BOUNDARY, ANCHORS_3X3, BELOW_BOUNDARY, BOX_CORNERS, CENTER_BOX,

@@ -54,7 +54,7 @@ pub struct SelfplayArgs {
     beam: Option<Vec<usize>>,
     /// Parameter overrides for tuning, comma-separated name=value: the evaluation's weights
     /// (the `eval` command's terms, `nofit` for both kinds of hard piece) and the other
-    /// parameters by name (protocol/blockudoku.md, "Command line").
+    /// parameters by name (crates/blockudoku/README.md, "Weights").
     #[arg(long, value_delimiter = ',')]
     weights: Option<Vec<String>>,
     /// Final boards re-ranked by the one-piece lookahead (0 or 1: no lookahead).
@@ -81,7 +81,7 @@ pub struct SelfplayArgs {
     /// Crisis splitting of the probe (needs --probes): at a measured board the next hand kills
     /// with chance at least --split-at, this many copies (the chain's own included) play the
     /// next --split-rounds rounds, and the probe counts their mean; the chain's games are
-    /// unchanged (protocol/blockudoku.md, "Measuring hazard").
+    /// unchanged (crates/blockudoku/README.md, "Chain runs").
     #[arg(long)]
     split: Option<u64>,
     /// Probe that opens a split window.

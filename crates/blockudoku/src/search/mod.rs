@@ -134,8 +134,8 @@ pub type Beam = [usize; 3];
 pub const DEFAULT_BEAM: Beam = [10, 6, 4];
 
 /// The beam of objective points for a `go` without limits: with the default beam it scored
-/// 44.45 points per round, with this one 45.60 and with no pruning 45.59 (README, objective
-/// points).
+/// 44.45 points per round, with this one 45.60 and with no pruning 45.59 (EXPERIMENTS.md,
+/// "Objective points").
 pub const POINTS_BEAM: Beam = [30, 15, DEFAULT_BEAM[2]];
 
 /// No pruning: every placement of every piece in every order.

@@ -7,7 +7,7 @@ use puzzle_rules::blockudoku::FULL;
 /// The worth of points (objective `points`): the line's points, and on boards whose shape is
 /// not very crowded a bonus per filled cell and per nearly full region, which makes several
 /// regions clear at once more often. Chosen by self-play on chains against their hazard
-/// probe.
+/// probe (EXPERIMENTS.md, "Objective points").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PointsParams {
     /// Per point the line scores (evaluation units).

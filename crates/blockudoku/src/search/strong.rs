@@ -21,7 +21,7 @@
 //! hazard comes from a few boards in deep trouble (`d` of 0.1 and more), so the noise of the
 //! sampled mean matters more than the width of the inner search: many hands, narrow search.
 //! Weighing crowded boards as well, before the default's board can die, gave the largest
-//! gain of the settings tried.
+//! gain of the settings tried (EXPERIMENTS.md, "The strong agent on the hard set").
 //!
 //! With a price of entering a crisis (`crisis_entry`) the hand lookahead also prices the
 //! crisis a next hand would leave: each of the inner search's best boards on which some two
@@ -70,10 +70,12 @@ pub struct NextHand {
     /// The price of a hard piece that fits nowhere, in every search the strong agent runs on
     /// a piece set where crises are rare (the agents' rule `crises_are_rare`): there a board
     /// where a big piece fits nowhere is what the rare crises start from; on harder sets such
-    /// boards are everyday ones and the dearer price costs.
+    /// boards are everyday ones and the dearer price costs (EXPERIMENTS.md, "Twice the price
+    /// of a piece that fits nowhere").
     pub strong_nofit: i64,
     /// The hand lookahead's price of an inner board on which some two pieces cannot both be
-    /// placed (a crisis the next hand would leave), where crises are rare; 0: none.
+    /// placed (a crisis the next hand would leave), where crises are rare; 0: none
+    /// (EXPERIMENTS.md, "The price of a crisis the next hand leaves").
     pub crisis_entry: i64,
 }
 

@@ -1,0 +1,134 @@
+"""The README's commands run: every shell block of README.md is marked with what it is, and
+each marked command is run here with small sizes, so a command in the README cannot rot.
+
+Markers (an HTML comment on the line before a ```sh block):
+  run        every line is run from the repository root and must exit 0
+  window     a window: started under a display, it must still be up after a few seconds
+  framework  needs the course framework ($COMPETITIVE_SUDOKU_FRAMEWORK), else skipped
+  ray        needs the `ray` extra installed, else skipped
+  suite      the test command itself (not run from here)
+"""
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+MARKER = re.compile(r"^<!-- readme-test: (\w+) -->$")
+KINDS = {"run", "window", "framework", "ray", "suite"}
+MAX_LINES = 250
+
+# Smaller sizes for the test run: (option, value). Each option's value in a command is
+# replaced; options not in the command are left alone.
+SMALL = {
+    "--games": "2",
+    "--max-rounds": "60",
+    "--count": "1",
+    "--seeds": "1",
+    "--rounds": "50",
+    "--time": "0.2",
+}
+
+
+def blocks():
+    """(kind, commands, line number) of every ```sh block, kind None when unmarked."""
+    lines = README.read_text().splitlines()
+    found = []
+    for i, line in enumerate(lines):
+        if line.strip() != "```sh":
+            continue
+        marker = MARKER.match(lines[i - 1].strip()) if i > 0 else None
+        body = []
+        for text in lines[i + 1:]:
+            if text.strip() == "```":
+                break
+            body.append(text)
+        found.append((marker.group(1) if marker else None, [c for c in body if c.strip()], i + 1))
+    return found
+
+
+def shrink(command: str, scratch: pathlib.Path) -> str:
+    """The command with the sizes of SMALL and its output files in the scratch folder."""
+    for option, value in SMALL.items():
+        command = re.sub(rf"(?<!\S){option} \S+", f"{option} {value}", command)
+    return re.sub(r"(?<!\S)(--out|--jsonl) (\S+)",
+                  lambda m: f"{m.group(1)} {scratch / pathlib.Path(m.group(2)).name}", command)
+
+
+def commands(kind: str):
+    return [(line, command) for k, cmds, line in blocks() if k == kind for command in cmds]
+
+
+def test_readme_is_short_and_every_block_is_marked():
+    text = README.read_text().splitlines()
+    assert len(text) <= MAX_LINES, f"README.md has {len(text)} lines, at most {MAX_LINES}"
+    found = blocks()
+    assert len(found) >= 8
+    for kind, cmds, line in found:
+        assert kind in KINDS, f"README.md line {line}: sh block without a known readme-test marker"
+        assert cmds, f"README.md line {line}: empty block"
+    assert [c for _, c in commands("suite")] == ["bash tests/run-all.sh"]
+
+
+def test_setup_and_quick_start_commands_run(tmp_path):
+    cmds = commands("run")
+    assert len(cmds) >= 5
+    for line, command in cmds:
+        small = shrink(command, tmp_path)
+        done = subprocess.run(["bash", "-c", small], cwd=ROOT, capture_output=True, text=True,
+                              timeout=300)
+        assert done.returncode == 0, (
+            f"README.md line {line}: {small}\nexit {done.returncode}\n{done.stdout[-2000:]}"
+            f"\n{done.stderr[-2000:]}")
+        assert "Traceback" not in done.stderr, f"README.md line {line}: {done.stderr[-2000:]}"
+
+
+def test_window_commands_start(display, tmp_path):
+    cmds = commands("window")
+    assert len(cmds) >= 3
+    for line, command in cmds:
+        small = shrink(command, tmp_path)
+        proc = subprocess.Popen(["bash", "-c", f"exec {small}"], cwd=ROOT, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        try:
+            time.sleep(4)
+            alive = proc.poll() is None
+        finally:
+            proc.terminate()
+            try:
+                _, err = proc.communicate(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                _, err = proc.communicate()
+        assert alive, f"README.md line {line}: {small} ended at once:\n{err[-2000:]}"
+        assert "Traceback" not in err, f"README.md line {line}: {err[-2000:]}"
+
+
+def test_framework_commands_run(tmp_path):
+    if not os.environ.get("COMPETITIVE_SUDOKU_FRAMEWORK"):
+        pytest.skip("$COMPETITIVE_SUDOKU_FRAMEWORK is not set: the course framework is not here")
+    cmds = commands("framework")
+    assert cmds
+    for line, command in cmds:
+        small = shrink(command, tmp_path)
+        done = subprocess.run(["bash", "-c", small], cwd=ROOT, capture_output=True, text=True,
+                              timeout=600)
+        assert done.returncode == 0, f"README.md line {line}: {small}\n{done.stdout}\n{done.stderr}"
+
+
+def test_ray_commands_run(tmp_path):
+    probe = subprocess.run([sys.executable, "-c", "import ray"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("ray is not installed (python3 -m pip install -e 'scripts[ray]')")
+    cmds = commands("ray")
+    assert cmds
+    for line, command in cmds:
+        small = shrink(command, tmp_path)
+        done = subprocess.run(["bash", "-c", small], cwd=ROOT, capture_output=True, text=True,
+                              timeout=600)
+        assert done.returncode == 0, f"README.md line {line}: {small}\n{done.stdout}\n{done.stderr}"
