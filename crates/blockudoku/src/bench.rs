@@ -10,7 +10,7 @@ use rand::{Rng, SeedableRng};
 use puzzle_rules::blockudoku::{catalogue, Board, Piece};
 
 use crate::agents::{self, Agent, Objective, Request};
-use crate::search::{Control, FULL_BEAM};
+use crate::search::{Control, Deal, FULL_BEAM};
 
 /// Arguments of `blockudoku bench`.
 #[derive(clap::Args)]
@@ -21,7 +21,7 @@ pub struct BenchArgs {
 }
 
 /// The bench positions: seeded random boards (about 30% full) with hands that can be placed.
-pub fn bench_positions() -> Vec<(Board, [usize; 3])> {
+pub fn bench_positions() -> Vec<(Board, Deal)> {
     let mut rng = rand::rngs::SmallRng::seed_from_u64(20_241_122);
     let mut out = Vec::new();
     while out.len() < 24 {

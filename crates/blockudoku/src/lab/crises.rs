@@ -30,6 +30,7 @@ use rayon::prelude::*;
 
 use super::{game_seed, piece_set, player_with_overrides, BeamOverride, Setup};
 use crate::agents::SETTINGS;
+use crate::search::Deal;
 
 /// Arguments of `blockudoku crises`.
 #[derive(clap::Args)]
@@ -75,7 +76,7 @@ pub struct CrisesArgs {
 }
 
 /// A kept position: the board and the streak before a hand, and the hand (set indices).
-type Position = (Board, u32, [usize; 3]);
+type Position = (Board, u32, Deal);
 
 /// One continuation: its risk, whether it died, and the rounds it played.
 type Continuation = (f64, bool, u64);

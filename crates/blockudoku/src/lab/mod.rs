@@ -20,7 +20,7 @@ use rand::Rng;
 use puzzle_rules::blockudoku::{can_place_all, catalogue, GameState, Piece, Scoring};
 
 use crate::agents::{self, Agent, Objective, Request, Settings};
-use crate::search::{self, Control};
+use crate::search::{self, Control, Deal};
 
 pub mod chains;
 pub mod crises;
@@ -151,7 +151,7 @@ impl Setup<'_> {
     pub(crate) fn play_hand(
         &self,
         state: &mut GameState,
-        ids: [usize; 3],
+        ids: Deal,
         never: &AtomicBool,
     ) -> Option<Round> {
         let set = self.set;

@@ -5,61 +5,34 @@ use engine_kit::stats;
 use puzzle_rules::blockudoku::Scoring;
 
 use super::{ChainPlan, ChainResult, Probes, BATCH, ENTRY_LEVELS};
-use crate::lab::Clears;
 
-/// Totals over the chains of one agent.
-struct Totals {
-    deaths: u64,
-    exposure: u64,
-    played: u64,
-    points: u64,
-    clears: Clears,
-    probe_sum: f64,
-    batches: Vec<f64>,
-    branched: u64,
-    windows: u64,
-    weighed: Option<u64>,
-    windows_weighed: u64,
-    entries: [u64; ENTRY_LEVELS.len()],
+/// The chains of one agent added up (their index and seed are 0).
+fn totals(results: &[ChainResult]) -> ChainResult {
+    let mut t = ChainResult::new(0, 0, false);
+    t.games = 0;
+    for r in results {
+        t.games += r.games;
+        t.deaths += r.deaths;
+        t.exposure += r.exposure;
+        t.played += r.played;
+        t.points += r.points;
+        t.clears.add(&r.clears);
+        t.probe_sum += r.probe_sum;
+        t.batches.extend(&r.batches);
+        t.branched += r.branched;
+        t.windows += r.windows;
+        if let Some(w) = r.weighed {
+            t.weighed = Some(t.weighed.unwrap_or(0) + w);
+        }
+        t.windows_weighed += r.windows_weighed;
+        for (t, r) in t.entries.iter_mut().zip(r.entries) {
+            *t += r;
+        }
+    }
+    t
 }
 
-impl Totals {
-    fn of(results: &[ChainResult]) -> Totals {
-        let mut t = Totals {
-            deaths: 0,
-            exposure: 0,
-            played: 0,
-            points: 0,
-            clears: Clears::default(),
-            probe_sum: 0.0,
-            batches: Vec::new(),
-            branched: 0,
-            windows: 0,
-            weighed: None,
-            windows_weighed: 0,
-            entries: [0; ENTRY_LEVELS.len()],
-        };
-        for r in results {
-            t.deaths += r.deaths;
-            t.exposure += r.exposure;
-            t.played += r.played;
-            t.points += r.points;
-            t.clears.add(&r.clears);
-            t.probe_sum += r.probe_sum;
-            t.batches.extend(&r.batches);
-            t.branched += r.branched;
-            t.windows += r.windows;
-            if let Some(w) = r.weighed {
-                t.weighed = Some(t.weighed.unwrap_or(0) + w);
-            }
-            t.windows_weighed += r.windows_weighed;
-            for (t, r) in t.entries.iter_mut().zip(r.entries) {
-                *t += r;
-            }
-        }
-        t
-    }
-
+impl ChainResult {
     /// The probe's mean and its standard error (batch means), if there are 2 batches or more.
     fn probe(&self) -> (f64, Option<f64>) {
         let mean = self.probe_sum / self.exposure.max(1) as f64;
@@ -89,7 +62,7 @@ pub(super) fn summary_lines(
     secs: f64,
     threads: usize,
 ) -> Vec<String> {
-    let t = Totals::of(results);
+    let t = totals(results);
     let e = t.exposure as f64;
     let (lo, hi) = stats::poisson_interval(t.deaths, 0.95);
     let mut out = vec![format!(
@@ -199,7 +172,7 @@ pub(super) fn json_line(
 /// ratio (both exact conditional), then the probe ratio (delta method on the log scale, the
 /// two estimates taken as independent).
 pub(super) fn compare_lines(names: [&str; 2], a: &[ChainResult], b: &[ChainResult]) -> Vec<String> {
-    let (ta, tb) = (Totals::of(a), Totals::of(b));
+    let (ta, tb) = (totals(a), totals(b));
     let shown = |x: f64| {
         if x.is_nan() {
             "n/a".into()
@@ -263,7 +236,7 @@ pub(super) fn compare_lines(names: [&str; 2], a: &[ChainResult], b: &[ChainResul
 }
 
 /// The probe's lines of one agent's summary: its hazard estimate and its entries.
-fn probe_lines(t: &Totals, p: Probes, set_size: usize) -> [String; 2] {
+fn probe_lines(t: &ChainResult, p: Probes, set_size: usize) -> [String; 2] {
     let e = t.exposure as f64;
     let (m, se) = t.probe();
     let how = p.describe(set_size);
