@@ -22,7 +22,6 @@ with replacement over the catalogue, from the seed) happens here, as in the orig
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import tkinter as tk
@@ -31,9 +30,7 @@ from dataclasses import dataclass, field
 from tkinter import ttk
 from typing import Dict, List, Optional, Tuple
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from engines import (  # noqa: E402
+from engines import (
     BlockudokuEngine,
     EngineDied,
     EngineError,
@@ -43,7 +40,8 @@ from engines import (  # noqa: E402
     cells_of,
     load_catalogue,
 )
-from gui_status import engine_status_row, show_engine_alive, show_engine_dead  # noqa: E402
+from engines.cli import HelpFormatter
+from engines.frontend import EngineSupervision
 
 STATUS_WRAP = (450, 330)  # status line width in pixels: alone, and beside Restart engine
 CELL = 46  # board cell size in pixels
@@ -88,7 +86,7 @@ class Game:
     placed: int = 0
 
 
-class BlockudokuApp:
+class BlockudokuApp(EngineSupervision):
     def __init__(
         self,
         root: tk.Tk,
@@ -99,7 +97,7 @@ class BlockudokuApp:
         delay: int = 350,
     ):
         self.root = root
-        self.engine = engine
+        self.engine = engine  # watched, reported and restarted by EngineSupervision
         self.catalogue = catalogue
         self.piece_ids = sorted(catalogue)
         self.game = Game()
@@ -112,9 +110,6 @@ class BlockudokuApp:
         self.pending: List[Tuple[int, Placement]] = []
         self.games_finished: List[int] = []  # final scores, newest last (tests read this)
         self.game_over_window: Optional[tk.Toplevel] = None
-        # Set when the engine process ended: reported once, the game kept until a restart.
-        self.engine_dead: Optional[EngineDied] = None
-        self.engine_reports = 0  # how often a death was reported (tests read this)
 
         root.title("Blockudoku")
         root.geometry("470x700")
@@ -171,8 +166,7 @@ class BlockudokuApp:
         self.agent_var = self.choice_vars.get("Agent", tk.StringVar(value=""))
 
         self.status_var = tk.StringVar(value="")
-        self.status_label, self.restart_button = engine_status_row(root, self.status_var, self.restart_engine,
-                                                                   wraplength=STATUS_WRAP[0])
+        self.engine_status_row(root, self.status_var, STATUS_WRAP)
 
         # About the original's 470x700, taller by the rows the engine's options need, with
         # room for a status of two lines.
@@ -181,7 +175,6 @@ class BlockudokuApp:
         root.geometry(f"470x{max(700, root.winfo_reqheight() + line)}")
 
         self.new_game()
-        self.root.after(300, self.watch_engine)
 
     def option_box(self, parent: tk.Misc, name: str, width: int) -> None:
         """A labelled read-only combobox for the engine's combo option `name`, if it has one."""
@@ -390,49 +383,19 @@ class BlockudokuApp:
         self.status("undone")
         self.after_change()
 
-    def engine_failed(self, err: Exception) -> None:
+    # --- the engine's supervision (engines/frontend.py) -------------------------------------
+
+    def on_engine_problem(self, err: Exception) -> None:
         self.stop_engine()
-        if isinstance(err, EngineDied):
-            self.engine_died(err)
-        elif self.engine_dead is None:
-            self.status(f"engine problem: {err}")
 
-    def engine_died(self, err: EngineDied) -> None:
-        """Reports the end of the engine process once and offers to restart it."""
+    def on_engine_death(self, err: EngineDied) -> None:
         self.stop_engine()
-        if self.engine_dead is not None:
-            return
-        self.engine_dead = err
-        self.engine_reports += 1
-        self.status(f"The engine stopped ({err.reason}). Game kept: press Restart engine.")
-        show_engine_dead(self.status_label, self.restart_button)
-        self.status_label.config(wraplength=STATUS_WRAP[1])
 
-    def watch_engine(self) -> None:
-        """Notices an engine that died while nothing was asked of it."""
-        if self.engine_dead is None and not self.engine.alive:
-            self.engine_died(self.engine._died("(idle)"))
-        self.root.after(300, self.watch_engine)
+    def resume_engine(self) -> None:
+        self.apply_choices()  # a choice made while the engine was dead too
 
-    def restart_engine(self) -> None:
-        """A new engine process with the same options, given the position on screen."""
-        try:
-            engine = self.engine.respawn()
-        except EngineProblem as err:
-            self.status(f"The engine could not be restarted: {err}")
-            return
-        self.engine = engine
-        self.engine_dead = None
-        show_engine_alive(self.status_label, self.restart_button)
-        self.status_label.config(wraplength=STATUS_WRAP[0])
-        try:
-            self.apply_choices()  # a choice made while the engine was dead
-        except EngineProblem as err:
-            self.engine_failed(err)
-            return
+    def engine_resumed(self) -> None:
         self.after_change()  # sends the position; the game goes on where it was
-        if self.engine_dead is None:
-            self.status("engine restarted; the game goes on")
 
     # --- engine play and hints ---------------------------------------------------------------
 
@@ -644,15 +607,20 @@ class BlockudokuApp:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description="Blockudoku front end driving the engine through its protocol.")
+    parser = argparse.ArgumentParser(description="Blockudoku front end driving the engine through its protocol.",
+                                     formatter_class=HelpFormatter)
     parser.add_argument("--engine", help="engine command (default: blockudoku from $ENGINE_BIN_DIR or target/release)")
     parser.add_argument("--seed", type=int, help="seed for the deals (default: random)")
     parser.add_argument("--movetime", type=int, default=0, help="engine time per hand in ms (0: a bare go)")
-    parser.add_argument("--agent", help="the engine's Agent option to start with (default, original, strong)")
+    parser.add_argument("--agent", help="the engine's Agent option to start with (default: the engine's; "
+                                        "an agent it does not have is refused before the window opens)")
     parser.add_argument("--delay", type=int, default=350, help="ms between animated engine placements")
     parser.add_argument("--pieces", help="piece catalogue file to draw from (default: ask the engine)")
     args = parser.parse_args(argv)
-    engine = BlockudokuEngine(args.engine.split() if args.engine else None)
+    try:
+        engine = BlockudokuEngine(args.engine.split() if args.engine else None)
+    except (EngineProblem, FileNotFoundError) as err:
+        parser.error(f"cannot start the engine: {err}")
     if args.agent:
         try:
             engine.setoption("Agent", args.agent)

@@ -42,10 +42,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
 HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
 
-from engines import EngineProblem, SudokuEngine, find_binary  # noqa: E402
-from engines.stats import wilson  # noqa: E402
+from engines import EngineProblem, SudokuEngine, find_binary
+from engines.cli import HelpFormatter, missing_statistics, rejected_values
 
 ADAPTER = HERE / "framework_player"
 FRAMEWORK_VERSIONS = {"2024": "competitive-sudoku-2024", "2022": "competitive-sudoku-2022"}
@@ -114,9 +113,9 @@ def check_agent(engine: pathlib.Path, agent: str, options: Dict[str, str]) -> No
     """Fails early, in one line, when the engine does not have that agent or option value."""
     try:
         with SudokuEngine([str(engine)], startup_timeout=20) as probe:
-            choices = probe.options.get("Agent")
-            if choices is not None and choices.choices and agent not in choices.choices:
-                raise MatchError(f"{engine.name} has no agent {agent!r} (it has {', '.join(choices.choices)})")
+            refused = rejected_values(probe, "Agent", [agent])
+            if refused:
+                raise MatchError(f"{engine.name} has no agent {agent!r} ({refused[0]})")
             for name, value in options.items():
                 probe.setoption(name, value)
     except EngineProblem as err:
@@ -284,6 +283,8 @@ def wdl(games: Sequence[Game]) -> Tuple[int, int, int, float]:
 
 
 def summary(games: Sequence[Game], a: str, b: str) -> List[str]:
+    from engines.stats import wilson  # scipy: checked by main() before any game
+
     done = [g for g in games if g.result is not None]
     w, d, l, pts = wdl(done)
     n = len(done)
@@ -321,26 +322,30 @@ def parse_options(text: Optional[str]) -> Dict[str, str]:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     formatter_class=HelpFormatter,
                                      epilog="\n\n".join(__doc__.split("\n\n")[1:]))
     parser.add_argument("player_a", help="ours[:AGENT], a framework player name, or a player folder")
     parser.add_argument("player_b", help="the opponent, same forms")
     parser.add_argument("--framework", help="framework folder, or 2024/2022 under $COMPETITIVE_SUDOKU_FRAMEWORK")
-    parser.add_argument("--games", type=int, default=2, help="games, sides alternating (default 2)")
+    parser.add_argument("--games", type=int, default=2, help="games, sides alternating")
     parser.add_argument("--board", help="board file, or a name in the framework's boards/ (empty-3x3, 2x3); "
                                         "default: the framework's own default")
     parser.add_argument("--playmode", choices=("classic", "rows", "border", "random"),
                         help="2024/25 framework only (its default: rows; its classic mode crashes in "
                              "the framework's own code: use --framework 2022 for classic rules)")
-    parser.add_argument("--time", type=float, default=0.5, help="seconds per move (default 0.5)")
-    parser.add_argument("--agent", default="default", help="our agent for 'ours' without :AGENT (default: default)")
+    parser.add_argument("--time", type=float, default=0.5, help="seconds per move")
+    parser.add_argument("--agent", default="default", help="our agent for 'ours' without :AGENT")
     parser.add_argument("--threads", type=int, help="our agent's Threads option")
     parser.add_argument("--options", help="more of our agent's options: Name=value,Name=value")
     parser.add_argument("--engine", help="sudoku-agent binary (default: $ENGINE_BIN_DIR, target/release, PATH)")
-    parser.add_argument("--jobs", type=int, default=1, help="games played at the same time (default 1)")
+    parser.add_argument("--jobs", type=int, default=1, help="games played at the same time")
     parser.add_argument("--jsonl", help="append one JSON line per game to this file")
     parser.add_argument("--warm-up", action="store_true", help="pass --warm-up to the framework (first game)")
     args = parser.parse_args(argv)
+    missing = missing_statistics("framework_match")
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
     try:
         if args.games < 1 or args.jobs < 1 or args.time <= 0:
             raise MatchError("--games and --jobs must be at least 1 and --time positive")

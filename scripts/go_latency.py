@@ -19,9 +19,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from engines import BlockudokuEngine  # noqa: E402
+from engines import BlockudokuEngine, EngineError, EngineProblem
+from engines.cli import HelpFormatter
 
 
 def read_positions(path: Path):
@@ -47,12 +46,11 @@ def read_positions(path: Path):
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=1000, help="searches to time (default 1000)")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=HelpFormatter)
+    parser.add_argument("--rounds", type=int, default=1000, help="searches to time (self-play rounds)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the dealt pieces")
-    parser.add_argument("--engine", help="path of the blockudoku binary (default: found as the driver does)")
-    parser.add_argument("--agent", choices=["default", "original", "strong"], default="default",
-                        help="the engine's Agent option (default: default)")
+    parser.add_argument("--engine", help="path of the blockudoku binary (default: $ENGINE_BIN_DIR, target/release, PATH)")
+    parser.add_argument("--agent", default="default", help="the engine's Agent option (the engine lists its agents)")
     parser.add_argument("--positions", type=Path,
                         help="time one bare go on each position of this file instead of playing games (the "
                              "format `blockudoku crises --positions-file` writes: `board streak a b c` per line, "
@@ -70,9 +68,17 @@ def main() -> int:
     times = []
     games = 1
     command = [args.engine] if args.engine else None
-    with BlockudokuEngine(command) as engine:
+    try:
+        engine = BlockudokuEngine(command)
+    except (EngineProblem, FileNotFoundError) as err:
+        print(f"go_latency: {err}", file=sys.stderr)
+        return 1
+    with engine:
         engine.setoption("Threads", 1)
-        engine.setoption("Agent", args.agent)
+        try:
+            engine.setoption("Agent", args.agent)
+        except EngineError as err:
+            parser.error(f"--agent {args.agent}: {err.message}")
         for board, streak, hand in positions or []:
             engine.position(board=board, pieces=hand, streak=streak)
             started = time.perf_counter()

@@ -25,12 +25,11 @@ import tkinter as tk
 from tkinter import filedialog, ttk
 from typing import Callable, List, Optional, Tuple
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from engines import MODES, EngineDied, EngineError, EngineProblem, SudokuEngine, SudokuMove, SudokuState  # noqa: E402
-from engines.tools import DIFFICULTIES, SudokuTools  # noqa: E402
-from gui_status import engine_status_row, show_engine_alive, show_engine_dead  # noqa: E402
-from sudoku_puzzle_gui import PuzzleApp  # noqa: E402
+from engines import MODES, EngineDied, EngineError, EngineProblem, SudokuEngine, SudokuMove, SudokuState, find_binary
+from engines.cli import HelpFormatter, check_option_values
+from engines.frontend import EngineSupervision
+from engines.tools import DIFFICULTIES, SudokuTools
+from sudoku_puzzle_gui import PuzzleApp
 
 BOARD_PX = 450
 SIZES = ("2x2", "2x3", "3x3", "3x4", "4x4")
@@ -39,12 +38,12 @@ FILL = {0: "white", 1: "#d7e6f7", 2: "#f7dcd8"}
 HUMAN = "human"
 
 
-class SudokuApp:
+class SudokuApp(EngineSupervision):
     def __init__(self, root: tk.Tk, engine: SudokuEngine, board: str = "3x3", mode: str = "classic",
                  players: Tuple[str, str] = (HUMAN, "default"), movetime: int = 500,
                  on_switch: Optional[Callable[[str], None]] = None):
         self.root = root
-        self.engine = engine
+        self.engine = engine  # watched, reported and restarted by EngineSupervision
         # Called with "puzzle" when that mode is chosen (the window then shows the puzzle game).
         self.on_switch = on_switch
         self.closed = False
@@ -61,9 +60,6 @@ class SudokuApp:
         # the set-up (a `position` line or a board file) and every move `play` accepted.
         self.setup: Optional[Tuple[str, str]] = None
         self.moves: List[Optional[SudokuMove]] = []
-        # Set when the engine process ended: reported once, the game kept until a restart.
-        self.engine_dead: Optional[EngineDied] = None
-        self.engine_reports = 0  # how often a death was reported (tests read this)
 
         root.title("Competitive Sudoku")
         agent_opt = engine.options.get("Agent")
@@ -118,11 +114,9 @@ class SudokuApp:
         tk.Spinbox(players_row, from_=10, to=60000, increment=100, textvariable=self.movetime_var, width=6).pack(side="left")
 
         self.status_var = tk.StringVar()
-        self.status_label, self.restart_button = engine_status_row(root, self.status_var, self.restart_engine,
-                                                                   wraplength=480, pady=(0, 4))
+        self.engine_status_row(root, self.status_var, (480, 480), pady=(0, 4))
 
         self.new_game()
-        self.root.after(300, self.watch_engine)
 
     # --- setting up ----------------------------------------------------------------------------
 
@@ -163,49 +157,29 @@ class SudokuApp:
         else:
             self.engine.command(text)
 
-    def engine_failed(self, err: Exception) -> None:
-        if isinstance(err, EngineDied):
-            self.engine_died(err)
-        elif self.engine_dead is None:
-            self.status(f"engine problem: {err}")
+    # --- the engine's supervision (engines/frontend.py) -------------------------------------
 
-    def engine_died(self, err: EngineDied) -> None:
-        """Reports the end of the engine process once and offers to restart it."""
-        if self.engine_dead is not None:
-            return
-        self.engine_dead = err
-        self.engine_reports += 1
+    def on_engine_death(self, err: EngineDied) -> None:
         self.generation += 1  # a search of the dead engine has nothing more to say
         self.thinking = False
-        self.status(f"The engine stopped ({err.reason}). Game kept: press Restart engine.")
-        show_engine_dead(self.status_label, self.restart_button)
 
-    def watch_engine(self) -> None:
-        """Notices an engine that died while nothing was asked of it."""
-        if self.closed:
-            return
-        if self.engine_dead is None and not self.engine.alive:
-            self.engine_died(self.engine._died("(idle)"))
-        self.root.after(300, self.watch_engine)
-
-    def restart_engine(self) -> None:
-        """A new engine process with the same options, given the game on screen: the same
-        set-up and the same moves, played through its own `play`."""
+    def settle_engine(self) -> None:
         if self.search_thread is not None:
             self.search_thread.join(timeout=5)
-        try:
-            self.engine = self.engine.respawn()
-            self.engine.newgame()
-            if self.setup is not None:
-                self.apply_setup(self.setup)
-                for move in self.moves:
-                    self.engine.play(move) if move is not None else self.engine.play_none()
-        except EngineProblem as err:
-            self.status(f"The engine could not be restarted: {err}")
-            return
-        self.engine_dead = None
-        show_engine_alive(self.status_label, self.restart_button)
-        self.status("engine restarted; the game goes on")
+
+    def window_closed(self) -> bool:
+        return self.closed
+
+    def resume_engine(self) -> None:
+        """The game on screen, given to the restarted engine: the same set-up and the same
+        moves, played through its own `play`."""
+        self.engine.newgame()
+        if self.setup is not None:
+            self.apply_setup(self.setup)
+            for move in self.moves:
+                self.engine.play(move) if move is not None else self.engine.play_none()
+
+    def engine_resumed(self) -> None:
         self.refresh()
         self.root.after(50, self.maybe_agent_move)
 
@@ -424,14 +398,15 @@ class SudokuApp:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(description="Competitive Sudoku front end driving sudoku-agent through its protocol, "
-                                                 "or (--mode puzzle) the classic sudoku with the engine as its referee and solver.")
+    parser = argparse.ArgumentParser(description="Competitive Sudoku front end driving sudoku-agent through its protocol,\n"
+                                                 "or (--mode puzzle) the classic sudoku with the engine as its referee and solver.",
+                                     formatter_class=HelpFormatter)
     parser.add_argument("--engine", help="agent command (default: sudoku-agent from $ENGINE_BIN_DIR or target/release)")
-    parser.add_argument("--board", default="3x3", help="block shape m x n (default 3x3; puzzle: 2x2, 2x3, 3x3, 3x4, 4x4)")
-    parser.add_argument("--mode", default="classic", choices=MODES + ("puzzle",))
+    parser.add_argument("--board", default="3x3", help="block shape m x n (puzzle: 2x2, 2x3, 3x3, 3x4, 4x4)")
+    parser.add_argument("--mode", default="classic", choices=MODES + ("puzzle",), help="play mode, or the puzzle")
     parser.add_argument("--file", help="start from a board file (either course-framework format); puzzle mode: a puzzle file")
-    parser.add_argument("--player1", default=HUMAN, help="'human' or an agent name (default human)")
-    parser.add_argument("--player2", default="default", help="'human' or an agent name (default: default)")
+    parser.add_argument("--player1", default=HUMAN, help="'human' or one of the engine's agents (its Agent option)")
+    parser.add_argument("--player2", default="default", help="'human' or one of the engine's agents")
     parser.add_argument("--movetime", type=int, default=500, help="agent time per move in ms")
     parser.add_argument("--difficulty", default="easy", choices=DIFFICULTIES, help="puzzle mode: difficulty of New")
     parser.add_argument("--seed", type=int, default=1, help="puzzle mode: seed of the first generated puzzle")
@@ -439,7 +414,17 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    args = parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    agents = [p for p in (args.player1, args.player2) if p != HUMAN]
+    if args.mode != "puzzle" and agents:
+        try:
+            command = args.engine.split() if args.engine else [str(find_binary("sudoku-agent"))]
+        except FileNotFoundError as err:
+            parser.error(str(err))
+        refusal = check_option_values(command, SudokuEngine, [("Agent", agents)], "sudoku_gui")
+        if refusal:
+            parser.error(refusal)
     root = tk.Tk()
     window = Window(root, args)
     window.start(args.mode, args.file)

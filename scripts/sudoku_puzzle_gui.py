@@ -8,20 +8,25 @@ candidates are the values it accepts, the solution comes from `solve` (with `no 
 
 Keys: 1-9 and A-G enter a value on the selected cell, Ctrl+value toggles a pencil mark,
 BackSpace/Delete/0/. erase your entry, the arrow keys move the selection.
+
+    python3 scripts/sudoku_puzzle_gui.py [--engine PATH] [--board 3x3] [--difficulty easy] [--seed 1] [--file F]
 """
 from __future__ import annotations
 
+import argparse
 import os
 import pathlib
 import queue
+import sys
 import threading
 import time
 import tkinter as tk
 from tkinter import filedialog, ttk
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
+from engines.cli import HelpFormatter
 from engines.sudoku import value_char
-from engines.tools import DIFFICULTIES, SHAPES, Grid, Solution, SudokuTools, ToolError
+from engines.tools import DIFFICULTIES, Grid, Solution, SudokuTools, ToolError
 
 Cell = Tuple[int, int]
 BOARD_PX = 468
@@ -680,3 +685,32 @@ class PuzzleApp:
     def status(self, text: str, error: bool = False) -> None:
         self.status_var.set(text)
         self.status_label.config(fg="#b00020" if error else "#444")
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=HelpFormatter)
+    parser.add_argument("--engine", help="sudoku-agent binary, the referee and solver "
+                                         "(default: $ENGINE_BIN_DIR, target/release, PATH)")
+    parser.add_argument("--board", default="3x3", choices=sorted(SIZE_OF_SHAPE),
+                        help="block shape m x n of the generated puzzles")
+    parser.add_argument("--difficulty", default="easy", choices=DIFFICULTIES, help="difficulty of New")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first generated puzzle")
+    parser.add_argument("--file", help="start from this puzzle file instead")
+    args = parser.parse_args(argv)
+    try:
+        tools = SudokuTools(args.engine)
+    except FileNotFoundError as err:
+        parser.error(str(err))
+    root = tk.Tk()
+    app = PuzzleApp(root, tools, shape=args.board, difficulty=args.difficulty, seed=args.seed)
+    if args.file:
+        app.open_path(os.path.abspath(args.file))
+    try:
+        root.mainloop()
+    finally:
+        app.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

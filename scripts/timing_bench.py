@@ -25,13 +25,11 @@ import random
 import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Callable, Dict, List, Tuple
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from engines import find_binary  # noqa: E402
-from engines.timed import TimedProcess  # noqa: E402
+from engines import find_binary
+from engines.cli import HelpFormatter
+from engines.timed import TimedProcess
 
 BINARIES = {"blockudoku": "blockudoku", "sudoku": "sudoku-agent"}
 REPLY_TIMEOUT = 10.0
@@ -130,13 +128,13 @@ def bench(kind: str, cmd: List[str], searches: int, movetimes: List[int], seed: 
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=HelpFormatter)
     parser.add_argument("kind", choices=sorted(BINARIES), help="which engine")
-    parser.add_argument("--engine", help="engine binary (default: found as the driver does)")
-    parser.add_argument("--searches", type=int, default=400, help="timed `go movetime` searches (default 400)")
-    parser.add_argument("--movetime", default="20,100", help="comma-separated movetimes in ms, cycled (default 20,100)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the positions (default 1)")
-    parser.add_argument("--threads", type=int, default=1, help="engine Threads option (default 1)")
+    parser.add_argument("--engine", help="engine binary (default: $ENGINE_BIN_DIR, target/release, PATH)")
+    parser.add_argument("--searches", type=int, default=400, help="timed `go movetime` searches")
+    parser.add_argument("--movetime", default="20,100", help="comma-separated movetimes in ms, cycled")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the positions")
+    parser.add_argument("--threads", type=int, default=1, help="engine Threads option")
     args = parser.parse_args()
     if args.searches < 1:
         parser.error("--searches must be at least 1")

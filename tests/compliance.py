@@ -19,14 +19,11 @@ import re
 import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Callable, List, Tuple
 
-# The timestamped process lives with the Python drivers (scripts/engines), which need nothing
-# beyond the standard library, so this file still runs on its own from a checkout.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-
-from engines.timed import TimedProcess  # noqa: E402
+# The timestamped process lives with the Python drivers (the `engines` package of scripts/,
+# installed by `python3 -m pip install -e scripts`).
+from engines.timed import TimedProcess
 
 # Timing bounds. `strict` holds an engine to the protocols' promises: a bestmove at most 10 ms
 # past `movetime` (measured from writing `go` to reading `bestmove`, so pipe latency on this

@@ -5,8 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "== installing Python packages (scripts/requirements.txt)"
-python3 -m pip install --quiet --disable-pip-version-check -r scripts/requirements.txt
+# The harness package (scripts/pyproject.toml) with what the tests need; not Ray (the extra
+# `ray`): the Ray tests skip without it and say so.
+echo "== installing the Python harness: pip install -e 'scripts[test,batch]'"
+python3 -m pip install --quiet --disable-pip-version-check -e 'scripts[test,batch]'
 
 if ! command -v Xvfb >/dev/null 2>&1; then
   echo "== installing xvfb (for the Tkinter front-end tests)"
@@ -24,5 +26,5 @@ cargo build --release --workspace --locked
 echo "== cargo test (rules, engines)"
 cargo test --release --workspace --locked
 
-echo "== pytest (end-to-end tests in tests/, harness tests in scripts/)"
+echo "== pytest (end-to-end tests in tests/, harness tests in scripts/; pytest.ini)"
 python3 -m pytest -q tests scripts

@@ -13,8 +13,6 @@ import concurrent.futures
 import random
 import threading
 
-import pytest
-
 from engines import BlockudokuEngine, EngineProblem, SudokuEngine
 
 PAIRS = 16  # per binary: 16 seeds x 2 copies x 2 binaries = 64 processes

@@ -34,7 +34,6 @@ def test_fuzz_sudoku(sudoku_bin):
 # the rest. FAULT breaks it in one way.
 FAKE = r'''
 import sys
-sys.path.insert(0, sys.argv[3])
 from fuzz_engines import rust_tokens  # split like the real engines
 kind, fault = sys.argv[1], sys.argv[2]
 HELLO = {
@@ -93,7 +92,7 @@ def fake(tmp_path_factory):
 
 def fake_bin(tmp_path, fake, kind, fault):
     script = tmp_path / f"fake-{kind}-{fault}"
-    script.write_text(f"#!/bin/sh\nexec {sys.executable} {fake} {kind} {fault} {FUZZ.parent}\n")
+    script.write_text(f"#!/bin/sh\nPYTHONPATH={FUZZ.parent} exec {sys.executable} {fake} {kind} {fault}\n")
     script.chmod(0o755)
     return script
 

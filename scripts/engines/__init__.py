@@ -6,6 +6,12 @@ Each class starts the binary (by default found in $ENGINE_BIN_DIR, then target/r
 PATH), does the `hello` handshake and offers the protocol's commands as methods with typed
 results. Errors: EngineDied (with the exit code), EngineError (an `error` line), EngineTimeout.
 SudokuTools runs the `sudoku-agent` tools (solve, count, check, generate) for the puzzle mode.
+
+Beside them, imported by name: `engines.batch` (batch_eval.py's job grid, pool, summary, plots),
+`engines.units` and `engines.ray_runner` (work units, Ray tasks), `engines.stats` (intervals,
+Elo, SPRT; scipy, the `batch` extra), `engines.frontend` (the Tkinter windows' engine status and
+supervision), `engines.cli` (the scripts' help and option checks), `engines.testing` (the test
+suites' pytest plugin). Install: `python3 -m pip install -e scripts` (scripts/pyproject.toml).
 """
 from .base import (
     EngineDied,

@@ -291,7 +291,10 @@ class LineEngine:
         for raw in iter(self.proc.stderr.readline, b""):
             self._stderr.append(raw.decode("utf-8", "replace"))
 
-    def _died(self, command: str = "") -> EngineDied:
+    def death(self, command: str = "") -> EngineDied:
+        """The EngineDied of this ended process (its exit code and the end of its stderr), for
+        the call that found it gone: `command` names what was being asked (a front end that
+        notices an idle engine gone says "(idle)")."""
         try:
             code = self.proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
@@ -310,7 +313,7 @@ class LineEngine:
                 self.proc.stdin.write((line + "\n").encode())
                 self.proc.stdin.flush()
             except (BrokenPipeError, ValueError, OSError):
-                raise self._died(line) from None
+                raise self.death(line) from None
 
     def read_line(self, timeout: Optional[float], command: str = "") -> str:
         """The next line the engine prints; EngineTimeout or EngineDied otherwise."""
@@ -320,7 +323,7 @@ class LineEngine:
             raise EngineTimeout(f"no answer to {command!r} within {timeout:.1f} s") from None
         if line is None:
             self._lines.put(None)  # every later read sees the end too
-            raise self._died(command)
+            raise self.death(command)
         return line
 
     def read_until(

@@ -1,6 +1,7 @@
 """Statistics shared by the evaluation scripts (batch_eval.py, framework_match.py).
 
-Standard library only, so the Ray workers and a bare Python can import it. Intervals are 95%.
+Intervals are 95%. The exact distributions are scipy.stats' (the `batch` extra:
+`python3 -m pip install -e 'scripts[batch]'`); the Ray workers never import this module.
 
 - Proportions: `wilson` (score of a match, a draw counting half a point).
 - Blockudoku hazard (deaths per round over a known exposure): `poisson_interval`, the exact
@@ -19,6 +20,8 @@ from __future__ import annotations
 import math
 from typing import List, Optional, Sequence, Tuple
 
+from scipy import stats as distributions
+
 Z95 = 1.959963984540054
 
 
@@ -33,103 +36,18 @@ def wilson(points: float, n: int) -> Tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-# --- special functions ------------------------------------------------------------------------
-
-def _gamma_p(a: float, x: float) -> float:
-    """Regularised lower incomplete gamma P(a, x) (series or continued fraction)."""
-    if x <= 0:
-        return 0.0
-    log_front = a * math.log(x) - x - math.lgamma(a)
-    if x < a + 1:
-        term = total = 1.0 / a
-        n = a
-        for _ in range(100000):
-            n += 1
-            term *= x / n
-            total += term
-            if abs(term) < abs(total) * 1e-16:
-                break
-        return min(1.0, total * math.exp(log_front))
-    return max(0.0, 1.0 - _gamma_q_fraction(a, x, log_front))
-
-
-def _gamma_q_fraction(a: float, x: float, log_front: float) -> float:
-    """Upper incomplete gamma Q(a, x) by Lentz's continued fraction (x >= a + 1)."""
-    tiny = 1e-300
-    b = x + 1 - a
-    c = 1 / tiny
-    d = 1 / b
-    h = d
-    for i in range(1, 100000):
-        an = -i * (i - a)
-        b += 2
-        d = an * d + b
-        d = tiny if abs(d) < tiny else d
-        c = b + an / c
-        c = tiny if abs(c) < tiny else c
-        d = 1 / d
-        step = d * c
-        h *= step
-        if abs(step - 1) < 1e-16:
-            break
-    return math.exp(log_front) * h
-
-
-def _beta_i(a: float, b: float, x: float) -> float:
-    """Regularised incomplete beta I_x(a, b) (continued fraction, Numerical Recipes' betacf)."""
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
-    if x > (a + 1) / (a + b + 2):
-        return 1.0 - _beta_i(b, a, 1 - x)
-    tiny = 1e-300
-    c, d = 1.0, 1 - (a + b) * x / (a + 1)
-    d = 1 / (tiny if abs(d) < tiny else d)
-    h = d
-    for m in range(1, 100000):
-        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
-            d = 1 + num * d
-            d = 1 / (tiny if abs(d) < tiny else d)
-            c = 1 + num / c
-            c = tiny if abs(c) < tiny else c
-            h *= d * c
-        if abs(d * c - 1) < 1e-15:
-            break
-    return math.exp(log_front) * h / a
-
-
-def _solve_increasing(f, target: float, lo: float, hi: float, tol: float = 1e-13) -> float:
-    """x in [lo, hi] with f(x) = target, f increasing (bisection; hi grows until it brackets;
-    stops within `tol` relative to max(1, hi))."""
-    while f(hi) < target:
-        lo, hi = hi, hi * 2
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if f(mid) < target:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo <= tol * max(1.0, hi):
-            break
-    return (lo + hi) / 2
-
-
 # --- Poisson counts and rates (Blockudoku hazard) -----------------------------------------
 
 def poisson_interval(count: int, confidence: float = 0.95) -> Tuple[float, float]:
     """Exact (Garwood) interval of the mean of a Poisson count.
 
-    lower: P(X >= count | mu) = tail, upper: P(X <= count | mu) = tail, tail = (1 - confidence) / 2.
+    lower: P(X >= count | mu) = tail, upper: P(X <= count | mu) = tail, tail = (1 - confidence) / 2,
+    that is chi-square quantiles: chi2(tail; 2 count) / 2 and chi2(1 - tail; 2 count + 2) / 2.
     For the hazard of a Blockudoku agent divide by the exposure (rounds played).
     """
     tail = (1 - confidence) / 2
-    # P(X >= k | mu) = P(k, mu) (lower regularised gamma), increasing in mu.
-    lo = 0.0 if count == 0 else _solve_increasing(lambda mu: _gamma_p(count, mu), tail, 0.0, count + 1.0)
-    # P(X <= k | mu) = 1 - P(k + 1, mu), decreasing in mu.
-    hi = _solve_increasing(lambda mu: _gamma_p(count + 1, mu), 1 - tail, 0.0, count + 2.0)
+    lo = 0.0 if count == 0 else float(distributions.chi2.ppf(tail, 2 * count)) / 2
+    hi = float(distributions.chi2.ppf(1 - tail, 2 * count + 2)) / 2
     return lo, hi
 
 
@@ -142,36 +60,18 @@ def hazard(deaths: int, exposure: float) -> Tuple[float, float, float]:
 
 
 def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> Tuple[float, float]:
-    """Exact binomial interval of a proportion: k successes in n trials."""
+    """Exact (Clopper-Pearson) binomial interval of a proportion: k successes in n trials."""
     if n == 0:
         return 0.0, 1.0
-    tail = (1 - confidence) / 2
-    # P(X >= k | p) = I_p(k, n - k + 1), increasing in p; P(X <= k | p) = 1 - I_p(k + 1, n - k).
-    lo = 0.0 if k == 0 else _bisect_unit(lambda p: _beta_i(k, n - k + 1, p), tail)
-    hi = 1.0 if k == n else _bisect_unit(lambda p: _beta_i(k + 1, n - k, p), 1 - tail)
-    return lo, hi
-
-
-def _bisect_unit(f, target: float) -> float:
-    return _solve_increasing(f, target, 0.0, 1.0, tol=1e-15)
+    ci = distributions.binomtest(k, n).proportion_ci(confidence_level=confidence, method="exact")
+    return float(ci.low), float(ci.high)
 
 
 def binomial_test(k: int, n: int, p: float) -> float:
     """Two-sided exact binomial test: the probability of an outcome no likelier than k (as R's binom.test)."""
     if n == 0:
         return 1.0
-    if p <= 0:
-        return 1.0 if k == 0 else 0.0
-    if p >= 1:
-        return 1.0 if k == n else 0.0
-
-    def log_pmf(i: int) -> float:
-        return math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * math.log(p) + (n - i) * math.log1p(-p)
-
-    observed = log_pmf(k)
-    bound = observed + math.log1p(1e-7)  # ties within rounding count as equally likely
-    total = sum(math.exp(log_pmf(i)) for i in range(n + 1) if log_pmf(i) <= bound)
-    return min(1.0, total)
+    return float(distributions.binomtest(k, n, p).pvalue)
 
 
 def rate_ratio(deaths_a: int, exposure_a: float, deaths_b: int,
@@ -194,10 +94,8 @@ def rate_ratio(deaths_a: int, exposure_a: float, deaths_b: int,
 
 
 def t_quantile(p: float, dof: int) -> float:
-    """The p-quantile (0.5 < p < 1) of Student's t with `dof` degrees of freedom.
-
-    For t > 0, P(T <= t) = 1 - I_x(dof / 2, 1 / 2) / 2 with x = dof / (dof + t^2)."""
-    return _solve_increasing(lambda t: 1 - _beta_i(dof / 2, 0.5, dof / (dof + t * t)) / 2, p, 0.0, 2.0)
+    """The p-quantile of Student's t with `dof` degrees of freedom."""
+    return float(distributions.t.ppf(p, dof))
 
 
 def mean_interval(values: Sequence[float], confidence: float = 0.95) -> Tuple[float, float, float, float]:

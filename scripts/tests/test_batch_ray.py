@@ -24,10 +24,10 @@ import time
 
 import pytest
 
-from conftest import SCRIPTS, bin_dir, live_processes, real_binary
+from engines.testing import SCRIPTS, bin_dir, live_processes, real_binary
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is None,
-                                reason="the ray package is not installed (pip install -r scripts/requirements.txt)")
+                                reason="the ray package is not installed (python3 -m pip install -e 'scripts[ray]')")
 
 BATCH = SCRIPTS / "batch_eval.py"
 CHAINS = ["blockudoku", "--agents", "default", "--chains", "6", "--exposure", "300", "--burn-in", "10",

@@ -3,7 +3,7 @@ import json
 import subprocess
 import sys
 
-from conftest import FAKE, SCRIPTS, bin_dir, real_binary
+from engines.testing import FAKE, SCRIPTS, bin_dir, real_binary
 
 BATCH = SCRIPTS / "batch_eval.py"
 
@@ -72,10 +72,10 @@ def test_game_pairs_and_sprt_stop_at_the_same_pair(tmp_path):
 
 
 def test_without_ray_option_ray_is_not_imported(tmp_path):
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); import batch_eval; "
-            "rc = batch_eval.main(['blockudoku', '--chains', '1', '--exposure', '50', '--engine', sys.argv[2], "
+    code = ("import runpy, sys; batch_eval = runpy.run_path(sys.argv[1]); "
+            "rc = batch_eval['main'](['blockudoku', '--chains', '1', '--exposure', '50', '--engine', sys.argv[2], "
             "'--out', sys.argv[3]]); print('ray' in sys.modules, rc)")
-    proc = subprocess.run([sys.executable, "-c", code, str(SCRIPTS), str(FAKE), str(tmp_path / "x.jsonl")],
+    proc = subprocess.run([sys.executable, "-c", code, str(BATCH), str(FAKE), str(tmp_path / "x.jsonl")],
                           capture_output=True, text=True, timeout=120)
     assert proc.stdout.strip().splitlines()[-1] == "False 0", proc.stderr
 

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import SCRIPTS, bin_dir, real_engine
+from engines.testing import SCRIPTS, bin_dir, real_engine
 
 from engines import SudokuEngine
 
@@ -102,7 +102,6 @@ def test_forfeits_any_folder_and_self_play(tmp_path):
 
 def test_agent_settings_reach_the_adapter(tmp_path):
     """Two of ours with different agents: each player module carries its own settings."""
-    sys.path.insert(0, str(SCRIPTS))
     import framework_match
 
     engine = bin_dir() / "sudoku-agent"

@@ -7,15 +7,21 @@ import subprocess
 import sys
 
 import pytest
-from conftest import FAKE, bin_dir, real_engine
+from engines.testing import FAKE, SCRIPTS, bin_dir, real_engine
 
 from engines import EngineError, SudokuEngine, SudokuMove
 
-RUNNER = pathlib.Path(__file__).resolve().parent / "framework_stub" / "run_player.py"
+STUB = pathlib.Path(__file__).resolve().parent / "framework_stub"
+RUNNER = STUB / "run_player.py"
+
+
+def framework_path(version):
+    """PYTHONPATH of a player process in a framework folder: the framework's modules and ours."""
+    return os.pathsep.join([str(STUB / version), str(SCRIPTS)])
 
 
 def run_player(version, scenario, seconds, **env):
-    full_env = dict(os.environ, **env)
+    full_env = dict(os.environ, PYTHONPATH=framework_path(version), **env)
     proc = subprocess.run([sys.executable, str(RUNNER), version, scenario, str(seconds)],
                           capture_output=True, text=True, timeout=30, env=full_env)
     assert proc.returncode == 0, proc.stderr
@@ -59,16 +65,15 @@ def test_adapter_with_real_agent(version, scenario):
 def test_adapter_movetime_mode_returns_on_its_own(tmp_path):
     """With SUDOKU_AGENT_MOVETIME the player returns after `bestmove` instead of being killed."""
     real_engine("sudoku-agent", SudokuEngine).quit()
-    code = f"""
-import sys, multiprocessing
-sys.path.insert(0, {str(RUNNER.parent / 'v2024')!r}); sys.path.insert(0, {str(RUNNER.parents[2])!r})
+    code = """
 from competitive_sudoku.sudoku import GameState, SudokuBoard
 from framework_player.sudokuai import SudokuAI
 p = SudokuAI()
 p.compute_best_move(GameState(SudokuBoard(2, 2), SudokuBoard(2, 2), [], [], [0, 0], 1))
 print(p.best_move)
 """
-    env = dict(os.environ, SUDOKU_AGENT_BIN=str(bin_dir() / "sudoku-agent"), SUDOKU_AGENT_MOVETIME="50",
+    env = dict(os.environ, PYTHONPATH=framework_path("v2024"), SUDOKU_AGENT_BIN=str(bin_dir() / "sudoku-agent"),
+               SUDOKU_AGENT_MOVETIME="50",
                SUDOKU_AGENT_OPTIONS="Threads=1,Agent=greedy")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20, env=env)
     assert proc.returncode == 0, proc.stderr

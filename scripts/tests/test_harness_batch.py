@@ -1,12 +1,13 @@
 """scripts/batch_eval.py: a tiny parallel run, JSON lines, summary, plots, resume."""
 import json
 import os
+import pathlib
 import signal
 import subprocess
 import sys
 import time
 
-from conftest import FAKE, SCRIPTS, bin_dir, live_processes, real_engine
+from engines.testing import FAKE, SCRIPTS, bin_dir, live_processes, real_engine
 
 from engines import BlockudokuEngine, SudokuEngine
 
@@ -112,21 +113,30 @@ def test_failed_jobs_are_reported_and_rerun(tmp_path):
 
 
 def test_stats():
-    sys.path.insert(0, str(SCRIPTS))
-    import batch_eval
+    from engines.batch.jobs import parse_seeds
+    from engines.stats import poisson_interval, wilson
 
-    lo, hi = batch_eval.wilson(50, 100)
+    lo, hi = wilson(50, 100)
     assert 0.40 < lo < 0.41 and 0.59 < hi < 0.60
-    lo, hi = batch_eval.poisson_interval(0)
+    lo, hi = poisson_interval(0)
     assert lo == 0 and 3.6 < hi < 3.8
-    lo, hi = batch_eval.poisson_interval(100)
+    lo, hi = poisson_interval(100)
     assert 81 < lo < 82 and 121 < hi < 122
-    assert batch_eval.parse_seeds("1-3,7") == [1, 2, 3, 7]
+    assert parse_seeds("1-3,7") == [1, 2, 3, 7]
 
 
 def engine_children(pid, name):
-    """Pids of live processes called `name` whose parent is `pid`."""
-    return [child for child, comm, parent, _ in live_processes() if comm == name and parent == pid]
+    """Pids of live processes called `name` whose parent is `pid` and that play games (not the
+    engine that batch_eval asks for its agents before the run)."""
+    return [child for child, comm, parent, _ in live_processes() if comm == name and parent == pid
+            and b"arena" in command_line(child)]
+
+
+def command_line(pid):
+    try:
+        return pathlib.Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
 
 
 def run_and_kill_one_engine(args):
@@ -183,7 +193,7 @@ def test_engine_killed_without_retries_then_the_run_resumes(tmp_path):
 
 
 def test_bad_arguments_are_one_line(tmp_path):
-    proc = run_batch("sudoku", "--seeds", "one-two")
+    proc = run_batch("sudoku", "--seeds", "one-two", "--out", str(tmp_path / "x.jsonl"))
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
     proc = run_batch("sudoku", "--engine", "/nonexistent/engine", "--seeds", "1", "--out", str(tmp_path / "x.jsonl"))
     assert proc.returncode == 1 and "Traceback" not in proc.stderr

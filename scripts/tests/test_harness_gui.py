@@ -1,39 +1,17 @@
 """Both Tkinter front ends under a virtual display, driven by synthetic mouse events.
 
 Screenshots go to tests/artifacts/ (kept by CI as test artifacts, ignored by git)."""
-import time
 
 import pytest
-from conftest import fake_command, pump, real_engine, screenshot
+from engines.testing import fake_command, pump, real_engine, screenshot, wait_for
 
 from engines import BlockudokuEngine, SudokuEngine, load_catalogue
-
-
-def wait_for(root, condition, seconds):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        pump(root, 0.02)
-        if condition():
-            return True
-    return False
 
 
 def blockudoku_engine(kind):
     if kind == "fake":
         return BlockudokuEngine(fake_command("blockudoku"))
     return real_engine("blockudoku", BlockudokuEngine)
-
-
-@pytest.fixture
-def tk_root(display):
-    import tkinter as tk
-
-    root = tk.Tk()
-    yield root
-    try:
-        root.destroy()
-    except tk.TclError:
-        pass
 
 
 def drag(app, slot, row, col, steps=3):

@@ -7,8 +7,7 @@ import os
 import random
 import signal
 
-from conftest import fake_command, pump, real_engine
-from test_harness_gui import tk_root, wait_for  # noqa: F401 (tk_root is a fixture)
+from engines.testing import fake_command, pump, real_engine, wait_for
 
 from engines import BlockudokuEngine, EngineError
 

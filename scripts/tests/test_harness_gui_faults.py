@@ -4,8 +4,8 @@ kept, and the restarted engine is given it and plays on. Screenshots go to tests
 import os
 import signal
 
-from conftest import pump, real_engine, screenshot
-from test_harness_gui import drag, sudoku_app, tk_root, wait_for  # noqa: F401 (tk_root is a fixture)
+from engines.testing import pump, real_engine, screenshot, wait_for
+from test_harness_gui import drag, sudoku_app
 
 from engines import BlockudokuEngine, SudokuEngine
 

@@ -1,8 +1,6 @@
 """The puzzle mode of the sudoku front end under a virtual display, driven by synthetic clicks
 and keys, with the real sudoku-agent as referee and solver. Screenshots go to tests/artifacts/."""
-import pytest
-from conftest import bin_dir, pump, screenshot
-from test_harness_gui import tk_root, wait_for  # noqa: F401 (tk_root is a fixture)
+from engines.testing import bin_dir, pump, screenshot, wait_for
 
 from engines.tools import SHAPES, Grid
 

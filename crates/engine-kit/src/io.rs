@@ -48,3 +48,22 @@ pub fn say<S: AsRef<str>>(lines: &[S]) {
 pub fn say_line(line: &str) {
     say(&[line]);
 }
+
+/// Writes one line to stdout for a one-shot command (bench, arena, tools), where a closed
+/// stdout (`| head`) should end the program with one line on stderr instead of a panic.
+/// Called through [`println_or_exit!`](crate::println_or_exit).
+pub fn print_line_or_exit(args: std::fmt::Arguments) {
+    if writeln!(std::io::stdout(), "{args}").is_err() {
+        eprintln!("error: cannot write to standard output");
+        std::process::exit(1);
+    }
+}
+
+/// `println!` for the one-shot commands: a closed stdout ends the program with one line on
+/// stderr and exit code 1 instead of a panic (see [`io::print_line_or_exit`](crate::io::print_line_or_exit)).
+#[macro_export]
+macro_rules! println_or_exit {
+    ($($arg:tt)*) => {
+        $crate::io::print_line_or_exit(format_args!($($arg)*))
+    };
+}

@@ -3,7 +3,9 @@
 //! (commands and replies).
 //!
 //! - [`io`]: the stdin reader thread (end of input reads as `None`, i.e. quit) and
-//!   line-atomic output, so a search thread and the loop never interleave mid-line.
+//!   line-atomic output, so a search thread and the loop never interleave mid-line; and
+//!   [`println_or_exit!`], the output of one-shot commands, which ends the program on a
+//!   closed stdout.
 //! - [`handle`]: the search handle (Stockfish's `engine.h` in small): `go` runs a search on
 //!   its own thread with a stop flag, an optional timer and `infinite` hold; `stop`, `join`;
 //!   and the deadline a `movetime` aims at.

@@ -4,9 +4,9 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use crate::agents::Limits;
 use crate::agents::{Agent, AgentKind};
 use crate::protocol::{parse_line, Command};
-use crate::search::Limits;
 
 /// The bench positions (protocol `position` lines).
 pub const POSITIONS: [&str; 6] = [
@@ -37,7 +37,7 @@ pub fn run(nodes: u64) -> anyhow::Result<()> {
         let best = agent.choose(&game, limits, &stop, &mut |_| {});
         let n = agent.last_nodes();
         total += n;
-        crate::say!(
+        engine_kit::println_or_exit!(
             "position {}: bestmove {} nodes {} time {} ms",
             i + 1,
             best.map_or("none".to_string(), |m| m.to_string()),
@@ -46,6 +46,6 @@ pub fn run(nodes: u64) -> anyhow::Result<()> {
         );
     }
     let ms = start.elapsed().as_millis().max(1) as u64;
-    crate::say!("bench: {total} nodes {} nps {ms} ms", total * 1000 / ms);
+    engine_kit::println_or_exit!("bench: {total} nodes {} nps {ms} ms", total * 1000 / ms);
     Ok(())
 }

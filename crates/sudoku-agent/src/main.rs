@@ -9,34 +9,24 @@
 //!   output and `SearchHandle` from `engine-kit`).
 //! - [`protocol`]: commands in, replies out, the option table; no I/O.
 //! - [`board_file`]: reads the file of `position file` (parsing is `rules::sudoku::notation`).
-//! - [`agents`]: `random`, `greedy`, `original` (the report's minimax; alias `seed`) and
-//!   `default`, whose search lives in [`search`].
+//! - [`agents`]: one file or folder per agent (`random`, `greedy`, `original` (alias `seed`),
+//!   `default` (the search), `territory`, `mcts`), the root facts they share and the dispatch.
+//! - [`cell_game`]: the reduced game the strong agents play: the board's geometry and
+//!   positions as plain arrays.
+//! - [`eval`]: the territory evaluation of the allowed-squares game (`default` and
+//!   `territory` use it).
 //! - [`arena`], [`bench`](mod@bench), [`tools`]: the one-shot jobs.
 
 use clap::{Parser, Subcommand};
-
-/// `println!` for the one-shot subcommands: a closed stdout (`| head`) ends the program with
-/// one line on stderr instead of a panic.
-#[macro_export]
-macro_rules! say {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        if writeln!(std::io::stdout(), $($arg)*).is_err() {
-            eprintln!("error: cannot write to standard output");
-            std::process::exit(1);
-        }
-    }};
-}
 
 mod agents;
 mod arena;
 mod bench;
 mod board_file;
-mod mcts;
+mod cell_game;
+mod eval;
 mod protocol;
-mod search;
 mod session;
-mod territory;
 mod tools;
 
 /// The `--help` summary.

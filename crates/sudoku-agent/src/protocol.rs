@@ -12,7 +12,7 @@ use puzzle_rules::sudoku::game::{Game, Mode, Player};
 use puzzle_rules::sudoku::notation::{parse_owned_rows, Extras, GameSetup};
 
 use crate::agents::AgentKind;
-use crate::search::Event;
+use crate::agents::Event;
 
 /// Protocol version announced by `hello`.
 pub const PROTOCOL_LINE: &str = "protocol competitive-sudoku 1";

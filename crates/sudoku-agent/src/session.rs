@@ -13,9 +13,9 @@ use puzzle_rules::sudoku::board::{Board, Move, Shape};
 use puzzle_rules::sudoku::game::{referee_nodes, Game, Mode, Outcome, Player};
 
 use crate::agents::{Agent, AgentKind};
+use crate::agents::{Event, Limits};
 use crate::board_file;
 use crate::protocol::{self, event_line, options, Command, GoLimits, MAX_THREADS, PROTOCOL_LINE};
-use crate::search::{Event, Limits};
 
 /// Without any limit, `go` thinks this long.
 const DEFAULT_MOVETIME_MS: u64 = 1000;

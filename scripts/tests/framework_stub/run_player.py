@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs scripts/framework_player like the course framework does, on a built-in scenario.
 
-    run_player.py <v2022|v2024> <scenario> <seconds>
+    PYTHONPATH=<stub>/<version>:scripts run_player.py <v2022|v2024> <scenario> <seconds>
 
 Prints one JSON line: the position line the adapter sends, the last proposed move (or null),
 and whether the engine process was gone after the player process was terminated.
@@ -12,11 +12,10 @@ import pathlib
 import sys
 import time
 
-HERE = pathlib.Path(__file__).resolve().parent
 VERSION, SCENARIO, SECONDS = sys.argv[1], sys.argv[2], float(sys.argv[3])
-sys.path.insert(0, str(HERE / VERSION))
-sys.path.insert(0, str(HERE.parents[1]))  # scripts/, for framework_player
 
+# Found on PYTHONPATH: the stand-in framework folder (<VERSION>/) and scripts/ (framework_player),
+# as in the framework, whose folder holds both.
 from competitive_sudoku.sudoku import GameState, Move, SudokuBoard, TabooMove  # noqa: E402
 from framework_player import sudokuai  # noqa: E402
 

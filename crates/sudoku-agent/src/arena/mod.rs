@@ -21,9 +21,9 @@ use puzzle_rules::sudoku::board::{Board, Move, Shape};
 use puzzle_rules::sudoku::game::{starting_cells, Forfeit, Game, Mode, Outcome, Player};
 use puzzle_rules::sudoku::solver;
 
+use crate::agents::Limits;
 use crate::agents::{Agent, AgentKind};
 use crate::protocol::{self, position_line};
-use crate::search::Limits;
 use engine_kit::handle::deadline_for;
 
 mod report;
@@ -493,7 +493,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
                 let r = play_game(start, index, &mut contenders, limits);
                 if !args.quiet {
                     let _g = print_lock.lock().unwrap();
-                    crate::say!("{}", report::game_line(&r, names));
+                    engine_kit::println_or_exit!("{}", report::game_line(&r, names));
                 }
                 results.lock().unwrap().push(r);
             });

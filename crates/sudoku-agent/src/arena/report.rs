@@ -133,7 +133,7 @@ pub(super) fn print_summary(results: &[GameResult], names: [&str; 2], setting: &
             .count()
     };
     let moves = results.iter().map(|r| r.moves).sum::<usize>() as f64 / n;
-    crate::say!(
+    engine_kit::println_or_exit!(
         "arena: {} vs {} on {}{} {} mode, {} games, {}, seed {}, {:.1} s",
         names[0],
         names[1],
@@ -151,7 +151,7 @@ pub(super) fn print_summary(results: &[GameResult], names: [&str; 2], setting: &
         setting.seed,
         setting.elapsed.as_secs_f64()
     );
-    crate::say!(
+    engine_kit::println_or_exit!(
         "{}: wins {wins} draws {draws} losses {losses} score {:.1}% (95% CI {:.1}%..{:.1}%)",
         names[0],
         100.0 * mean,
@@ -164,12 +164,12 @@ pub(super) fn print_summary(results: &[GameResult], names: [&str; 2], setting: &
             count(side, ForfeitKind::TabooListed),
             count(side, ForfeitKind::NoMove),
         );
-        crate::say!(
+        engine_kit::println_or_exit!(
             "forfeits {name}: {} (illegal {i}, taboo-listed {t}, no move {m})",
             i + t + m
         );
     }
-    crate::say!("moves per game: {moves:.1}");
+    engine_kit::println_or_exit!("moves per game: {moves:.1}");
 }
 
 fn json_escape(s: &str) -> String {

@@ -85,13 +85,18 @@ pub fn run(files: Vec<PathBuf>, generated: Vec<String>) -> Result<()> {
         let boards = (1..=k).map(|seed| generate(shape, target, seed)).collect();
         sets.push((format!("generated {shape} {level} x{k}"), boards));
     }
-    println!(
+    engine_kit::println_or_exit!(
         "{:<28} {:>8} {:>10} {:>10} {:>10} {:>12}  solutions 0/1/2+",
-        "set", "puzzles", "us/puzzle", "us (best)", "median us", "puzzles/s"
+        "set",
+        "puzzles",
+        "us/puzzle",
+        "us (best)",
+        "median us",
+        "puzzles/s"
     );
     for (name, boards) in sets {
         if boards.is_empty() {
-            println!("{name:<28} {:>8}", 0);
+            engine_kit::println_or_exit!("{name:<28} {:>8}", 0);
             continue;
         }
         // The machine may be shared: each figure is the best of ROUNDS passes over the set.
@@ -123,7 +128,7 @@ pub fn run(files: Vec<PathBuf>, generated: Vec<String>) -> Result<()> {
         let median = times[times.len() / 2];
         let best_mean = times.iter().sum::<f64>() / boards.len() as f64;
         let n = boards.len() as f64;
-        println!(
+        engine_kit::println_or_exit!(
             "{name:<28} {:>8} {:>10.2} {:>10.2} {:>10.2} {:>12.0}  {}/{}/{}",
             boards.len(),
             total / n * 1e6,

@@ -16,13 +16,15 @@
 //! Values returned by the tree are *future* points (side to move minus opponent), so
 //! transpositions reached with different scores share entries.
 //!
-//! - [`root`]: exact facts about the root from the solver (a solution, the taboo moves) and
-//!   the quick move proposed before any search.
-//! - [`node`]: the reduced game: board geometry with Zobrist keys, and the node one thread
-//!   searches (fill, unfill, passes).
+//! The root facts (a solution, the taboo moves, the quick move proposed before any search)
+//! come from [`super::root`]; the horizon evaluation under the allowed-squares rules is
+//! [`crate::eval`].
+//!
+//! - [`node`]: the reduced game: the board's geometry with the mode and Zobrist keys,
+//!   and the node one thread searches (fill, unfill, passes).
 //! - [`table`]: the lock-free transposition table and its [`table::Bound`]s.
 //! - [`worker`]: one search thread: move ordering, negamax, evaluation, root iteration.
-//! - this file: limits, events, stop signals and [`search`], which runs the main worker
+//! - this file: stop signals and [`search`], which runs the main worker
 //!   and the helpers (lazy SMP).
 
 // Cells are indices into several parallel arrays (state, regions, zobrist keys), so index
@@ -30,7 +32,6 @@
 #![allow(clippy::needless_range_loop)]
 
 mod node;
-mod root;
 mod table;
 mod worker;
 
@@ -41,81 +42,23 @@ use std::time::Instant;
 use puzzle_rules::sudoku::board::Move;
 use puzzle_rules::sudoku::game::Game;
 
-use node::{real_move, Geometry, Node};
-pub use root::analyse_root;
-use root::quick_move;
-pub(crate) use root::SolutionMoves;
-use root::{solve_until, Solved};
+use super::root::{analyse_root, quick_move, solve_until, Solved};
+use super::{Event, Limits, INF};
+use node::{real_move, Node, Setup};
 pub use table::Table;
 use worker::Worker;
 
 /// A pass: play a taboo move.
 pub const PASS: u16 = u16::MAX;
 pub(super) const NO_MOVE: u16 = u16::MAX - 1;
-pub(super) const INF: i32 = 1_000_000;
 /// Root taboo moves tracked in the tree (a bit each).
 pub(super) const MAX_TABOO: usize = 128;
 /// Horizon bonus for the side that would fill the last cell.
 pub(super) const PARITY: i32 = 2;
 /// Weight (in quarter points) of the playable-cell difference under allowed-squares rules.
 pub(super) const MOBILITY: i32 = 2;
-
-/// One fail-soft alpha-beta step: the best of `children`, each valued by `value(child, alpha,
-/// beta)` from the mover's side with the current window, stopping at the first cut-off.
-/// Returns `-INF` when there are no children. The small agents (`original`, `territory`)
-/// share it; the `default` search has its own loop with ordering and a table.
-pub(crate) fn best_child<M>(
-    children: impl IntoIterator<Item = M>,
-    mut alpha: i32,
-    beta: i32,
-    mut value: impl FnMut(M, i32, i32) -> i32,
-) -> i32 {
-    let mut best = -INF;
-    for child in children {
-        let v = value(child, alpha, beta);
-        if v > best {
-            best = v;
-            alpha = alpha.max(v);
-            if alpha >= beta {
-                break;
-            }
-        }
-    }
-    best
-}
-
-/// When to stop searching.
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
-    /// Stop at this instant.
-    pub deadline: Option<Instant>,
-    /// Stop after this many nodes (summed over threads).
-    pub nodes: Option<u64>,
-    /// Stop after this iteration depth.
-    pub depth: Option<u32>,
-}
-
-/// What a search reports while it runs.
-#[derive(Clone, Debug)]
-pub enum Event {
-    /// A move that is safe to play now (the current best).
-    Propose(Move),
-    /// Progress of one finished iteration.
-    Info {
-        /// Iteration depth.
-        depth: u32,
-        /// Nodes so far.
-        nodes: u64,
-        /// Milliseconds since the start.
-        millis: u64,
-        /// Expected final score difference for the side to move.
-        score: i32,
-        /// Best move.
-        pv: Move,
-        /// True when the value is exact (the game tree was searched to its end).
-        exact: bool,
-    },
-}
+/// Move-ordering bonus for a cell the opponent could fill now too (taking it denies it).
+pub(super) const CONTESTED: i32 = 30;
 
 /// Shared stop signals: the protocol's `stop` flag, the clock and the node budget.
 pub struct Stopper<'a> {
@@ -220,15 +163,15 @@ pub fn search(
             }
         }
     };
-    let geo = Geometry::new(game);
-    let node = Node::new(game, &geo, &root);
+    let setup = Setup::new(game);
+    let node = Node::new(game, &setup, &root);
     let mut best_move = quick;
     let diff = score_diff(game);
     // Helper threads are detached: the answer must not wait for a descheduled helper to
     // notice the end (on a loaded machine that cost 10+ ms past the movetime).
-    let geo = Arc::new(geo);
-    spawn_helpers(threads, &geo, table, &node, &stopper);
-    let mut w = Worker::new(&geo, table, &stopper, node.clone());
+    let setup = Arc::new(setup);
+    spawn_helpers(threads, &setup, table, &node, &stopper);
+    let mut w = Worker::new(&setup, table, &stopper, node.clone());
     let mut root_moves = w.moves(NO_MOVE, 0);
     let max_depth = stopper.limits.depth.unwrap_or(u32::MAX);
     let mut depth = 1;
@@ -237,7 +180,7 @@ pub fn search(
         let Some((mv, v)) = w.root(depth, &mut root_moves) else {
             break;
         };
-        let real = real_move(game, &geo, &node, &root, mv);
+        let real = real_move(&setup, &node, &root, mv);
         if Some(real) != best_move {
             report(Event::Propose(real));
         }
@@ -268,13 +211,13 @@ pub fn search(
 /// ones one iteration deeper, until the main worker is done.
 fn spawn_helpers(
     threads: usize,
-    geo: &Arc<Geometry>,
+    setup: &Arc<Setup>,
     table: &Arc<Table>,
     node: &Node,
     stopper: &Stopper,
 ) {
     for helper in 1..threads.max(1) {
-        let (geo, table, node) = (geo.clone(), table.clone(), node.clone());
+        let (setup, table, node) = (setup.clone(), table.clone(), node.clone());
         let (limits, shared) = (stopper.limits.clone(), stopper.shared.clone());
         std::thread::spawn(move || {
             let stopper = Stopper {
@@ -282,7 +225,7 @@ fn spawn_helpers(
                 limits,
                 shared,
             };
-            let mut w = Worker::new(&geo, &table, &stopper, node);
+            let mut w = Worker::new(&setup, &table, &stopper, node);
             let mut root_moves = w.moves(NO_MOVE, 0);
             let mut depth = 1 + (helper as u32 % 2);
             while !w.aborted && !stopper.shared.done.load(Ordering::Relaxed) {

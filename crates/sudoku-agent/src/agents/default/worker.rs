@@ -3,13 +3,14 @@
 
 use std::sync::atomic::Ordering;
 
-use super::node::{Geometry, Node};
+use super::node::{Node, Setup};
 use super::table::{Bound, Entry, Table};
-use super::{Stopper, INF, MOBILITY, NO_MOVE, PARITY, PASS};
+use super::{Stopper, CONTESTED, INF, MOBILITY, NO_MOVE, PARITY, PASS};
+use crate::eval;
 
 /// One search thread's state.
 pub(super) struct Worker<'a> {
-    pub(super) geo: &'a Geometry,
+    pub(super) setup: &'a Setup,
     pub(super) table: &'a Table,
     pub(super) stopper: &'a Stopper<'a>,
     pub(super) node: Node,
@@ -23,13 +24,13 @@ pub(super) struct Worker<'a> {
 impl<'a> Worker<'a> {
     /// A worker searching `node` (its own copy) with the shared table and stop signals.
     pub(super) fn new(
-        geo: &'a Geometry,
+        setup: &'a Setup,
         table: &'a Table,
         stopper: &'a Stopper<'a>,
         node: Node,
     ) -> Worker<'a> {
         Worker {
-            geo,
+            setup,
             table,
             stopper,
             node,
@@ -53,32 +54,32 @@ impl<'a> Worker<'a> {
 
     /// Moves of the side to move, ordered best-first; empty when it must pass by force.
     pub(super) fn moves(&self, tt_move: u16, ply: usize) -> Vec<(u16, i32)> {
-        let geo = self.geo;
+        let setup = self.setup;
         let node = &self.node;
         let p = node.turn;
-        let mut out: Vec<(u16, i32, i32)> = Vec::with_capacity(geo.cells + 1);
+        let mut out: Vec<(u16, i32, i32)> = Vec::with_capacity(setup.geo.cells + 1);
         let killer = self.killers.get(ply).copied().unwrap_or(NO_MOVE);
-        for k in 0..geo.cells {
-            if !node.playable(geo, p, k) {
+        for k in 0..setup.geo.cells {
+            if !node.playable(setup, p, k) {
                 continue;
             }
-            let pts = node.points(geo, k);
+            let pts = node.points(setup, k);
             let mut key = pts * 100;
-            if !node.sets_up(geo, k) {
+            if !node.sets_up(setup, k) {
                 key += 50;
             }
             if k as u16 == killer {
                 key += 20;
             }
-            if !geo.classic && node.playable(geo, p ^ 1, k) {
-                key += crate::territory::CONTESTED;
+            if !setup.classic && node.playable(setup, p ^ 1, k) {
+                key += CONTESTED;
             }
             if k as u16 == tt_move {
                 key = INF;
             }
             out.push((k as u16, pts, key));
         }
-        if node.usable_pass(geo, p).is_some() {
+        if node.usable_pass(setup, p).is_some() {
             let key = if tt_move == PASS { INF } else { 40 };
             out.push((PASS, 0, key));
         }
@@ -113,14 +114,14 @@ impl<'a> Worker<'a> {
         }
         let moves = self.moves(tt_move, ply);
         if moves.is_empty() {
-            let geo = self.geo;
+            let setup = self.setup;
             let other = self.node.turn ^ 1;
-            if !self.node.has_cell(geo, other) {
+            if !self.node.has_cell(setup, other) {
                 return 0;
             }
-            self.node.flip_turn(geo);
+            self.node.flip_turn(setup);
             let v = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
-            self.node.flip_turn(geo);
+            self.node.flip_turn(setup);
             return v;
         }
         let mut best = -INF;
@@ -172,28 +173,28 @@ impl<'a> Worker<'a> {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        let geo = self.geo;
+        let setup = self.setup;
         if mv == PASS {
             let p = self.node.turn;
             let i = self
                 .node
-                .usable_pass(geo, p)
+                .usable_pass(setup, p)
                 .expect("pass generated only when usable");
             self.node.alive &= !(1u128 << i);
-            self.node.hash ^= geo.zob_taboo[i];
-            self.node.flip_turn(geo);
+            self.node.hash ^= setup.zob_taboo[i];
+            self.node.flip_turn(setup);
             let v = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
-            self.node.flip_turn(geo);
-            self.node.hash ^= geo.zob_taboo[i];
+            self.node.flip_turn(setup);
+            self.node.hash ^= setup.zob_taboo[i];
             self.node.alive |= 1u128 << i;
             v
         } else {
             let cell = mv as usize;
-            self.node.fill(geo, cell);
-            self.node.flip_turn(geo);
+            self.node.fill(setup, cell);
+            self.node.flip_turn(setup);
             let v = pts - self.negamax(depth - 1, -beta + pts, -alpha + pts, ply + 1);
-            self.node.flip_turn(geo);
-            self.node.unfill(geo, cell);
+            self.node.flip_turn(setup);
+            self.node.unfill(setup, cell);
             v
         }
     }
@@ -202,32 +203,32 @@ impl<'a> Worker<'a> {
     /// completion on offer now; a region one fill from completion that it cannot take is
     /// the opponent's next.
     pub(super) fn evaluate(&self) -> i32 {
-        let geo = self.geo;
+        let setup = self.setup;
         let node = &self.node;
         let p = node.turn;
         let mut best = 0;
         let mut mobility = [0i32; 2];
-        for k in 0..geo.cells {
+        for k in 0..setup.geo.cells {
             if node.state[k] != 0 {
                 continue;
             }
-            if node.playable(geo, p, k) {
+            if node.playable(setup, p, k) {
                 mobility[p] += 1;
-                let pts = node.points(geo, k);
+                let pts = node.points(setup, k);
                 if pts > best {
                     best = pts;
                 }
             }
-            if !geo.classic && node.playable(geo, p ^ 1, k) {
+            if !setup.classic && node.playable(setup, p ^ 1, k) {
                 mobility[p ^ 1] += 1;
             }
         }
-        if !geo.classic {
+        if !setup.classic {
             // Under the allowed-squares rules reach is what counts: a player short of
             // playable cells must pass while the other keeps scoring. Measured (16 games
             // against greedy, rows, 50 ms): 72% without this term, 100% with it; the parity
             // term below did not help there.
-            let terr = crate::territory::evaluate(&geo.terr, &node.view());
+            let terr = eval::evaluate(&setup.geo, &node.view());
             return (2 * best + MOBILITY * (mobility[p] - mobility[p ^ 1]) + terr) / 4;
         }
         // Without passes the side to move fills the last cell (7 points) exactly when an odd
@@ -236,7 +237,7 @@ impl<'a> Worker<'a> {
         // Passes are tempo moves from a pool both players share: in the bare race for the
         // last cell the side to move wins exactly when empties + passes is odd (for two or
         // more empties), so the parity counts the passes still usable.
-        let passes = node.usable_passes(geo, p).count() as u32;
+        let passes = node.usable_passes(setup, p).count() as u32;
         let parity = if (node.empties as u32 + passes) % 2 == 1 {
             PARITY
         } else {

@@ -15,8 +15,9 @@ use rand::{Rng, SeedableRng};
 
 use puzzle_rules::sudoku::board::Move;
 
-use crate::search::{Event, SolutionMoves};
-use crate::territory::{Geo, Pos};
+use super::root::SolutionMoves;
+use super::Event;
+use crate::cell_game::{Geometry, Pos};
 
 /// A forced pass in the tree (the side to move has no playable cell).
 const PASS: u16 = u16::MAX;
@@ -39,7 +40,7 @@ struct TreeNode {
 
 /// The search tree kept between turns.
 pub struct Tree {
-    geo: Geo,
+    geo: Geometry,
     root_pos: Pos,
     nodes: Vec<TreeNode>,
 }
@@ -50,7 +51,7 @@ pub struct Mcts {
     tree: Option<Box<Tree>>,
 }
 
-fn moves_of(pos: &Pos, geo: &Geo) -> Vec<u16> {
+fn moves_of(pos: &Pos, geo: &Geometry) -> Vec<u16> {
     let cells = pos.cells_of(geo, pos.turn);
     if !cells.is_empty() {
         return cells;
@@ -62,7 +63,7 @@ fn moves_of(pos: &Pos, geo: &Geo) -> Vec<u16> {
     }
 }
 
-fn apply(pos: &mut Pos, geo: &Geo, mv: u16) {
+fn apply(pos: &mut Pos, geo: &Geometry, mv: u16) {
     if mv == PASS {
         pos.turn ^= 1;
     } else {
@@ -71,7 +72,7 @@ fn apply(pos: &mut Pos, geo: &Geo, mv: u16) {
 }
 
 /// Plays random moves to the end; the winner (0/1) or `None` for a draw.
-fn playout(pos: &mut Pos, geo: &Geo, rng: &mut SmallRng) -> Option<u8> {
+fn playout(pos: &mut Pos, geo: &Geometry, rng: &mut SmallRng) -> Option<u8> {
     let mut buf: Vec<u16> = Vec::with_capacity(geo.cells);
     let mut passes = 0;
     while passes < 2 {
@@ -98,7 +99,7 @@ fn playout(pos: &mut Pos, geo: &Geo, rng: &mut SmallRng) -> Option<u8> {
 }
 
 impl Tree {
-    fn new(geo: Geo, pos: Pos) -> Tree {
+    fn new(geo: Geometry, pos: Pos) -> Tree {
         let untried = moves_of(&pos, &geo);
         let root = TreeNode {
             cell: PASS,
@@ -257,7 +258,7 @@ impl Mcts {
         let (game, limits) = (plan.game(), plan.limits());
         let to_move = |k: usize| plan.to_move(k);
         let safe = |k: usize| !game.taboo().contains(&to_move(k));
-        let geo = Geo::new(game.board().shape());
+        let geo = Geometry::new(game.board().shape());
         let pos = Pos::from_game(game, &geo);
         let cells: Vec<usize> = pos
             .cells_of(&geo, pos.turn)
@@ -311,7 +312,7 @@ impl Mcts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Limits;
+    use crate::agents::Limits;
     use puzzle_rules::sudoku::board::{Board, Shape};
     use puzzle_rules::sudoku::game::Game;
     use puzzle_rules::sudoku::game::Mode;
@@ -359,7 +360,7 @@ mod tests {
         // The opponent answers with the reply the tree knows best.
         let reply = g.legal_moves(g.turn())[0];
         let tree = m.tree.as_ref().unwrap();
-        let geo = Geo::new(g.board().shape());
+        let geo = Geometry::new(g.board().shape());
         let mut next = g.clone();
         next.play(reply).unwrap();
         let pos = Pos::from_game(&next, &geo);

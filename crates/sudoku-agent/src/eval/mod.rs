@@ -1,5 +1,5 @@
-//! Territory analysis for the allowed-squares game (modes `rows`, `border`, `random`), and the
-//! `territory` agent built on it.
+//! The evaluation of the allowed-squares game (modes `rows`, `border`, `random`): territory
+//! analysis, used by the `default` search at its horizon and by the `territory` agent.
 //!
 //! Under the 2024/25 rules a player may only fill one of its allowed squares or an empty cell
 //! next to (8-neighbourhood) a cell it filled itself, and a player without a playable cell is
@@ -18,15 +18,13 @@
 //!   the reached-first, private and playable cell differences, estimates the future.
 //!
 //! Everything here works on plain arrays (cell state 0 empty, 1/2 filled by a player, 3 filled
-//! before), so the `default` search can call [`evaluate`] on its own node.
+//! before) through a [`View`], so the `default` search can call [`evaluate`] on its own node.
+//! [`bits`] is the same evaluation on masks for boards of at most 128 cells.
 
 // Cells are indices into several parallel arrays (state, distances, sides), as in the search.
 #![allow(clippy::needless_range_loop)]
 
-use puzzle_rules::sudoku::board::{Move, Shape};
-use puzzle_rules::sudoku::game::{Game, Mode, Player};
-
-use crate::search::{best_child, Event, SolutionMoves};
+use crate::cell_game::{Geometry, View, POINTS};
 
 mod bits;
 
@@ -34,8 +32,6 @@ mod bits;
 pub const FAR: u8 = u8::MAX;
 /// Largest board: 25x25.
 pub const MAX_CELLS: usize = 625;
-const POINTS: [i32; 4] = [0, 1, 3, 7];
-const INF: i32 = 1 << 28;
 
 /// Weights of the heuristic terms, in quarter points per cell.
 const W_FIRST: i32 = 2;
@@ -44,102 +40,9 @@ const W_PLAYABLE: i32 = 1;
 /// For the side to move when the cells both reach are odd in number (it fills the last one).
 const W_PARITY: i32 = 8;
 
-/// Fixed geometry of a board shape.
-#[derive(Clone, Debug)]
-pub struct Geo {
-    /// Cells per side.
-    pub size: usize,
-    /// Cells.
-    pub cells: usize,
-    /// Row, N + column, 2N + block of each cell.
-    pub regions: Vec<[u16; 3]>,
-    /// Cells of each region.
-    pub region_cells: Vec<Vec<u16>>,
-    /// King-step neighbours of each cell.
-    pub neighbours: Vec<Vec<u16>>,
-    /// Masks for the fast evaluation (boards of at most 128 cells).
-    bits: Option<bits::BitGeo>,
-}
-
-impl Geo {
-    /// The geometry of `shape`.
-    pub fn new(shape: Shape) -> Geo {
-        let size = shape.size();
-        let cells = size * size;
-        let mut region_cells = vec![Vec::new(); 3 * size];
-        let mut regions = Vec::with_capacity(cells);
-        let mut neighbours = Vec::with_capacity(cells);
-        for k in 0..cells {
-            let (r, c) = (k / size, k % size);
-            let regs = [
-                r as u16,
-                (size + c) as u16,
-                (2 * size + shape.block_of(r, c)) as u16,
-            ];
-            for &g in &regs {
-                region_cells[g as usize].push(k as u16);
-            }
-            regions.push(regs);
-            let mut out = Vec::new();
-            for rr in r.saturating_sub(1)..=(r + 1).min(size - 1) {
-                for cc in c.saturating_sub(1)..=(c + 1).min(size - 1) {
-                    if (rr, cc) != (r, c) {
-                        out.push((rr * size + cc) as u16);
-                    }
-                }
-            }
-            neighbours.push(out);
-        }
-        let mut geo = Geo {
-            size,
-            cells,
-            regions,
-            region_cells,
-            neighbours,
-            bits: None,
-        };
-        geo.bits = bits::BitGeo::new(&geo);
-        geo
-    }
-}
-
-/// A position of the cell game as plain arrays, borrowed from whoever owns them.
-#[derive(Clone, Copy)]
-pub struct View<'a> {
-    /// 0 empty, 1/2 filled by that player, 3 filled before.
-    pub state: &'a [u8],
-    /// Allowed squares of each player.
-    pub start: [&'a [bool]; 2],
-    /// Empty cells of each region.
-    pub region_empty: &'a [u8],
-    /// The player to move (0 or 1).
-    pub turn: usize,
-}
-
-impl View<'_> {
-    /// True when `p` may fill the empty cell `k` now.
-    pub fn playable(&self, geo: &Geo, p: usize, k: usize) -> bool {
-        let me = p as u8 + 1;
-        self.state[k] == 0
-            && (self.start[p][k]
-                || geo.neighbours[k]
-                    .iter()
-                    .any(|&n| self.state[n as usize] == me))
-    }
-
-    /// Points for filling `k` now.
-    pub fn points(&self, geo: &Geo, k: usize) -> i32 {
-        let done = geo.regions[k]
-            .iter()
-            .filter(|&&r| self.region_empty[r as usize] == 1)
-            .count();
-        POINTS[done]
-    }
-}
-
 /// Breadth-first distances of player `p` (1 = playable now, [`FAR`] = unreachable) into
 /// `dist`; returns the number of cells playable now.
-pub fn distances(geo: &Geo, view: &View, p: usize, dist: &mut [u8]) -> usize {
+pub fn distances(geo: &Geometry, view: &View, p: usize, dist: &mut [u8]) -> usize {
     let mut queue = [0u16; MAX_CELLS];
     let (mut head, mut tail) = (0, 0);
     for k in 0..geo.cells {
@@ -203,7 +106,7 @@ pub struct Analysis {
 }
 
 /// Analyses the race of `view` (see [`Summary`] for the sides).
-pub fn analyse(geo: &Geo, view: &View) -> Analysis {
+pub fn analyse(geo: &Geometry, view: &View) -> Analysis {
     let me = view.turn;
     let mut d = [[FAR; MAX_CELLS]; 2];
     let mut s = Summary::default();
@@ -253,7 +156,7 @@ pub fn analyse(geo: &Geo, view: &View) -> Analysis {
 /// the last cells of its regions greedily so that one fill completes as many regions as
 /// possible.
 pub fn count_partition(
-    geo: &Geo,
+    geo: &Geometry,
     view: &View,
     side: &[u8],
     locks: Option<&[u8]>,
@@ -332,7 +235,7 @@ pub fn count_partition(
 
 /// The exact-enough rest of a separated game (see the module docs): future points of the
 /// side to move minus the other's.
-pub fn separated_value(geo: &Geo, view: &View, a: &Analysis) -> i32 {
+pub fn separated_value(geo: &Geometry, view: &View, a: &Analysis) -> i32 {
     let s = &a.summary;
     // The larger area fills last; on a tie the side to move runs out first.
     let split = if s.reach[0] > s.reach[1] { 0 } else { 1 };
@@ -342,15 +245,15 @@ pub fn separated_value(geo: &Geo, view: &View, a: &Analysis) -> i32 {
 
 /// Horizon value of `view` for the side to move, in quarter points of future points. The
 /// caller's own terms (points on offer now) come on top.
-pub fn evaluate(geo: &Geo, view: &View) -> i32 {
-    match &geo.bits {
-        Some(b) => b.evaluate(view),
+pub fn evaluate(geo: &Geometry, view: &View) -> i32 {
+    match &geo.masks {
+        Some(m) => bits::evaluate(m, view),
         None => evaluate_arrays(geo, view),
     }
 }
 
 /// [`evaluate`] with arrays, for any board size.
-pub fn evaluate_arrays(geo: &Geo, view: &View) -> i32 {
+pub fn evaluate_arrays(geo: &Geometry, view: &View) -> i32 {
     let a = analyse(geo, view);
     let s = &a.summary;
     if s.playable == [0, 0] {
@@ -378,207 +281,17 @@ fn parity(shared: i32) -> i32 {
     }
 }
 
-/// Move-ordering bonus for a cell the opponent could fill now too (taking it denies it).
-pub const CONTESTED: i32 = 30;
-
-/// A cell-game position that owns its arrays (the `territory` and `mcts` agents).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Pos {
-    /// 0 empty, 1/2 filled by that player, 3 filled before.
-    pub state: Vec<u8>,
-    /// Allowed squares of each player.
-    pub start: [Vec<bool>; 2],
-    /// Empty cells per region.
-    pub region_empty: Vec<u8>,
-    /// Side to move.
-    pub turn: usize,
-    /// Scores so far.
-    pub scores: [i32; 2],
-    /// Any empty cell is playable (classic rules).
-    pub classic: bool,
-}
-
-impl Pos {
-    /// The cell game of `game`.
-    pub fn from_game(game: &Game, geo: &Geo) -> Pos {
-        let size = geo.size;
-        let mut state = vec![0u8; geo.cells];
-        let mut region_empty = vec![0u8; 3 * size];
-        for k in 0..geo.cells {
-            if game.board().cells()[k] == 0 {
-                for &g in &geo.regions[k] {
-                    region_empty[g as usize] += 1;
-                }
-            } else {
-                let o = game.owners()[k];
-                state[k] = if o == 0 { 3 } else { o };
-            }
-        }
-        let mut start = [vec![false; geo.cells], vec![false; geo.cells]];
-        for p in [Player::One, Player::Two] {
-            for &(r, c) in game.starts(p) {
-                start[p.index()][r * size + c] = true;
-            }
-        }
-        let s = game.scores();
-        Pos {
-            state,
-            start,
-            region_empty,
-            turn: game.turn().index(),
-            scores: [s[0] as i32, s[1] as i32],
-            classic: game.mode() == Mode::Classic,
-        }
-    }
-
-    /// The borrowed view.
-    pub fn view(&self) -> View<'_> {
-        View {
-            state: &self.state,
-            start: [&self.start[0], &self.start[1]],
-            region_empty: &self.region_empty,
-            turn: self.turn,
-        }
-    }
-
-    /// True when `p` may fill `k` now.
-    pub fn playable(&self, geo: &Geo, p: usize, k: usize) -> bool {
-        if self.classic {
-            self.state[k] == 0
-        } else {
-            self.view().playable(geo, p, k)
-        }
-    }
-
-    /// The cells `p` may fill now.
-    pub fn cells_of(&self, geo: &Geo, p: usize) -> Vec<u16> {
-        (0..geo.cells)
-            .filter(|&k| self.playable(geo, p, k))
-            .map(|k| k as u16)
-            .collect()
-    }
-
-    /// Fills `k` for the side to move, scores it and passes the turn; returns the points.
-    pub fn play(&mut self, geo: &Geo, k: usize) -> i32 {
-        let pts = self.view().points(geo, k);
-        self.state[k] = self.turn as u8 + 1;
-        for &g in &geo.regions[k] {
-            self.region_empty[g as usize] -= 1;
-        }
-        self.scores[self.turn] += pts;
-        self.turn ^= 1;
-        pts
-    }
-
-    /// Takes back [`Pos::play`] of `k` that scored `pts`.
-    pub fn undo(&mut self, geo: &Geo, k: usize, pts: i32) {
-        self.turn ^= 1;
-        self.scores[self.turn] -= pts;
-        self.state[k] = 0;
-        for &g in &geo.regions[k] {
-            self.region_empty[g as usize] += 1;
-        }
-    }
-
-    /// Value for the side to move in quarter points of future points.
-    pub fn evaluate(&self, geo: &Geo) -> i32 {
-        if self.classic {
-            // Classic fallback: the side to move takes the best completion on offer, and
-            // fills the last cell when an odd number is left.
-            let empties = self.state.iter().filter(|&&s| s == 0).count();
-            let best = (0..geo.cells)
-                .filter(|&k| self.state[k] == 0)
-                .map(|k| self.view().points(geo, k))
-                .max()
-                .unwrap_or(0);
-            let parity = if empties % 2 == 1 { 8 } else { -8 };
-            return 2 * best + parity;
-        }
-        let best = (0..geo.cells)
-            .filter(|&k| self.playable(geo, self.turn, k))
-            .map(|k| self.view().points(geo, k))
-            .max()
-            .unwrap_or(0);
-        evaluate(geo, &self.view()) + 2 * best
-    }
-}
-
-/// Value (quarter points, side to move) of `pos` searched `depth` plies: fills scored
-/// exactly, a side without a cell passes, [`Pos::evaluate`] at the horizon.
-fn negamax(geo: &Geo, pos: &mut Pos, depth: u32, alpha: i32, beta: i32) -> i32 {
-    let me = pos.turn;
-    let cells = pos.cells_of(geo, me);
-    if cells.is_empty() {
-        if !(0..geo.cells).any(|k| pos.playable(geo, me ^ 1, k)) {
-            return 0;
-        }
-        pos.turn ^= 1;
-        let v = -negamax(geo, pos, depth, -beta, -alpha);
-        pos.turn ^= 1;
-        return v;
-    }
-    if depth == 0 {
-        return pos.evaluate(geo);
-    }
-    best_child(cells, alpha, beta, |k, alpha, beta| {
-        let pts = pos.play(geo, k as usize);
-        let v = 4 * pts - negamax(geo, pos, depth - 1, -beta + 4 * pts, -alpha + 4 * pts);
-        pos.undo(geo, k as usize, pts);
-        v
-    })
-}
-
-/// The `territory` agent: two plies of the cell game with the territory evaluation, values
-/// from one solution of the board (so never a taboo move while a safe one exists).
-pub fn choose(plan: &SolutionMoves, report: &mut dyn FnMut(Event)) -> Option<Move> {
-    let (game, limits) = (plan.game(), plan.limits());
-    let to_move = |k: usize| plan.to_move(k);
-    let geo = Geo::new(game.board().shape());
-    let mut pos = Pos::from_game(game, &geo);
-    let cells: Vec<usize> = pos
-        .cells_of(&geo, pos.turn)
-        .into_iter()
-        .map(|k| k as usize)
-        .filter(|&k| !game.taboo().contains(&to_move(k)))
-        .collect();
-    let Some(&first) = cells.first() else {
-        return plan.first_legal();
-    };
-    report(Event::Propose(to_move(first)));
-    let depth = limits.depth.unwrap_or(2).clamp(1, 2);
-    let mut best = (-INF, first);
-    for k in cells {
-        let pts = pos.play(&geo, k);
-        let v = 4 * pts - negamax(&geo, &mut pos, depth - 1, -INF, -best.0 + 4 * pts);
-        pos.undo(&geo, k, pts);
-        if v > best.0 {
-            best = (v, k);
-        }
-        if plan.halted() {
-            break;
-        }
-    }
-    Some(to_move(best.1))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Limits;
-    use puzzle_rules::sudoku::board::Board;
-    use puzzle_rules::sudoku::notation::parse_owned_rows;
-    use std::sync::atomic::AtomicBool;
+    use crate::cell_game::position::small_game as game;
+    use crate::cell_game::Pos;
+    use puzzle_rules::sudoku::board::Shape;
+    use puzzle_rules::sudoku::game::Mode;
 
-    fn game(rows: &str, mode: Mode) -> Game {
-        let shape = Shape::new(2, 2).unwrap();
-        let (board, owners) = parse_owned_rows(shape, rows).unwrap();
-        let starts = puzzle_rules::sudoku::game::starting_cells(mode, shape, 0);
-        Game::from_parts(board, owners, mode, Player::One, [0, 0], vec![], starts).unwrap()
-    }
-
-    fn position(rows: &str, mode: Mode) -> (Geo, Pos) {
+    fn position(rows: &str, mode: Mode) -> (Geometry, Pos) {
         let g = game(rows, mode);
-        let geo = Geo::new(g.board().shape());
+        let geo = Geometry::new(g.board().shape());
         let pos = Pos::from_game(&g, &geo);
         (geo, pos)
     }
@@ -675,46 +388,12 @@ mod tests {
     }
 
     #[test]
-    fn pos_play_and_undo_round_trip() {
-        let g = game("123./..../..../....", Mode::Rows);
-        let geo = Geo::new(g.board().shape());
-        let mut pos = Pos::from_game(&g, &geo);
-        let before = pos.clone();
-        let pts = pos.play(&geo, 3);
-        assert_eq!(pts, 1);
-        assert_eq!(pos.scores, [1, 0]);
-        assert_eq!(pos.turn, 1);
-        pos.undo(&geo, 3, pts);
-        assert_eq!(pos, before);
-    }
-
-    /// The `territory` agent's move without limits.
-    fn pick(g: &Game) -> Option<Move> {
-        let (limits, stop) = (Limits::default(), AtomicBool::new(false));
-        let plan = SolutionMoves::find(g, &limits, &stop).expect("a solvable board");
-        choose(&plan, &mut |_| {})
-    }
-
-    #[test]
-    fn territory_agent_takes_a_completion_and_plays_legally() {
-        let board = Board::parse_rows(Shape::new(2, 2).unwrap(), "123./..../..../....").unwrap();
-        let g = Game::new(board, Mode::Rows, 0);
-        let mv = pick(&g).unwrap();
-        assert_eq!((mv.row, mv.col, mv.value), (0, 3, 4));
-        for mode in [Mode::Classic, Mode::Border, Mode::Random] {
-            let g = Game::new(Board::empty(Shape::new(3, 3).unwrap()), mode, 5);
-            let mv = pick(&g).unwrap();
-            assert!(g.check(mv).is_ok());
-        }
-    }
-
-    #[test]
     fn bitboard_evaluation_equals_the_array_one() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
         for (m, n) in [(2, 2), (2, 3), (3, 3), (3, 2)] {
-            let geo = Geo::new(Shape::new(m, n).unwrap());
-            assert!(geo.bits.is_some());
+            let geo = Geometry::new(Shape::new(m, n).unwrap());
+            assert!(geo.masks.is_some());
             for _ in 0..3000 {
                 let fill = rng.gen_range(0.0..1.0);
                 let state: Vec<u8> = (0..geo.cells)
@@ -746,6 +425,6 @@ mod tests {
                 assert_eq!(evaluate(&geo, &view), evaluate_arrays(&geo, &view));
             }
         }
-        assert!(Geo::new(Shape::new(4, 4).unwrap()).bits.is_none());
+        assert!(Geometry::new(Shape::new(4, 4).unwrap()).masks.is_none());
     }
 }

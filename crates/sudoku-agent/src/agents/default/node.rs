@@ -1,5 +1,5 @@
-//! The reduced game one thread searches: the fixed geometry of a board shape and mode
-//! (regions, neighbours, Zobrist keys) and the node (cell states, region counts, usable
+//! The reduced game one thread searches: what stays fixed (the board's geometry, the mode,
+//! the Zobrist keys) and the node (cell states, region counts, usable
 //! taboo passes, turn, hash) with fill, unfill and turn flips.
 
 // Cells are indices into several parallel arrays (state, regions, zobrist keys), so index
@@ -10,22 +10,18 @@ use puzzle_rules::rng::SplitMix64;
 use puzzle_rules::sudoku::board::Move;
 use puzzle_rules::sudoku::game::{Game, Mode, Player};
 
-use super::root::RootInfo;
 use super::{MAX_TABOO, PASS};
+use crate::agents::root::RootInfo;
+use crate::cell_game::{Geometry, View, POINTS};
 
-/// Fixed geometry of a board shape and mode.
-pub(super) struct Geometry {
-    pub(super) size: usize,
-    pub(super) cells: usize,
-    /// Row, N + column, 2N + block of each cell.
-    pub(super) regions: Vec<[u16; 3]>,
-    pub(super) neighbours: Vec<Vec<u16>>,
+/// What stays fixed through one search: the board's geometry, the mode and the Zobrist keys.
+pub(super) struct Setup {
+    pub(super) geo: Geometry,
+    /// Classic rules: any empty cell is playable.
     pub(super) classic: bool,
     pub(super) zobrist: Vec<[u64; 3]>,
     pub(super) zob_turn: u64,
     pub(super) zob_taboo: Vec<u64>,
-    /// Geometry of the territory analysis (allowed-squares modes).
-    pub(super) terr: crate::territory::Geo,
 }
 
 #[derive(Clone)]
@@ -52,90 +48,54 @@ pub(super) struct Node {
     pub(super) hash: u64,
 }
 
-impl Geometry {
-    pub(super) fn new(game: &Game) -> Geometry {
-        let shape = game.board().shape();
-        let size = shape.size();
-        let cells = size * size;
+impl Setup {
+    pub(super) fn new(game: &Game) -> Setup {
+        let geo = Geometry::new(game.board().shape());
         let mut rng = SplitMix64(0x5EED);
-        let regions = (0..cells)
-            .map(|k| {
-                let (r, c) = (k / size, k % size);
-                [
-                    r as u16,
-                    (size + c) as u16,
-                    (2 * size + shape.block_of(r, c)) as u16,
-                ]
-            })
-            .collect();
-        let neighbours = (0..cells)
-            .map(|k| {
-                let (r, c) = ((k / size) as i64, (k % size) as i64);
-                let mut out = Vec::new();
-                for dr in -1..=1 {
-                    for dc in -1..=1 {
-                        let (rr, cc) = (r + dr, c + dc);
-                        if (dr, dc) != (0, 0)
-                            && rr >= 0
-                            && cc >= 0
-                            && rr < size as i64
-                            && cc < size as i64
-                        {
-                            out.push((rr as usize * size + cc as usize) as u16);
-                        }
-                    }
-                }
-                out
-            })
-            .collect();
-        let zobrist = (0..cells)
+        let zobrist = (0..geo.cells)
             .map(|_| [rng.next_u64(), rng.next_u64(), rng.next_u64()])
             .collect();
         let zob_turn = rng.next_u64();
         let zob_taboo = (0..MAX_TABOO).map(|_| rng.next_u64()).collect();
-        Geometry {
-            size,
-            cells,
-            regions,
-            neighbours,
+        Setup {
+            geo,
             classic: game.mode() == Mode::Classic,
             zobrist,
             zob_turn,
             zob_taboo,
-            terr: crate::territory::Geo::new(shape),
         }
     }
 }
 
 impl Node {
-    pub(super) fn new(game: &Game, geo: &Geometry, root: &RootInfo) -> Node {
-        let size = geo.size;
+    pub(super) fn new(game: &Game, setup: &Setup, root: &RootInfo) -> Node {
+        let size = setup.geo.size;
         let board = game.board();
-        let mut state = vec![0u8; geo.cells];
+        let mut state = vec![0u8; setup.geo.cells];
         let mut region_empty = vec![size as u8; 3 * size];
-        let mut adj = [vec![0u8; geo.cells], vec![0u8; geo.cells]];
+        let mut adj = [vec![0u8; setup.geo.cells], vec![0u8; setup.geo.cells]];
         let mut empties = 0;
         let mut hash = 0;
-        for k in 0..geo.cells {
+        for k in 0..setup.geo.cells {
             if board.cells()[k] == 0 {
                 empties += 1;
                 continue;
             }
             let owner = game.owners()[k];
             state[k] = if owner == 0 { 3 } else { owner };
-            for &reg in &geo.regions[k] {
+            for &reg in &setup.geo.regions[k] {
                 region_empty[reg as usize] -= 1;
             }
             if owner == 1 || owner == 2 {
-                for &nb in &geo.neighbours[k] {
+                for &nb in &setup.geo.neighbours[k] {
                     adj[owner as usize - 1][nb as usize] += 1;
                 }
-                hash ^= geo.zobrist[k][owner as usize];
+                hash ^= setup.zobrist[k][owner as usize];
             } else {
-                hash ^= geo.zobrist[k][0];
+                hash ^= setup.zobrist[k][0];
             }
         }
-        let mut start = [vec![false; geo.cells], vec![false; geo.cells]];
+        let mut start = [vec![false; setup.geo.cells], vec![false; setup.geo.cells]];
         for p in [Player::One, Player::Two] {
             for &(r, c) in game.starts(p) {
                 start[p.index()][r * size + c] = true;
@@ -149,12 +109,12 @@ impl Node {
             .map(|mv| {
                 let cell = mv.row * size + mv.col;
                 let mut kill = vec![cell as u16];
-                for other in 0..geo.cells {
+                for other in 0..setup.geo.cells {
                     if other != cell
                         && sol[other] == mv.value
-                        && geo.regions[other]
+                        && setup.geo.regions[other]
                             .iter()
-                            .zip(geo.regions[cell].iter())
+                            .zip(setup.geo.regions[cell].iter())
                             .any(|(a, b)| a == b)
                     {
                         kill.push(other as u16);
@@ -172,11 +132,11 @@ impl Node {
             (1u128 << taboo.len()) - 1
         };
         for (i, _) in taboo.iter().enumerate() {
-            hash ^= geo.zob_taboo[i];
+            hash ^= setup.zob_taboo[i];
         }
         let turn = game.turn().index();
         if turn == 1 {
-            hash ^= geo.zob_turn;
+            hash ^= setup.zob_turn;
         }
         Node {
             state,
@@ -192,25 +152,25 @@ impl Node {
     }
 
     #[inline]
-    pub(super) fn playable(&self, geo: &Geometry, p: usize, cell: usize) -> bool {
-        self.state[cell] == 0 && (geo.classic || self.start[p][cell] || self.adj[p][cell] > 0)
+    pub(super) fn playable(&self, setup: &Setup, p: usize, cell: usize) -> bool {
+        self.state[cell] == 0 && (setup.classic || self.start[p][cell] || self.adj[p][cell] > 0)
     }
 
     /// Points for filling `cell` now.
     #[inline]
-    pub(super) fn points(&self, geo: &Geometry, cell: usize) -> i32 {
-        let done = geo.regions[cell]
+    pub(super) fn points(&self, setup: &Setup, cell: usize) -> i32 {
+        let done = setup.geo.regions[cell]
             .iter()
             .filter(|&&r| self.region_empty[r as usize] == 1)
             .count();
-        [0, 1, 3, 7][done]
+        POINTS[done]
     }
 
     /// True when filling `cell` leaves one of its regions with exactly one empty cell,
     /// handing the opponent a completion.
     #[inline]
-    pub(super) fn sets_up(&self, geo: &Geometry, cell: usize) -> bool {
-        geo.regions[cell]
+    pub(super) fn sets_up(&self, setup: &Setup, cell: usize) -> bool {
+        setup.geo.regions[cell]
             .iter()
             .any(|&r| self.region_empty[r as usize] == 2)
     }
@@ -218,7 +178,7 @@ impl Node {
     /// Indices of the tracked passes the side `p` could use now.
     pub(super) fn usable_passes<'a>(
         &'a self,
-        geo: &'a Geometry,
+        setup: &'a Setup,
         p: usize,
     ) -> impl Iterator<Item = usize> + 'a {
         let mut bits = self.alive;
@@ -228,7 +188,7 @@ impl Node {
                 bits &= bits - 1;
                 let t = &self.taboo[i];
                 if t.kill.iter().all(|&k| self.state[k as usize] == 0)
-                    && self.playable(geo, p, t.cell as usize)
+                    && self.playable(setup, p, t.cell as usize)
                 {
                     return Some(i);
                 }
@@ -237,47 +197,47 @@ impl Node {
         })
     }
 
-    pub(super) fn usable_pass(&self, geo: &Geometry, p: usize) -> Option<usize> {
-        self.usable_passes(geo, p).next()
+    pub(super) fn usable_pass(&self, setup: &Setup, p: usize) -> Option<usize> {
+        self.usable_passes(setup, p).next()
     }
 
-    pub(super) fn has_cell(&self, geo: &Geometry, p: usize) -> bool {
-        (0..geo.cells).any(|k| self.playable(geo, p, k))
+    pub(super) fn has_cell(&self, setup: &Setup, p: usize) -> bool {
+        (0..setup.geo.cells).any(|k| self.playable(setup, p, k))
     }
 
-    pub(super) fn fill(&mut self, geo: &Geometry, cell: usize) {
+    pub(super) fn fill(&mut self, setup: &Setup, cell: usize) {
         let p = self.turn;
         self.state[cell] = p as u8 + 1;
-        for &r in &geo.regions[cell] {
+        for &r in &setup.geo.regions[cell] {
             self.region_empty[r as usize] -= 1;
         }
-        if !geo.classic {
-            for &nb in &geo.neighbours[cell] {
+        if !setup.classic {
+            for &nb in &setup.geo.neighbours[cell] {
                 self.adj[p][nb as usize] += 1;
             }
         }
         self.empties -= 1;
-        self.hash ^= geo.zobrist[cell][p + 1];
+        self.hash ^= setup.zobrist[cell][p + 1];
     }
 
-    pub(super) fn unfill(&mut self, geo: &Geometry, cell: usize) {
+    pub(super) fn unfill(&mut self, setup: &Setup, cell: usize) {
         let p = self.state[cell] as usize - 1;
         self.state[cell] = 0;
-        for &r in &geo.regions[cell] {
+        for &r in &setup.geo.regions[cell] {
             self.region_empty[r as usize] += 1;
         }
-        if !geo.classic {
-            for &nb in &geo.neighbours[cell] {
+        if !setup.classic {
+            for &nb in &setup.geo.neighbours[cell] {
                 self.adj[p][nb as usize] -= 1;
             }
         }
         self.empties += 1;
-        self.hash ^= geo.zobrist[cell][p + 1];
+        self.hash ^= setup.zobrist[cell][p + 1];
     }
 
-    /// The territory analysis' view of this node.
-    pub(super) fn view(&self) -> crate::territory::View<'_> {
-        crate::territory::View {
+    /// The evaluation's view of this node.
+    pub(super) fn view(&self) -> View<'_> {
+        View {
             state: &self.state,
             start: [&self.start[0], &self.start[1]],
             region_empty: &self.region_empty,
@@ -285,28 +245,21 @@ impl Node {
         }
     }
 
-    pub(super) fn flip_turn(&mut self, geo: &Geometry) {
+    pub(super) fn flip_turn(&mut self, setup: &Setup) {
         self.turn ^= 1;
-        self.hash ^= geo.zob_turn;
+        self.hash ^= setup.zob_turn;
     }
 }
 
 /// Converts a reduced-game move at the root to a real move.
-pub(super) fn real_move(
-    game: &Game,
-    geo: &Geometry,
-    node: &Node,
-    root: &RootInfo,
-    mv: u16,
-) -> Move {
-    let size = geo.size;
+pub(super) fn real_move(setup: &Setup, node: &Node, root: &RootInfo, mv: u16) -> Move {
+    let size = setup.geo.size;
     if mv == PASS {
         let i = node
-            .usable_pass(geo, node.turn)
+            .usable_pass(setup, node.turn)
             .expect("pass chosen only when usable");
         return root.taboo[i];
     }
     let cell = mv as usize;
-    let _ = game;
     Move::new(cell / size, cell % size, root.solution[cell])
 }

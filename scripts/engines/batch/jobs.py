@@ -1,0 +1,108 @@
+"""The job grid of a batch evaluation: one job (unit) per point of agents x opponents x boards x
+modes x movetimes x seeds (Competitive Sudoku) or agents x scoring rules x seeds (Blockudoku),
+or per game pair or chain with --pairs and --chains (engines/units.py)."""
+from __future__ import annotations
+
+import itertools
+import pathlib
+from typing import Dict, List, Optional
+
+from ..units import run_unit, unit_key
+
+
+def parse_list(text: str) -> List[str]:
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+def parse_seeds(text: str) -> List[int]:
+    """`1,2,5` or `1-4` or a mix: `1-3,7`."""
+    seeds: List[int] = []
+    for part in parse_list(text):
+        if "-" in part[1:]:
+            lo, hi = part.split("-", 1)
+            seeds.extend(range(int(lo), int(hi) + 1))
+        else:
+            seeds.append(int(part))
+    return seeds
+
+
+def job_key(params: Dict[str, object]) -> str:
+    return unit_key(params)
+
+
+def sudoku_jobs(args) -> List[Dict[str, object]]:
+    settings = list(itertools.product(
+        parse_list(args.agents), parse_list(args.opponents), parse_list(args.boards),
+        parse_list(args.modes), [int(t) for t in parse_list(args.movetimes)]))
+    jobs = []
+    if args.pairs:
+        # Index outside the settings: every setting's first units come first (SPRT, streaming).
+        for seed, index, (agent, opponent, board, mode, movetime) in itertools.product(
+                parse_seeds(args.seeds), range(args.pairs), settings):
+            job = {"game": "sudoku", "unit": "pair", "agent": agent, "opponent": opponent, "board": board,
+                   "mode": mode, "movetime": movetime, "seed": seed, "index": index}
+            if args.givens:
+                job["givens"] = args.givens
+            jobs.append(job)
+        return jobs
+    for (agent, opponent, board, mode, movetime), seed in itertools.product(settings, parse_seeds(args.seeds)):
+        job = {"game": "sudoku", "agent": agent, "opponent": opponent, "board": board, "mode": mode,
+               "movetime": movetime, "seed": seed, "games": args.games}
+        if args.givens:
+            job["givens"] = args.givens
+        jobs.append(job)
+    return jobs
+
+
+def blockudoku_jobs(args) -> List[Dict[str, object]]:
+    jobs = []
+    scorings = parse_list(args.scorings) if args.scorings else [None]
+    if args.chains:
+        for seed, index, agent, scoring in itertools.product(
+                parse_seeds(args.seeds), range(args.chains), parse_list(args.agents), scorings):
+            job = {"game": "blockudoku", "unit": "chain", "agent": agent, "seed": seed,
+                   "index": index, "exposure": args.exposure, "burn_in": args.burn_in}
+            # Absent unless given: the keys of runs made without probes stay as they were.
+            if args.probes:
+                job["probes"] = args.probes
+            if args.split:
+                job["split"] = args.split
+            jobs.append(with_rules(job, scoring, args.pieces))
+        return jobs
+    for agent, scoring, seed in itertools.product(parse_list(args.agents), scorings, parse_seeds(args.seeds)):
+        jobs.append(with_rules({"game": "blockudoku", "agent": agent, "seed": seed, "games": args.games,
+                                "max_rounds": args.max_rounds}, scoring, args.pieces))
+    return jobs
+
+
+def with_rules(job: Dict[str, object], scoring: Optional[str], pieces: Optional[str]) -> Dict[str, object]:
+    """A Blockudoku job with its scoring rule and piece set, when not the engine's defaults
+    (absent keys keep the job keys of runs made without them)."""
+    if scoring is not None:
+        job["scoring"] = scoring
+    if pieces:
+        job["pieces"] = pieces
+    return job
+
+
+def run_job(job: Dict[str, object], binary: str, tmp_dir: pathlib.Path, timeout: Optional[float]) -> Dict[str, object]:
+    """Runs one job (unit) in its own engine process(es); returns its result line."""
+    return run_unit(job, binary, str(tmp_dir), timeout)
+
+
+def check_probes(args) -> None:
+    """--probes needs --chains and is exact or a number of hands; --split needs --probes, at least 2."""
+    if args.probes is not None:
+        if not args.chains:
+            raise ValueError("--probes needs --chains")
+        if args.probes != "exact" and not (args.probes.isdigit() and int(args.probes) >= 1):
+            raise ValueError(f"--probes must be exact or a number of hands (at least 1), got {args.probes!r}")
+    if args.split is not None:
+        if args.probes is None:
+            raise ValueError("--split needs --probes")
+        if args.split < 2:
+            raise ValueError(f"--split must be at least 2, got {args.split}")
+
+
+def job_label(job: Dict[str, object]) -> str:
+    return " ".join(f"{k}={v}" for k, v in job.items() if k not in ("game", "games"))
