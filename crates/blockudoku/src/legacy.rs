@@ -7,9 +7,10 @@
 
 use std::sync::atomic::AtomicBool;
 
-use puzzle_rules::blockudoku::{Board, Piece};
+use puzzle_rules::blockudoku::{catalogue, Board, Piece};
 
-use crate::search::Agent;
+use crate::agents::{self, Agent, Objective, Request};
+use crate::search::{Control, DEFAULT_BEAM};
 
 /// Tokens of the request being read.
 #[derive(Default)]
@@ -71,16 +72,13 @@ impl Legacy {
             .fold(0u128, |b, (i, &f)| if f { b | 1u128 << i } else { b });
         let hand: Vec<(usize, &Piece)> = self.pieces.iter().copied().enumerate().collect();
         let never = AtomicBool::new(false);
-        let ctl = crate::search::Control::new(&never, u64::MAX);
-        let out = crate::search::search(
-            Board::from_bits(bits),
-            &hand,
-            agent,
-            &crate::search::WEIGHTS,
+        let ctl = Control::new(&never, u64::MAX);
+        let req = Request {
             threads,
-            &ctl,
-            crate::search::DEFAULT_BEAM,
-        );
+            beam: DEFAULT_BEAM,
+            ..Request::new(agent, Objective::Survive)
+        };
+        let out = agents::answer(Board::from_bits(bits), &hand, &req, catalogue(), &ctl);
         match out.best {
             None => vec!["Cannot avoid loss.".into()],
             Some((line, _)) => {

@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use engine_kit::options::{OptionSpec, OptionTable};
 
-use crate::search::{Outcome, Step, AGENTS, OBJECTIVES};
+use crate::agents::{Agent, Objective, AGENTS, OBJECTIVES};
+use crate::search::{Outcome, Step};
 
 /// Protocol name and version announced by `hello`.
 pub const PROTOCOL: &str = "protocol blockudoku 1";
@@ -52,9 +53,9 @@ pub enum Setting {
     /// Scoring rule.
     Scoring(Scoring),
     /// Agent.
-    Agent(crate::search::Agent),
+    Agent(Agent),
     /// What the agent plays for.
-    Objective(crate::search::Objective),
+    Objective(Objective),
 }
 
 /// Limits of one `go`.
@@ -307,13 +308,11 @@ fn parse_setoption<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<Comman
                 .parse()
                 .map_err(|e: puzzle_rules::blockudoku::UnknownScoring| e.to_string())?,
         ),
-        "Objective" => {
-            Setting::Objective(crate::search::Objective::from_name(value).ok_or_else(|| {
-                let names: Vec<&str> = OBJECTIVES.iter().map(|o| o.name()).collect();
-                format!("unknown objective {} ({})", shown(value), names.join(", "))
-            })?)
-        }
-        _ => Setting::Agent(crate::search::Agent::from_name(value).ok_or_else(|| {
+        "Objective" => Setting::Objective(Objective::from_name(value).ok_or_else(|| {
+            let names: Vec<&str> = OBJECTIVES.iter().map(|o| o.name()).collect();
+            format!("unknown objective {} ({})", shown(value), names.join(", "))
+        })?),
+        _ => Setting::Agent(Agent::from_name(value).ok_or_else(|| {
             let names: Vec<&str> = AGENTS.iter().map(|a| a.name()).collect();
             format!("unknown agent {} ({})", shown(value), names.join(", "))
         })?),

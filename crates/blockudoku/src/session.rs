@@ -1,6 +1,6 @@
 //! The protocol session: the loop that reads lines (the kit's reader thread, so `isready`
 //! and `stop` are answered while a search runs), the game state, the options, and the
-//! search handle. `protocol` parses and formats; `search` computes.
+//! search handle. `protocol` parses and formats; `agents` answers.
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -9,9 +9,11 @@ use engine_kit::handle::SearchHandle;
 use engine_kit::io::say;
 use puzzle_rules::blockudoku::{Board, GameState, Hand, Scoring};
 
+use crate::agents::{self, Agent, Objective, Request, SETTINGS};
+use crate::eval::Terms;
 use crate::legacy;
 use crate::protocol::{self, Command, GoLimits, Setting};
-use crate::search::{self, Agent, Control, Job, Objective, Outcome, Tally, WEIGHTS};
+use crate::search::{mobility, Control, Outcome, Tally};
 
 struct Session {
     state: GameState,
@@ -57,24 +59,14 @@ fn search_now(
     budget: Budget,
 ) -> Outcome {
     let slots = hand.live();
-    let mut ctl = Control::new(stop, budget.nodes);
-    ctl.timed = budget.timed;
-    // Given a clock, the default agent spends it as the strong agent does.
-    let agent = if budget.timed && asked.agent == Agent::Default {
-        Agent::Strong
-    } else {
-        asked.agent
-    };
-    let weights = asked.objective.weights();
-    let job = Job {
-        agent,
-        weights: &weights,
+    let ctl = Control::new(stop, budget.nodes);
+    let req = Request {
         threads: asked.threads,
         tally: asked.tally,
-        beam: asked.objective.beam(),
-        ..Job::new(board, &slots, &ctl)
+        clock: budget.timed,
+        ..Request::new(asked.agent, asked.objective)
     };
-    search::search_widening(job, budget.widen)
+    agents::answer_widening(board, &slots, &req, &ctl, budget.widen)
 }
 
 impl Session {
@@ -221,12 +213,12 @@ impl Session {
             Command::Show => say(&protocol::show_lines(&self.state, &self.hand)),
             Command::Catalogue => say(&[protocol::catalogue_line()]),
             Command::Eval => {
-                let t = search::Terms::of(self.state.board, WEIGHTS.nofit_from);
-                let mut line = format!("eval {}", t.value(&WEIGHTS));
+                let t = Terms::of(self.state.board);
+                let mut line = format!("eval {}", t.value(&SETTINGS.weights));
                 for (name, n) in t.named() {
                     line += &format!(" {name} {n}");
                 }
-                line += &format!(" mobility {}", search::mobility(self.state.board));
+                line += &format!(" mobility {}", mobility(self.state.board));
                 say(&[line]);
             }
             Command::OneShot { board, hand } => {

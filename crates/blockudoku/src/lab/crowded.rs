@@ -10,11 +10,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
 use engine_kit::stats;
-use puzzle_rules::blockudoku::{catalogue, Board, Dealer, GameState, Piece, Scoring};
+use puzzle_rules::blockudoku::{catalogue, Board, Dealer, GameState, Scoring};
 use rand::{Rng, SeedableRng};
 
-use crate::search::{self, final_board, Agent, Control, Job, Outcome, WEIGHTS};
-use crate::selfplay::game_seed;
+use super::game_seed;
+use crate::agents::{self, Agent, Objective, Request};
+use crate::search::{self, final_board, hand_of, Control, Deal, Outcome};
 
 /// Arguments of `blockudoku crowded`.
 #[derive(clap::Args)]
@@ -38,14 +39,7 @@ pub struct CrowdedArgs {
 }
 
 /// A position: board and hand (catalogue indices).
-type Position = (Board, [usize; 3]);
-
-fn hand_of(ids: &[usize; 3]) -> Vec<(usize, &'static Piece)> {
-    ids.iter()
-        .enumerate()
-        .map(|(i, &p)| (i, &catalogue()[p]))
-        .collect()
-}
+type Position = (Board, Deal);
 
 /// The weak player whose games give the positions (beam 2 then 1, no lookahead): it gets
 /// into trouble far more often than the default agent, on the same kind of boards.
@@ -64,10 +58,14 @@ fn crowded_positions(count: usize, seed: u64, min_chance: f64) -> Vec<Position> 
         let mut state = GameState::default();
         loop {
             let ids = [0; 3].map(|_| rng.gen_range(0..catalogue().len()));
-            let hand = hand_of(&ids);
+            let hand = hand_of(catalogue(), &ids);
             let answer = |beam| {
                 let ctl = Control::new(&never, u64::MAX);
-                search::search(state.board, &hand, Agent::Default, &WEIGHTS, 1, &ctl, beam).best
+                let req = Request {
+                    beam,
+                    ..Request::new(Agent::Default, Objective::Survive)
+                };
+                agents::answer(state.board, &hand, &req, catalogue(), &ctl).best
             };
             let Some((line, _)) = answer(WEAK_BEAM) else {
                 break;
@@ -97,7 +95,7 @@ fn crowded_positions(count: usize, seed: u64, min_chance: f64) -> Vec<Position> 
 fn timed_answer(position: &Position, ms: u64, threads: usize) -> (Outcome, Duration) {
     let stop = AtomicBool::new(false);
     let start = Instant::now();
-    let hand = hand_of(&position.1);
+    let hand = hand_of(catalogue(), &position.1);
     std::thread::scope(|s| {
         s.spawn(|| {
             // Stop a little early, as the session does.
@@ -107,14 +105,13 @@ fn timed_answer(position: &Position, ms: u64, threads: usize) -> (Outcome, Durat
             }
             stop.store(true, Ordering::Relaxed);
         });
-        let mut ctl = Control::new(&stop, u64::MAX);
-        ctl.timed = true;
-        let job = Job {
-            agent: Agent::Strong,
+        let ctl = Control::new(&stop, u64::MAX);
+        let req = Request {
             threads,
-            ..Job::new(position.0, &hand, &ctl)
+            clock: true,
+            ..Request::new(Agent::Default, Objective::Survive)
         };
-        let out = search::search_widening(job, true);
+        let out = agents::answer_widening(position.0, &hand, &req, &ctl, true);
         stop.store(true, Ordering::Relaxed);
         (out, start.elapsed())
     })
@@ -134,13 +131,13 @@ pub fn run_crowded(args: &CrowdedArgs) -> Result<()> {
     let (mut bare, mut timed, mut diffs) = (Vec::new(), Vec::new(), Vec::new());
     let (mut better, mut worse, mut times) = (0, 0, Vec::new());
     for position in &positions {
-        let hand = hand_of(&position.1);
+        let hand = hand_of(catalogue(), &position.1);
         let ctl = Control::new(&never, u64::MAX);
-        let job = Job {
+        let req = Request {
             threads: args.threads,
-            ..Job::new(position.0, &hand, &ctl)
+            ..Request::new(Agent::Default, Objective::Survive)
         };
-        let quick = search::search_widening(job, false);
+        let quick = agents::answer_widening(position.0, &hand, &req, &ctl, false);
         let (slow, took) = timed_answer(position, args.movetime, args.threads);
         times.push(took.as_secs_f64() * 1000.0);
         let chance = |out: &Outcome| {

@@ -28,8 +28,9 @@ use puzzle_rules::blockudoku::{Board, Dealer, GameState, Piece, Scoring};
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
-use crate::search;
-use crate::selfplay::{game_seed, piece_set, player_with_overrides, BeamOverride, Setup};
+use super::{game_seed, piece_set, player_with_overrides, BeamOverride, Setup};
+use crate::agents::SETTINGS;
+use crate::search::Deal;
 
 /// Arguments of `blockudoku crises`.
 #[derive(clap::Args)]
@@ -64,7 +65,7 @@ pub struct CrisesArgs {
     #[arg(long)]
     pieces: Option<PathBuf>,
     /// Agents, the first the reference: `agent[:objective]` as for selfplay, then optional
-    /// weight overrides after slashes (`strong/death=16000000/candidates=8`).
+    /// weight overrides after slashes (`strong/death_price=16000000/candidates=8`).
     #[arg(long, num_args = 1.., required = true)]
     agents: Vec<String>,
     /// Read the positions from this file when it exists, else collect them and write it: one
@@ -75,7 +76,7 @@ pub struct CrisesArgs {
 }
 
 /// A kept position: the board and the streak before a hand, and the hand (set indices).
-type Position = (Board, u32, [usize; 3]);
+type Position = (Board, u32, Deal);
 
 /// One continuation: its risk, whether it died, and the rounds it played.
 type Continuation = (f64, bool, u64);
@@ -175,17 +176,11 @@ impl Screen<'_> {
 
 /// The agent `spec` of `--agents` on the piece set `set`.
 fn setup_of<'a>(spec: &str, set: &'a [Piece]) -> Result<Setup<'a>> {
-    let a = player_with_overrides(
-        spec,
-        search::WEIGHTS,
-        search::POINTS_WEIGHTS,
-        BeamOverride::default(),
-    )?;
+    let a = player_with_overrides(spec, SETTINGS, BeamOverride::default())?;
     let (agent, objective) = a.player;
     Ok(Setup {
         beam: a.beam,
-        weights: a.weights,
-        points_weights: a.points_weights,
+        settings: a.settings,
         set,
         agent,
         objective,
@@ -359,9 +354,12 @@ mod tests {
             opens_crisis(&default, p);
         }
         let a = screen.continuations(&default, &positions);
-        let b = screen.continuations(&setup_of("default/death=1", &set).unwrap(), &positions);
+        let b = screen.continuations(
+            &setup_of("default/death_price=1", &set).unwrap(),
+            &positions,
+        );
         assert_eq!(a.len(), 6);
-        assert_eq!(a, b, "the default agent does not read the weight death");
+        assert_eq!(a, b, "the default agent does not read death_price");
         assert!(
             a.iter().all(|r| r.0 > 0.0),
             "each continuation starts in a crisis"

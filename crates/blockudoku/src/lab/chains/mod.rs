@@ -27,14 +27,17 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use anyhow::{bail, Result};
-use engine_kit::stats;
-use puzzle_rules::blockudoku::{Dealer, GameState, Scoring};
+use puzzle_rules::blockudoku::{Board, Dealer, GameState};
 use puzzle_rules::rng::SplitMix64;
 use rand::SeedableRng;
 use rayon::prelude::*;
 
-use crate::search::Agent;
-use crate::selfplay::{game_seed, with_progress, Clears, Setup};
+use super::{game_seed, with_progress, ChainAgent, Clears, Setup};
+use crate::agents::Agent;
+
+mod report;
+
+use report::{compare_lines, json_line, sci, summary_lines};
 
 /// Measured rounds per batch for the probe's standard error.
 pub const BATCH: u64 = 1000;
@@ -175,6 +178,74 @@ fn enter(counts: &mut [u64; ENTRY_LEVELS.len()], last: f64, d: f64) {
     }
 }
 
+impl ChainPlan {
+    /// The probe of `board`: the chance that the hand about to be dealt cannot be placed
+    /// (0 without probes).
+    fn probe(&self, dealer: &Dealer, board: Board, rng: &mut SplitMix64) -> f64 {
+        match self.probes {
+            Some(Probes::Exact) => dealer.dead_chance(board),
+            Some(Probes::Sampled(m)) => dealer.dead_chance_sampled(board, m, rng),
+            None => 0.0,
+        }
+    }
+}
+
+impl ChainResult {
+    /// A chain's counts before its first round (`weighs`: its agent weighs answers).
+    fn new(index: u64, seed: u64, weighs: bool) -> ChainResult {
+        ChainResult {
+            index,
+            seed,
+            deaths: 0,
+            exposure: 0,
+            games: 1,
+            played: 0,
+            points: 0,
+            clears: Clears::default(),
+            probe_sum: 0.0,
+            batches: Vec::new(),
+            branched: 0,
+            windows: 0,
+            weighed: weighs.then_some(0),
+            windows_weighed: 0,
+            entries: [0; ENTRY_LEVELS.len()],
+        }
+    }
+}
+
+/// The branches of a split window opened on `state` (whose probe is `d`) after `played`
+/// rounds of the chain of `seed`: each plays the window's rounds again with hands of its own
+/// (until it dies), and gives its probes; with the rounds they played.
+fn play_branches(
+    setup: &Setup,
+    split: Split,
+    seed: u64,
+    played: u64,
+    (state, d): (GameState, f64),
+    probe: &dyn Fn(Board, &mut SplitMix64) -> f64,
+) -> (Vec<Vec<f64>>, u64) {
+    let never = AtomicBool::new(false);
+    let mut branched = 0;
+    let branches = (1..split.copies)
+        .map(|b| {
+            let seed = game_seed(seed ^ 0x7370_6c69_7421, played * 64 + b);
+            let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+            let mut probe_rng = SplitMix64(seed ^ 0x7072_6f62_6573_2121);
+            let mut copy = state;
+            let mut probes = vec![d];
+            for _ in 1..split.rounds {
+                branched += 1;
+                if setup.play_round(&mut copy, &mut rng, &never).is_none() {
+                    break;
+                }
+                probes.push(probe(copy.board, &mut probe_rng));
+            }
+            probes
+        })
+        .collect();
+    (branches, branched)
+}
+
 fn play_chain(
     setup: &Setup,
     plan: &ChainPlan,
@@ -186,28 +257,8 @@ fn play_chain(
     let mut probe_rng = SplitMix64(seed ^ 0x7072_6f62_6573_2121);
     let dealer = Dealer::new(setup.set);
     let never = AtomicBool::new(false);
-    let mut r = ChainResult {
-        index,
-        seed,
-        deaths: 0,
-        exposure: 0,
-        games: 1,
-        played: 0,
-        points: 0,
-        clears: Clears::default(),
-        probe_sum: 0.0,
-        batches: Vec::new(),
-        branched: 0,
-        windows: 0,
-        weighed: (setup.agent == Agent::Strong).then_some(0),
-        windows_weighed: 0,
-        entries: [0; ENTRY_LEVELS.len()],
-    };
-    let probe = |board, rng: &mut SplitMix64| match plan.probes {
-        Some(Probes::Exact) => dealer.dead_chance(board),
-        Some(Probes::Sampled(m)) => dealer.dead_chance_sampled(board, m, rng),
-        None => 0.0,
-    };
+    let mut r = ChainResult::new(index, seed, setup.agent == Agent::Strong);
+    let probe = |board, rng: &mut SplitMix64| plan.probe(&dealer, board, rng);
     let (mut batch_sum, mut batch_n) = (0.0, 0);
     let mut state = GameState::default();
     let mut in_game = 0u64;
@@ -226,23 +277,9 @@ fn play_chain(
                 if d >= split.at {
                     r.windows += 1;
                     r.windows_weighed += weighed as u64;
-                    let branches = (1..split.copies)
-                        .map(|b| {
-                            let seed = game_seed(seed ^ 0x7370_6c69_7421, r.played * 64 + b);
-                            let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
-                            let mut probe_rng = SplitMix64(seed ^ 0x7072_6f62_6573_2121);
-                            let mut copy = state;
-                            let mut probes = vec![d];
-                            for _ in 1..split.rounds {
-                                r.branched += 1;
-                                if setup.play_round(&mut copy, &mut rng, &never).is_none() {
-                                    break;
-                                }
-                                probes.push(probe(copy.board, &mut probe_rng));
-                            }
-                            probes
-                        })
-                        .collect();
+                    let (branches, branched) =
+                        play_branches(setup, split, seed, r.played, (state, d), &probe);
+                    r.branched += branched;
                     window = Some(Window {
                         own: Vec::new(),
                         branches,
@@ -308,217 +345,6 @@ fn play_chain(
     r
 }
 
-/// Totals over the chains of one agent.
-struct Totals {
-    deaths: u64,
-    exposure: u64,
-    played: u64,
-    points: u64,
-    clears: Clears,
-    probe_sum: f64,
-    batches: Vec<f64>,
-    branched: u64,
-    windows: u64,
-    weighed: Option<u64>,
-    windows_weighed: u64,
-    entries: [u64; ENTRY_LEVELS.len()],
-}
-
-impl Totals {
-    fn of(results: &[ChainResult]) -> Totals {
-        let mut t = Totals {
-            deaths: 0,
-            exposure: 0,
-            played: 0,
-            points: 0,
-            clears: Clears::default(),
-            probe_sum: 0.0,
-            batches: Vec::new(),
-            branched: 0,
-            windows: 0,
-            weighed: None,
-            windows_weighed: 0,
-            entries: [0; ENTRY_LEVELS.len()],
-        };
-        for r in results {
-            t.deaths += r.deaths;
-            t.exposure += r.exposure;
-            t.played += r.played;
-            t.points += r.points;
-            t.clears.add(&r.clears);
-            t.probe_sum += r.probe_sum;
-            t.batches.extend(&r.batches);
-            t.branched += r.branched;
-            t.windows += r.windows;
-            if let Some(w) = r.weighed {
-                t.weighed = Some(t.weighed.unwrap_or(0) + w);
-            }
-            t.windows_weighed += r.windows_weighed;
-            for (t, r) in t.entries.iter_mut().zip(r.entries) {
-                *t += r;
-            }
-        }
-        t
-    }
-
-    /// The probe's mean and its standard error (batch means), if there are 2 batches or more.
-    fn probe(&self) -> (f64, Option<f64>) {
-        let mean = self.probe_sum / self.exposure.max(1) as f64;
-        let se = (self.batches.len() >= 2).then(|| stats::mean_and_error(&self.batches).1);
-        (mean, se)
-    }
-}
-
-/// `x` in scientific notation with 3 significant digits (`6.25e-6`).
-fn sci(x: f64) -> String {
-    if x == 0.0 {
-        return "0".into();
-    }
-    if !x.is_finite() {
-        return "inf".into();
-    }
-    format!("{x:.2e}")
-}
-
-/// The summary lines of one agent's chains.
-fn summary_lines(
-    agent: &str,
-    scoring: Scoring,
-    plan: &ChainPlan,
-    set_size: usize,
-    results: &[ChainResult],
-    secs: f64,
-    threads: usize,
-) -> Vec<String> {
-    let t = Totals::of(results);
-    let e = t.exposure as f64;
-    let (lo, hi) = stats::poisson_interval(t.deaths, 0.95);
-    let mut out = vec![format!(
-        "agent {agent} scoring {} chains {} chain-rounds {} burn-in {} deaths {} rounds {}",
-        scoring.name(),
-        results.len(),
-        plan.rounds,
-        plan.burn_in,
-        t.deaths,
-        t.exposure
-    )];
-    out.push(format!(
-        "hazard {} per round (95% CI {} - {}, exact Poisson)",
-        sci(t.deaths as f64 / e),
-        sci(lo / e),
-        sci(hi / e)
-    ));
-    let mean_game = if t.deaths == 0 {
-        format!("over {:.0} rounds", e / hi)
-    } else {
-        format!(
-            "{:.0} rounds (95% CI {:.0} - {:.0})",
-            e / t.deaths as f64,
-            e / hi,
-            if lo > 0.0 { e / lo } else { f64::INFINITY }
-        )
-    };
-    out.push(format!("mean game (1 / hazard) {mean_game}"));
-    if let Some(p) = plan.probes {
-        let (m, se) = t.probe();
-        let how = p.describe(set_size);
-        out.push(match se {
-            Some(se) => format!(
-                "probe hazard {} per round (95% CI {} - {}; {how}; standard error over {} batches of {BATCH} rounds)",
-                sci(m),
-                sci((m - 1.96 * se).max(0.0)),
-                sci(m + 1.96 * se),
-                t.batches.len()
-            ),
-            None => format!(
-                "probe hazard {} per round (no interval: fewer than 2 batches of {BATCH} rounds; {how})",
-                sci(m)
-            ),
-        });
-    }
-    if plan.probes.is_some() {
-        let levels: Vec<String> = ENTRY_LEVELS
-            .iter()
-            .zip(t.entries)
-            .map(|(level, n)| {
-                format!(
-                    "{}: {n} ({:.3} per 1000)",
-                    sci(*level),
-                    1000.0 * n as f64 / e.max(1.0)
-                )
-            })
-            .collect();
-        out.push(format!("probe entries at {}", levels.join(", ")));
-    }
-    if let Some(split) = plan.split {
-        out.push(format!(
-            "split {} copies of {}-round windows opened at probe {}: {} windows, {} branch rounds",
-            split.copies,
-            split.rounds,
-            sci(split.at),
-            t.windows,
-            t.branched
-        ));
-    }
-    if let Some(w) = t.weighed {
-        let windows = match plan.split {
-            Some(_) => format!(
-                "; {} of {} windows opened on a board a weighed answer left",
-                t.windows_weighed, t.windows
-            ),
-            None => String::new(),
-        };
-        out.push(format!(
-            "weighed answers {w} of {} measured rounds ({:.2}%){windows}",
-            t.exposure,
-            100.0 * w as f64 / e.max(1.0)
-        ));
-    }
-    out.push(format!(
-        "points per round {:.2}",
-        t.points as f64 / (t.exposure - t.deaths).max(1) as f64
-    ));
-    out.push(t.clears.line(t.exposure - t.deaths));
-    out.push(format!(
-        "rounds per second {:.0} ({:.0} per thread, {threads} threads, {secs:.1} s, {} rounds with burn-in)",
-        t.played as f64 / secs,
-        t.played as f64 / secs / threads as f64,
-        t.played
-    ));
-    out
-}
-
-/// A chain's JSON object for `--jsonl`.
-fn json_line(r: &ChainResult, agent: &str, scoring: Scoring, plan: &ChainPlan) -> String {
-    let probe = match plan.probes {
-        Some(_) => format!("{:e}", r.probe_sum / r.exposure.max(1) as f64),
-        None => "null".into(),
-    };
-    let weighed = r.weighed.map_or("null".into(), |w| w.to_string());
-    let windows = match plan.split {
-        Some(_) => r.windows.to_string(),
-        None => "null".into(),
-    };
-    let entries = match plan.probes {
-        Some(_) => format!("{:?}", r.entries),
-        None => "null".into(),
-    };
-    format!(
-        "{{\"chain\":{},\"seed\":{},\"agent\":\"{}\",\"scoring\":\"{}\",\"rounds\":{},\"burn_in\":{},\"deaths\":{},\"games\":{},\"played\":{},\"points\":{},{},\"probe\":{probe},\"weighed\":{weighed},\"windows\":{windows},\"entries\":{entries}}}",
-        r.index,
-        r.seed,
-        agent,
-        scoring.name(),
-        r.exposure,
-        plan.burn_in,
-        r.deaths,
-        r.games,
-        r.played,
-        r.points,
-        r.clears.json()
-    )
-}
-
 /// Runs `chains` chains of `setup` (dealer seeds from `seed`), printing each chain's line as
 /// it ends; returns the results in chain order and the seconds taken.
 #[allow(clippy::too_many_arguments)]
@@ -576,78 +402,11 @@ fn run_agent(
     Ok((results, start.elapsed().as_secs_f64()))
 }
 
-/// The comparison lines of two agents' chains: hazard ratio and, with split windows, window
-/// ratio (both exact conditional), then the probe ratio (delta method on the log scale, the
-/// two estimates taken as independent).
-fn compare_lines(names: [&str; 2], a: &[ChainResult], b: &[ChainResult]) -> Vec<String> {
-    let (ta, tb) = (Totals::of(a), Totals::of(b));
-    let shown = |x: f64| {
-        if x.is_nan() {
-            "n/a".into()
-        } else if x.is_finite() {
-            format!("{x:.3}")
-        } else {
-            "inf".into()
-        }
-    };
-    // A's count over B's, per measured round: exact conditional interval and p-value.
-    let counts = |what: &str, a: u64, b: u64, unit: &str| {
-        let r = stats::rate_ratio(a, ta.exposure as f64, b, tb.exposure as f64, 0.95);
-        format!(
-            "compare {} / {}: {what} ratio {} (95% CI {} - {}, exact conditional on {} {unit}), p-value {:.4}",
-            names[0],
-            names[1],
-            shown(r.ratio),
-            shown(r.low),
-            shown(r.high),
-            a + b,
-            r.p_value
-        )
-    };
-    let mut out = vec![counts("hazard", ta.deaths, tb.deaths, "deaths")];
-    if ta.windows + tb.windows > 0 {
-        // Crisis entry: how often each agent's boards opened a split window.
-        out.push(counts(
-            "window",
-            ta.windows,
-            tb.windows,
-            "windows, taken as independent",
-        ));
-    }
-    for ((level, a), b) in ENTRY_LEVELS.iter().zip(ta.entries).zip(tb.entries) {
-        if a + b > 0 {
-            // Entries into a crowded stretch, taken as independent as the windows are.
-            out.push(counts(
-                &format!("entries at {}", sci(*level)),
-                a,
-                b,
-                "entries, taken as independent",
-            ));
-        }
-    }
-    let ((ma, sa), (mb, sb)) = (ta.probe(), tb.probe());
-    if let (Some(sa), Some(sb)) = (sa, sb) {
-        if ma > 0.0 && mb > 0.0 {
-            let ratio = ma / mb;
-            let se = ((sa / ma).powi(2) + (sb / mb).powi(2)).sqrt();
-            out.push(format!(
-                "compare {} / {}: probe ratio {:.3} (95% CI {:.3} - {:.3})",
-                names[0],
-                names[1],
-                ratio,
-                ratio * (-1.96 * se).exp(),
-                ratio * (1.96 * se).exp()
-            ));
-        }
-    }
-    out
-}
-
 /// Runs the chain mode of `selfplay`: one agent, or two (`compare`) on the same chains.
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     setup: &mut Setup,
-    agents: &[crate::selfplay::ChainAgent],
+    agents: &[ChainAgent],
     plan: &ChainPlan,
     chains: u64,
     seed: u64,
@@ -660,7 +419,7 @@ pub fn run(
     let mut runs = Vec::new();
     for a in agents {
         (setup.agent, setup.objective) = a.player;
-        (setup.weights, setup.points_weights) = (a.weights, a.points_weights);
+        setup.settings = a.settings;
         setup.beam = a.beam;
         let (results, secs) = run_agent(setup, &a.name, plan, chains, seed, &pool, &mut jsonl)?;
         runs.push((a.name.as_str(), results, secs));
@@ -691,21 +450,21 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{Agent, WEIGHTS};
-    use puzzle_rules::blockudoku::{catalogue, Piece};
+    use crate::agents::{Objective, SETTINGS};
+    use crate::lab::BeamOverride;
+    use puzzle_rules::blockudoku::{catalogue, Piece, Scoring};
 
     fn setup(set: &[Piece]) -> Setup<'_> {
         Setup {
             // A weak, fast player (narrow beam, no lookahead) that dies often.
-            beam: crate::selfplay::BeamOverride {
+            beam: BeamOverride {
                 widths: Some([2, 1]),
                 lookahead: Some(0),
             },
-            weights: WEIGHTS,
-            points_weights: crate::search::POINTS_WEIGHTS,
+            settings: SETTINGS,
             set,
             agent: Agent::Default,
-            objective: crate::search::Objective::Survive,
+            objective: Objective::Survive,
             scoring: Scoring::Blockudoku,
             max_rounds: u64::MAX,
         }

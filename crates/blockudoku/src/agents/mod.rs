@@ -1,0 +1,536 @@
+//! The agents: which search answers a hand, with which settings, for which objective and
+//! on which clock. Every such choice is made here, in [`answer`]; the search
+//! (`crate::search`) only does what it is told.
+//!
+//! - `default`: the beam search and the one-piece lookahead.
+//! - `original`: the original agent of the blog post (depth-first, mobility).
+//! - `strong`: the default agent's search keeping more final boards, weighed by the next
+//!   hand ([`crate::search::strong`]). Given a clock, the default agent answers as the strong
+//!   agent does, and the strong agent samples next hands until the clock stops it.
+//! - Objective `points` counts the line's points ([`crate::search::points`]) and has a
+//!   safety net: where the next hand could die on its answer's board, the strong agent
+//!   playing to survive answers instead if its board is less likely to die.
+//! - On a piece set where crises are rare ([`crises_are_rare`]), the strong agent playing to
+//!   survive prices hard pieces that fit nowhere and the entry into a crisis dearer
+//!   (`strong_nofit`, `crisis_entry`).
+
+use puzzle_rules::blockudoku::{catalogue, Board, Dealer, Piece};
+
+use crate::search::strong::{self, Weighing, MAX_SAMPLES, SAMPLES, TIMED_CANDIDATES};
+use crate::search::{
+    final_board, Beam, BestLine, Control, HandPieces, Job, Method, Outcome, Tally, Valuation,
+    DEFAULT_BEAM, FULL_BEAM, POINTS_BEAM,
+};
+
+mod settings;
+
+pub use settings::{Settings, SETTINGS};
+
+/// Which agent chooses the moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agent {
+    /// Whole-hand beam search with merged orders and a shape evaluation.
+    Default,
+    /// The original agent of the blog post: depth-first, leaf value = mobility, stop at the
+    /// first leaf > 1500. Also accepted as `seed`, its former name.
+    Original,
+    /// The default agent's search, then the best final boards weighed by the exact chance
+    /// that the next hand dies on them (see [`crate::search::strong`]).
+    Strong,
+}
+
+/// Every agent, in documentation order.
+pub const AGENTS: [Agent; 3] = [Agent::Default, Agent::Original, Agent::Strong];
+
+impl Agent {
+    /// The option value naming the agent.
+    pub fn name(self) -> &'static str {
+        match self {
+            Agent::Default => "default",
+            Agent::Original => "original",
+            Agent::Strong => "strong",
+        }
+    }
+
+    /// The agent called `name`, if any (`seed` is the former name of `original`).
+    pub fn from_name(name: &str) -> Option<Agent> {
+        let name = if name == "seed" { "original" } else { name };
+        AGENTS.iter().copied().find(|a| a.name() == name)
+    }
+}
+
+/// What the agents play for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Objective {
+    /// The longest game: the final board's shape alone.
+    #[default]
+    Survive,
+    /// Points too: the line's points weighed against the board's shape.
+    Points,
+}
+
+/// Every objective, in documentation order.
+pub const OBJECTIVES: [Objective; 2] = [Objective::Survive, Objective::Points];
+
+impl Objective {
+    /// The option value naming the objective.
+    pub fn name(self) -> &'static str {
+        match self {
+            Objective::Survive => "survive",
+            Objective::Points => "points",
+        }
+    }
+
+    /// The objective called `name`, if any.
+    pub fn from_name(name: &str) -> Option<Objective> {
+        OBJECTIVES.iter().copied().find(|o| o.name() == name)
+    }
+
+    /// The beam a search for this objective starts from: points need wider beams, since a
+    /// line that sets up a combo with its first piece looks worse than one that does not
+    /// until the last piece completes it.
+    pub fn beam(self) -> Beam {
+        match self {
+            Objective::Survive => DEFAULT_BEAM,
+            Objective::Points => POINTS_BEAM,
+        }
+    }
+}
+
+/// Whether crises are rare on the piece set `set`: on the game's own 47 pieces they are
+/// (a board where a big piece fits nowhere, or some two pieces cannot both be placed, is
+/// what the rare crises start from, and pricing it dearer pays); on harder sets such boards
+/// are everyday ones and the dearer prices cost.
+pub fn crises_are_rare(set: &[Piece]) -> bool {
+    set == catalogue()
+}
+
+/// What an agent is asked: who plays, for what, with which parameters, and how (beam,
+/// threads, the position's streak, clock).
+#[derive(Clone, Copy)]
+pub struct Request<'a> {
+    /// The agent.
+    pub agent: Agent,
+    /// What it plays for.
+    pub objective: Objective,
+    /// The parameters.
+    pub settings: &'a Settings,
+    /// The beam the search starts from.
+    pub beam: Beam,
+    /// Search threads.
+    pub threads: usize,
+    /// The scoring rule and the position's streak (counted with objective `points`).
+    pub tally: Tally,
+    /// A clock will stop the search (`go movetime`, `go infinite`): the agent spends it.
+    pub clock: bool,
+}
+
+impl Request<'static> {
+    /// `agent` playing for `objective` with the engine's parameters and the objective's beam,
+    /// one thread, no streak, no clock.
+    pub fn new(agent: Agent, objective: Objective) -> Request<'static> {
+        Request {
+            agent,
+            objective,
+            settings: &SETTINGS,
+            beam: objective.beam(),
+            threads: 1,
+            tally: Tally::default(),
+            clock: false,
+        }
+    }
+}
+
+/// One search as the policy set it up: the agent that plays, whether points count, and
+/// whether the dearer prices of a set where crises are rare apply.
+#[derive(Clone, Copy)]
+struct Plan {
+    agent: Agent,
+    points: bool,
+    rare_crises: bool,
+}
+
+/// The answer of `req` to `hand` on `board`, with the next hands dealt from `set` (what the
+/// strong agent weighs and the safety net of points looks at).
+pub fn answer(
+    board: Board,
+    hand: &HandPieces,
+    req: &Request,
+    set: &[Piece],
+    ctl: &Control,
+) -> Outcome {
+    // Given a clock, the default agent spends it as the strong agent does.
+    let agent = if req.clock && req.agent == Agent::Default {
+        Agent::Strong
+    } else {
+        req.agent
+    };
+    let points = req.objective == Objective::Points;
+    let plan = Plan {
+        agent,
+        points,
+        rare_crises: !points && crises_are_rare(set),
+    };
+    let (best, weighed) = play(plan, board, hand, req, set, ctl);
+    let best = if points && agent != Agent::Original {
+        safety_net(best, board, hand, req, set, ctl)
+    } else {
+        best
+    };
+    Outcome {
+        best,
+        nodes: ctl.nodes(),
+        weighed,
+    }
+}
+
+/// The search `plan` asks for; true with the answer when the strong agent weighed it.
+fn play(
+    plan: Plan,
+    board: Board,
+    hand: &HandPieces,
+    req: &Request,
+    set: &[Piece],
+    ctl: &Control,
+) -> (BestLine, bool) {
+    let s = req.settings;
+    let mut weights = s.weights;
+    if plan.agent == Agent::Strong && plan.rare_crises {
+        weights.nofit = s.next_hand.strong_nofit;
+    }
+    let valuation = Valuation {
+        weights,
+        lookahead: s.lookahead,
+        points: plan.points.then_some(s.points),
+    };
+    let job = Job {
+        board,
+        hand,
+        method: match plan.agent {
+            Agent::Original => Method::Mobility,
+            Agent::Default | Agent::Strong => Method::Beam,
+        },
+        valuation: &valuation,
+        threads: req.threads,
+        ctl,
+        beam: req.beam,
+        tally: req.tally,
+    };
+    if plan.agent != Agent::Strong {
+        return (job.run().best, false);
+    }
+    let mut next = s.next_hand;
+    if !plan.rare_crises {
+        next.crisis_entry = 0;
+    }
+    // With a clock: more candidates, and next hands in batches until the clock stops it; the
+    // price of a crisis entry answered crowded positions worse there and is not paid
+    // (EXPERIMENTS.md, "The price of a crisis the next hand leaves").
+    let batches = if req.clock {
+        next.candidates = TIMED_CANDIDATES;
+        next.next_hands = SAMPLES;
+        next.weigh_crowded = true;
+        next.crisis_entry = 0;
+        MAX_SAMPLES / SAMPLES
+    } else {
+        1
+    };
+    let (best, top) = strong::strong_base(job, next.crowded_unpruned);
+    let dealer = Dealer::new(set);
+    let weighing = Weighing {
+        job,
+        dealer: &dealer,
+        next: &next,
+        batches,
+    };
+    strong::choose(best, top, &weighing)
+}
+
+/// Objective points plays for points where that costs no safety: where the next hand (dealt
+/// from `set`) could die on the board `best` leaves, the strong agent's search playing to
+/// survive (without the dearer prices of a set where crises are rare, with the points
+/// search's beam) answers instead if its board is less likely to die.
+fn safety_net(
+    best: BestLine,
+    board: Board,
+    hand: &HandPieces,
+    req: &Request,
+    set: &[Piece],
+    ctl: &Control,
+) -> BestLine {
+    let Some((line, _)) = &best else { return best };
+    let dealer = Dealer::new(set);
+    let going = || !ctl.stopped();
+    let after = final_board(board, hand, line);
+    let Some(dead) = dealer.dead_deals_until(after, going) else {
+        return best;
+    };
+    if dead == 0 {
+        return best;
+    }
+    let net = Plan {
+        agent: Agent::Strong,
+        points: false,
+        rare_crises: false,
+    };
+    let (safe, _) = play(net, board, hand, req, set, ctl);
+    let safer = safe.as_ref().is_some_and(|(line, _)| {
+        let d = dealer.dead_deals_until(final_board(board, hand, line), going);
+        d.is_some_and(|d| d < dead)
+    });
+    if safer {
+        safe
+    } else {
+        best
+    }
+}
+
+/// [`answer`] on the game's own pieces from the request's beam, then (when `widen`) with
+/// doubled beams until the full search completes or the control stops it; keeps the best
+/// line found by any pass. An answer the strong agent weighed ends the widening: its hand
+/// lookahead has spent the time on the boards that pass found best.
+pub fn answer_widening(
+    board: Board,
+    hand: &HandPieces,
+    req: &Request,
+    ctl: &Control,
+    widen: bool,
+) -> Outcome {
+    let mut beam = req.beam;
+    let mut best: BestLine = None;
+    loop {
+        let out = answer(board, hand, &Request { beam, ..*req }, catalogue(), ctl);
+        if out.weighed {
+            return out;
+        }
+        if let Some(b) = out.best {
+            if best.as_ref().is_none_or(|x| b.1 > x.1) {
+                best = Some(b);
+            }
+        }
+        let stopped = ctl.stopped() || out.nodes >= ctl.node_limit;
+        let done = beam == FULL_BEAM || req.agent == Agent::Original || best.is_none();
+        if !widen || stopped || done {
+            return Outcome {
+                best,
+                nodes: out.nodes,
+                weighed: false,
+            };
+        }
+        beam = if beam[0] >= 64 {
+            FULL_BEAM
+        } else {
+            [beam[0] * 2, beam[1] * 2, beam[2]]
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::tests::hand;
+    use puzzle_rules::blockudoku::{can_place_all, GameState, Scoring};
+    use std::sync::atomic::AtomicBool;
+
+    /// A random board (each cell filled with chance `fill`) and three catalogue ids.
+    fn random_deal(rng: &mut impl rand::Rng, fill: f64) -> (Board, Vec<usize>) {
+        let board = Board::from_fn(|_| rng.gen_bool(fill));
+        (board, (0..3).map(|_| rng.gen_range(1..=47)).collect())
+    }
+
+    /// The answer of `req` on `set` without limits.
+    fn line(board: Board, hand: &HandPieces, req: &Request, set: &[Piece]) -> BestLine {
+        let stop = AtomicBool::new(false);
+        let ctl = Control::new(&stop, u64::MAX);
+        answer(board, hand, req, set, &ctl).best
+    }
+
+    #[test]
+    fn answers_are_legal_and_dead_hands_say_none() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        for _ in 0..60 {
+            let board = Board::from_fn(|_| rng.gen_bool(0.55));
+            let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=47)).collect();
+            let pieces: Vec<&Piece> = ids.iter().map(|&i| Piece::catalogue(i).unwrap()).collect();
+            for agent in AGENTS {
+                let req = Request {
+                    beam: FULL_BEAM,
+                    ..Request::new(agent, Objective::Survive)
+                };
+                let best = line(board, &hand(&ids), &req, catalogue());
+                assert_eq!(best.is_some(), can_place_all(board, &pieces));
+                if let Some((line, _)) = best {
+                    let mut s = GameState {
+                        board,
+                        ..Default::default()
+                    };
+                    let mut slots: Vec<usize> = line.iter().map(|s| s.slot).collect();
+                    for st in &line {
+                        let a = st.anchor as usize;
+                        s.place(pieces[st.slot], a / 9, a % 9, Scoring::Blockudoku)
+                            .unwrap();
+                    }
+                    slots.sort();
+                    assert_eq!(slots, vec![0, 1, 2]);
+                }
+            }
+        }
+    }
+
+    // The strong agent plays legal lines; where the default agent's board cannot die on the
+    // next hand it plays the default agent's line; elsewhere its board is one the default
+    // search kept.
+    #[test]
+    fn strong_keeps_safe_default_lines_and_answers_legally() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(21);
+        let dealer = Dealer::new(catalogue());
+        // Crowded boards are weighed whatever the default's board: leave them out here.
+        let mut settings = SETTINGS;
+        settings.next_hand.weigh_crowded = false;
+        let (mut same, mut differed) = (0, 0);
+        for _ in 0..60 {
+            let board = Board::from_fn(|_| rng.gen_bool(0.42));
+            let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=20)).collect();
+            let h = hand(&ids);
+            let play = |agent| {
+                let req = Request {
+                    settings: &settings,
+                    ..Request::new(agent, Objective::Survive)
+                };
+                line(board, &h, &req, catalogue())
+            };
+            let (Some(d), Some(s)) = (play(Agent::Default), play(Agent::Strong)) else {
+                assert!(play(Agent::Strong).is_none() && play(Agent::Default).is_none());
+                continue;
+            };
+            let (bd, bs) = (final_board(board, &h, &d.0), final_board(board, &h, &s.0));
+            if dealer.dead_chance(bd) == 0.0 {
+                assert_eq!(d.0, s.0);
+                same += 1;
+            } else if bd != bs {
+                differed += 1;
+            }
+        }
+        assert!(same > 0 && differed > 0, "same {same} differed {differed}");
+    }
+
+    // The price of entering a crisis changes some answers of the strong agent on the game's
+    // pieces, and its answers stay legal lines of the whole hand.
+    #[test]
+    fn crisis_entry_changes_answers_and_keeps_them_legal() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(9);
+        let mut plain = SETTINGS;
+        plain.next_hand.crisis_entry = 0;
+        let (mut answered, mut changed) = (0, 0);
+        for _ in 0..12 {
+            // Crowded enough to be weighed, not so crowded that a dead pair turns it off.
+            let board = Board::from_fn(|_| rng.gen_bool(0.3));
+            let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=20)).collect();
+            let h = hand(&ids);
+            let play = |settings| {
+                let req = Request {
+                    settings,
+                    ..Request::new(Agent::Strong, Objective::Survive)
+                };
+                line(board, &h, &req, catalogue())
+            };
+            let (Some(p), Some(d)) = (play(&plain), play(&SETTINGS)) else {
+                continue;
+            };
+            let mut slots: Vec<usize> = d.0.iter().map(|s| s.slot).collect();
+            slots.sort();
+            assert_eq!(slots, [0, 1, 2], "{board}");
+            let end = final_board(board, &h, &d.0);
+            answered += 1;
+            changed += (final_board(board, &h, &p.0) != end) as usize;
+        }
+        assert!(
+            answered > 0 && changed > 0,
+            "answered {answered} changed {changed}"
+        );
+    }
+
+    // Objective points never leaves a board the next hand is more likely to kill than the
+    // board the strong agent playing to survive (its safety net) leaves, unless no next
+    // hand can die on it.
+    #[test]
+    fn points_answers_are_no_riskier_than_survive_answers() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(12);
+        let dealer = Dealer::new(catalogue());
+        let (mut at_risk, mut differed) = (0, 0);
+        for _ in 0..150 {
+            let (board, ids) = random_deal(&mut rng, 0.5);
+            let h = hand(&ids);
+            let req = Request {
+                beam: DEFAULT_BEAM,
+                ..Request::new(Agent::Default, Objective::Points)
+            };
+            let stop = AtomicBool::new(false);
+            let ctl = Control::new(&stop, u64::MAX);
+            let net = Plan {
+                agent: Agent::Strong,
+                points: false,
+                rare_crises: false,
+            };
+            let survive = play(net, board, &h, &req, catalogue(), &ctl).0;
+            let points = line(board, &h, &req, catalogue());
+            let (Some(s), Some(p)) = (survive, points) else {
+                continue;
+            };
+            let (ds, dp) = (
+                dealer.dead_chance(final_board(board, &h, &s.0)),
+                dealer.dead_chance(final_board(board, &h, &p.0)),
+            );
+            assert!(
+                dp == 0.0 || dp <= ds,
+                "points {dp} survive {ds} on {board:?} {ids:?}"
+            );
+            at_risk += (ds > 0.0) as u32;
+            differed += (s.0 != p.0) as u32;
+        }
+        assert!(
+            at_risk > 0 && differed > 0,
+            "at risk {at_risk} differed {differed}"
+        );
+    }
+
+    // The strong agent prices a hard piece that fits nowhere at `strong_nofit` on the game's
+    // own pieces, in every search it runs, and at the evaluation's `nofit` on any other set.
+    #[test]
+    fn strong_prices_nofit_by_piece_set() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(41);
+        let mut dearer = SETTINGS;
+        dearer.weights.nofit = SETTINGS.next_hand.strong_nofit;
+        let mut plain = SETTINGS;
+        plain.next_hand.strong_nofit = SETTINGS.weights.nofit;
+        let hard = &catalogue()[13..];
+        assert!(crises_are_rare(catalogue()) && !crises_are_rare(hard));
+        let mut differed = 0;
+        for _ in 0..40 {
+            let (board, ids) = random_deal(&mut rng, 0.4);
+            let h = hand(&ids);
+            let play = |settings, set| {
+                let req = Request {
+                    settings,
+                    ..Request::new(Agent::Strong, Objective::Survive)
+                };
+                line(board, &h, &req, set)
+            };
+            let game = play(&SETTINGS, catalogue());
+            assert_eq!(game, play(&dearer, catalogue()), "{board:?} {ids:?}");
+            assert_eq!(
+                play(&SETTINGS, hard),
+                play(&plain, hard),
+                "{board:?} {ids:?}"
+            );
+            differed += (game != play(&plain, catalogue())) as u32;
+        }
+        // The price changes some answers.
+        assert!(differed > 0);
+    }
+}
