@@ -109,23 +109,25 @@ def test_window_commands_start(display, tmp_path):
         assert "Traceback" not in err, f"README.md line {line}: {err[-2000:]}"
 
 
-def test_framework_commands_run(tmp_path):
-    if not os.environ.get("COMPETITIVE_SUDOKU_FRAMEWORK"):
-        pytest.skip("$COMPETITIVE_SUDOKU_FRAMEWORK is not set: the course framework is not here")
-    cmds = commands("framework")
-    assert cmds
-    for line, command in cmds:
-        small = shrink(command, tmp_path)
-        done = subprocess.run(["bash", "-c", small], cwd=ROOT, capture_output=True, text=True,
-                              timeout=600)
-        assert done.returncode == 0, f"README.md line {line}: {small}\n{done.stdout}\n{done.stderr}"
-
-
-def test_ray_commands_run(tmp_path):
+def ray_missing():
     probe = subprocess.run([sys.executable, "-c", "import ray"], capture_output=True)
-    if probe.returncode != 0:
-        pytest.skip("ray is not installed (python3 -m pip install -e 'scripts[ray]')")
-    cmds = commands("ray")
+    return probe.returncode != 0
+
+
+# Commands that need what a clone does not bring: (kind, why it is skipped, test of absence).
+NEEDS = {
+    "framework": ("$COMPETITIVE_SUDOKU_FRAMEWORK is not set: the course framework is not here",
+                  lambda: not os.environ.get("COMPETITIVE_SUDOKU_FRAMEWORK")),
+    "ray": ("ray is not installed (python3 -m pip install -e 'scripts[batch,ray]')", ray_missing),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(NEEDS))
+def test_commands_with_outside_needs_run(kind, tmp_path):
+    why, missing = NEEDS[kind]
+    if missing():
+        pytest.skip(why)
+    cmds = commands(kind)
     assert cmds
     for line, command in cmds:
         small = shrink(command, tmp_path)
