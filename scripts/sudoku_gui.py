@@ -548,18 +548,16 @@ class SudokuApp(EngineSupervision):
         self.root.after(20, self.collect_search)
 
     def show_info(self, info: dict) -> None:
-        parts = []
+        """The analysis panel from one `info` line: score (for the side to move), depth, nodes, line."""
+        lines = []
         if "score" in info:
-            parts.append(f"score {info['score']:+}" + (" (exact)" if info.get("exact") else ""))
+            lines.append(f"score {info['score']:+}" + (" (exact)" if info.get("exact") else ""))
         if "depth" in info:
-            parts.append(f"depth {info['depth']}")
-        if "nodes" in info:
-            parts.append(f"nodes {info['nodes']}")
-        text = "  ".join(parts)
+            lines.append(f"depth {info['depth']}" + (f", {info['nodes']} nodes" if "nodes" in info else ""))
         if info.get("pv"):
-            text += "\nline " + pv_text(info["pv"])
-        if text:
-            self.analysis_var.set(text)
+            lines.append("line " + pv_text(info["pv"]))
+        if lines:
+            self.analysis_var.set("\n".join(lines))
 
     def collect_search(self) -> None:
         if self.closed:

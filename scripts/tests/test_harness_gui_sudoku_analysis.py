@@ -167,8 +167,9 @@ def test_board_follows_window_size(tk_root, artifacts):
     with engine() as eng:
         app = sudoku_app(tk_root, eng, board="3x3", mode="classic", players=("human", "human"))
         before = app.board_px
-        tk_root.geometry(f"{tk_root.winfo_width() + 200}x{tk_root.winfo_height() + 200}")
-        assert wait_for(tk_root, lambda: app.board_px > before + 100, 3)
+        # (within the 1024x768 test display)
+        tk_root.geometry(f"{tk_root.winfo_width() + 150}x{tk_root.winfo_height() + 80}")
+        assert wait_for(tk_root, lambda: app.board_px > before + 60, 3)
         # Clicks still find their cells on the larger board.
         click_cell(app, 8, 8)
         assert app.selected == (8, 8)
