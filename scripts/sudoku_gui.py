@@ -45,6 +45,7 @@ LABELS_PX = 18  # the row and column numbers left of and above the board
 SIZES = ("2x2 (4x4 grid)", "2x3 (6x6 grid)", "3x3 (9x9 grid)", "3x4 (12x12 grid)", "4x4 (16x16 grid)",
          "4x5 (20x20 grid)", "5x5 (25x25 grid)")
 HINT = "#1e8449"
+NO_ANALYSIS = "analysis: press Hint"
 
 
 class BoardSizeError(ValueError):
@@ -169,7 +170,7 @@ class SudokuApp(EngineSupervision):
         self.taboo_list.pack(fill="x")
         self.hint_button = tk.Button(side, text="Hint / analyse", command=self.show_hint)
         self.hint_button.pack(fill="x", pady=(6, 0))
-        self.analysis_var = tk.StringVar(value="analysis: press Hint")
+        self.analysis_var = tk.StringVar(value=NO_ANALYSIS)
         tk.Label(side, textvariable=self.analysis_var, justify="left", anchor="w", wraplength=170,
                  font=("Helvetica", 9)).pack(fill="x")
 
@@ -280,6 +281,7 @@ class SudokuApp(EngineSupervision):
         """The game now starts at `state` (what the engine read from `setup`): the Board and Mode
         choices follow it (a rows-mode board file shows rows)."""
         self.setup, self.steps, self.view, self.hint = setup, [], 0, None
+        self.analysis_var.set(NO_ANALYSIS)
         self.start = Setup.from_state(state, (self.player_kind(1), self.player_kind(2)),
                                       tuple(self.time_text(p) for p in (1, 2)))
         self.size_var.set(size_name(state.m, state.n))
@@ -408,8 +410,12 @@ class SudokuApp(EngineSupervision):
             state = self.engine.state()
             self.start_from(setup, state)
             self.start.players, self.start.times = rec.setup.players, rec.setup.times
+            turn = state.turn
             for k, step in enumerate(rec.steps, 1):
+                if step.player != turn:
+                    raise EngineError(f"the record has player {step.player} moving, but player {turn} is to move")
                 reply = self.engine.play(step.move) if step.move is not None else self.engine.play_none()
+                turn = reply.turn
                 self.steps.append(Step(step.player, step.move, reply.outcome == "taboo"))
                 self.view = k
         except EngineError as err:
@@ -457,6 +463,7 @@ class SudokuApp(EngineSupervision):
             self.engine_failed(err)
             return
         self.view = k
+        self.analysis_var.set(NO_ANALYSIS)
         self.status(f"move {k} of {len(self.steps)}" + ("" if k == len(self.steps) else
                                                          " (a move played here replaces the rest)"))
         self.refresh()
@@ -490,6 +497,7 @@ class SudokuApp(EngineSupervision):
         self.steps.append(Step(player, move, reply.outcome == "taboo"))
         self.view = len(self.steps)
         self.hint = None
+        self.analysis_var.set(NO_ANALYSIS)  # the panel spoke of the position before this move
         if reply.outcome == "placed":
             text = f"player {player}: {move_name(move)} placed, {reply.points} point{'s' if reply.points != 1 else ''}"
         elif reply.outcome == "taboo":
@@ -595,7 +603,9 @@ class SudokuApp(EngineSupervision):
             self.status(f"hint for player {self.state.turn}: " + (move_name(result.move) if result.move else "pass"))
             self.refresh(fetch=False)
             return
-        self.play(result.move)
+        mover, searched = self.state.turn, self.analysis_var.get()
+        if self.play(result.move) and result.infos:
+            self.analysis_var.set(f"player {mover}'s search:\n{searched}")
 
     def on_click(self, event) -> None:
         if not self.human_to_move():

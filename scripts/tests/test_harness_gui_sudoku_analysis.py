@@ -194,3 +194,38 @@ def test_one_line_errors(display, args, env, expected):
     assert "Traceback" not in proc.stderr
     lines = [l for l in proc.stderr.splitlines() if l.strip()]
     assert expected in lines[-1], proc.stderr
+
+
+def test_arena_record_in_the_window(tk_root, artifacts, tmp_path):
+    """A record written by `arena --record` opens in the window at the position and score that
+    `sudoku-agent replay` reaches; a corrupted one is refused at its first bad move."""
+    binary = str(real_binary("sudoku-agent"))
+    rec = tmp_path / "arena.txt"
+    arena = subprocess.run([binary, "arena", "--first", "default", "--second", "greedy", "--board", "2x3", "--mode",
+                            "rows", "--games", "1", "--nodes", "2000", "--threads", "1", "--record", str(rec)],
+                           capture_output=True, text=True, timeout=120)
+    assert arena.returncode == 0, arena.stderr
+    check = subprocess.run([binary, "replay", str(rec)], capture_output=True, text=True, timeout=60)
+    assert check.returncode == 0, check.stderr
+    head, position = check.stdout.splitlines()[:2]
+    with engine() as eng:
+        app = sudoku_app(tk_root, eng, board="3x3", mode="classic", players=("default", "greedy"))
+        assert app.load_game(str(rec))
+        assert app.player_kind(1) == app.player_kind(2) == "human"
+        assert app.mode_var.get() == "rows" and app.size_var.get() == "2x3 (6x6 grid)"
+        assert app.game_record().final == position
+        assert f"scores {app.state.scores[0]} {app.state.scores[1]} " in head
+        steps = len(record.parse_records(rec.read_text())[0].steps)
+        assert app.move_list.size() == steps + 1
+        screenshot(tk_root, artifacts / "sudoku-gui-arena-record.png")
+
+        lines = rec.read_text().splitlines()
+        k = next(i for i, l in enumerate(lines) if l.startswith("move 2 "))
+        first_cell = next(l for l in lines if l.startswith("move 1 ")).split()[3].split("=")[0]
+        lines[k] = f"move 2 2 {first_cell}=1"
+        bad = tmp_path / "bad.txt"
+        bad.write_text("\n".join(lines) + "\n")
+        assert not app.load_game(str(bad))
+        assert app.dialog is not None and "move 2" in app.dialog_text
+        assert app.view == 1 and app.move_list.size() == 2  # shown up to the last good move
+        app.close_dialog()
