@@ -28,7 +28,7 @@ class Setup:
     mode: str
     start: str  # the protocol's rows: givens plain, cells already filled with + / -
     allowed: Tuple[Optional[List[Cell]], Optional[List[Cell]]] = (None, None)
-    turn: int = 1
+    turn: Optional[int] = None  # None: from the parity of the moves made, as `position` does
     scores: Tuple[int, int] = (0, 0)
     taboo: List[SudokuMove] = field(default_factory=list)
     players: Tuple[str, str] = ("-", "-")
@@ -45,8 +45,10 @@ class Setup:
 
     def position_line(self) -> str:
         """The `position` command that sets this start on an engine."""
-        words = [f"position {self.m}x{self.n} {self.start} mode {self.mode} turn {self.turn}",
+        words = [f"position {self.m}x{self.n} {self.start} mode {self.mode}",
                  f"scores {self.scores[0]} {self.scores[1]}"]
+        if self.turn is not None:
+            words.insert(1, f"turn {self.turn}")
         if self.taboo:
             words.append("taboo " + " ".join(str(t) for t in self.taboo))
         if self.mode != "classic":
@@ -91,7 +93,9 @@ def format_record(rec: GameRecord) -> str:
     if s.mode != "classic":
         for p in (0, 1):
             lines.append(f"allowed{p + 1}" + "".join(f" {r},{c}" for r, c in s.allowed[p] or []))
-    lines += [f"turn {s.turn}", f"scores {s.scores[0]} {s.scores[1]}"]
+    if s.turn is not None:
+        lines.append(f"turn {s.turn}")
+    lines.append(f"scores {s.scores[0]} {s.scores[1]}")
     if s.taboo:
         lines.append("taboo " + " ".join(str(t) for t in s.taboo))
     for p in (0, 1):
@@ -138,7 +142,7 @@ def parse_records(text: str) -> List[GameRecord]:
             if key == "game":
                 if cur is not None:
                     raise RecordError(f"line {n}: game {cur['number']} has no 'end' line")
-                cur = dict(number=int(words[0]), allowed=[None, None], turn=1, scores=(0, 0), taboo=[],
+                cur = dict(number=int(words[0]), allowed=[None, None], turn=None, scores=(0, 0), taboo=[],
                            players=["-", "-"], times=["none", "none"], steps=[], forfeit=None, result=None,
                            final=None)
                 continue
