@@ -184,7 +184,9 @@ class Game:
     seconds: float = 0.0
     output: List[str] = field(default_factory=list)
     # (player, row, col, value, taboo) for every move the framework announced (with --record).
+    # (a pass has value 0)
     moves: List[Tuple[int, int, int, int, bool]] = field(default_factory=list)
+    rewards: List[int] = field(default_factory=lambda: [0, 0])  # points per player, from the commentary
 
     @property
     def a_points(self) -> Optional[float]:
@@ -216,14 +218,24 @@ MOVE_LINE = re.compile(r"Best move: \((\d+),\s*(\d+)\) -> (\d+)")
 
 def parse_game_moves(game: Game, text: str) -> None:
     """The moves in the framework's running commentary (printed without --quiet): `Calculate a
-    move for player N`, `Best move: (i,j) -> v`, and `The sudoku has no solution after the move
-    ...` when the move turned out taboo. A move of value 0 is no move at all."""
+    move for player N`, `Player N cannot move` (a pass), `Best move: (i,j) -> v`, `The sudoku has
+    no solution after the move ...` when the move turned out taboo, and `Reward: r` (the
+    points; the framework prints no `Score:` line then). A move of value 0 is no move at all."""
     player = 1
     for line in text.splitlines():
         line = line.strip()
         m = re.search(r"Calculate a move for player ([12])", line)
         if m:
             player = int(m.group(1))
+            continue
+        m = re.fullmatch(r"Player ([12]) cannot move", line)
+        if m:
+            game.moves.append((int(m.group(1)), -1, -1, 0, False))
+            player = 3 - int(m.group(1))
+            continue
+        m = re.fullmatch(r"Reward: (-?\d+)", line)
+        if m and game.moves:
+            game.rewards[game.moves[-1][0] - 1] += int(m.group(1))
             continue
         m = MOVE_LINE.search(line)
         if m and int(m.group(3)) != 0:
@@ -314,8 +326,9 @@ def game_record(game: Game, setup: "record.Setup", engine: pathlib.Path, seconds
     with SudokuEngine([str(engine)]) as eng:
         eng.command(start.position_line())
         for player, r, c, v, taboo in game.moves:
-            reply = eng.play(SudokuMove(r, c, v))
-            rec.steps.append(record.Step(player, SudokuMove(r, c, v), reply.outcome == "taboo" or taboo))
+            move = SudokuMove(r, c, v) if v else None
+            reply = eng.play(move) if move is not None else eng.play_none()
+            rec.steps.append(record.Step(player, move, reply.outcome == "taboo" or taboo))
             scores = reply.scores
         final = record.Setup.from_state(eng.state(), ("-", "-"), ("none", "none")).position_line()
     if game.forfeit and game.result in ("1", "2"):
@@ -481,10 +494,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             game = Game(number, a.name if a_first else b.name, b.name if a_first else a.name, a_first)
             copy = copies.get()
             try:
-                return play_one(game, copy, board, args.playmode, args.time, args.warm_up and number == 1, running,
-                                moves=setup is not None)
+                play_one(game, copy, board, args.playmode, args.time, args.warm_up and number == 1, running,
+                         moves=setup is not None)
             finally:
                 copies.put(copy)
+            if setup is not None and game.scores is None and game.result is not None and not game.forfeit:
+                # Without --quiet the framework prints its rewards instead of the score line.
+                game.scores = (setup.scores[0] + game.rewards[0], setup.scores[1] + game.rewards[1])
+            return game
 
         pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs)
         try:
@@ -496,6 +513,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     print(game_line(game, label_a, label_b), flush=True)
                     if jsonl is not None:
                         row = asdict(game)
+                        for key in ("moves", "rewards"):  # the record's material, not the JSON line's
+                            row.pop(key)
                         row.update(player_a=label_a, player_b=label_b, a_points=game.a_points,
                                       framework=framework.name, board=board, playmode=mode, time=args.time)
                         jsonl.write(json.dumps(row) + "\n")

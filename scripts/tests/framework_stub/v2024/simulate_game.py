@@ -9,7 +9,8 @@ the sudoku unsolvable (a small backtracking search) is taboo: not placed, the tu
 proposing it again loses; a region completed scores 1, 3 or 7 for 1, 2 or 3 at once, and the game ends
 when no empty square takes a value that is not taboo. Without --quiet it prints the real one's
 running commentary of each move (`Calculate a move
-for player N`, `Best move: (i,j) -> v`). `--board` files: only the block shape is read (`m n` on
+for player N`, `Best move: (i,j) -> v`, `The sudoku has no solution after the move ...`,
+`Reward: r`) and, as the real one does, no `Score:` line. `--board` files: only the block shape is read (`m n` on
 the first line, or `rows = m` and `columns = n`); the board starts empty."""
 import argparse
 import importlib
@@ -125,11 +126,17 @@ def main():
             state.taboo_moves.append(TabooMove((i, j), value))
             state.moves.append(TabooMove((i, j), value))
             state.current_player = 3 - number
+            if not args.quiet:
+                print("Reward: 0")
             continue
         state.moves.append(Move((i, j), value))
-        state.scores[number - 1] += [0, 1, 3, 7][completed(board, i, j)]
+        reward = [0, 1, 3, 7][completed(board, i, j)]
+        state.scores[number - 1] += reward
         state.current_player = 3 - number
-    print(f"Score: {state.scores[0]} - {state.scores[1]}")
+        if not args.quiet:
+            print(f"Reward: {reward}")
+    if args.quiet:  # the real one prints the score line only in quiet mode
+        print(f"Score: {state.scores[0]} - {state.scores[1]}")
     if state.scores[0] > state.scores[1]:
         print("Player 1 wins the game.")
     elif state.scores[0] == state.scores[1]:
