@@ -127,6 +127,7 @@ class SudokuApp(EngineSupervision):
         self.view = 0
         self.hint: Optional[SudokuMove] = None
         self.board_px = BOARD_PX
+        self.left = 0  # the blank left of the row numbers when the canvas is wider than tall
         self.dialog: Optional[tk.Toplevel] = None  # the open error dialog (refuse)
         self.dialog_text = ""
 
@@ -147,7 +148,7 @@ class SudokuApp(EngineSupervision):
         side = tk.Frame(middle)
         side.pack(side="right", fill="y", padx=(8, 0))
         side_px = BOARD_PX + LABELS_PX + 4
-        self.canvas = tk.Canvas(middle, width=side_px, height=side_px, bg="white", highlightthickness=0)
+        self.canvas = tk.Canvas(middle, width=side_px, height=side_px, bg=root.cget("bg"), highlightthickness=0)
         self.canvas.pack(side="left", fill="both", expand=True)
         self.canvas.bind("<ButtonPress-1>", self.on_click)
         self.canvas.bind("<Configure>", self.on_resize)
@@ -646,8 +647,9 @@ class SudokuApp(EngineSupervision):
 
     def on_resize(self, event) -> None:
         side = max(120, min(event.width, event.height) - LABELS_PX - 4)
-        if side != self.board_px:
-            self.board_px = side
+        left = max(0, (event.width - side - LABELS_PX - 4) // 2)
+        if (side, left) != (self.board_px, self.left):
+            self.board_px, self.left = side, left
             if self.state is not None:
                 self.refresh(fetch=False)
 
@@ -658,6 +660,7 @@ class SudokuApp(EngineSupervision):
     def cell_at(self, x: float, y: float) -> Optional[Tuple[int, int]]:
         size, cell = self.geometry()
         origin = LABELS_PX + 2
+        x -= self.left
         if x < origin or y < origin:
             return None
         r, c = int((y - origin) // cell), int((x - origin) // cell)
@@ -666,7 +669,7 @@ class SudokuApp(EngineSupervision):
     def cell_centre(self, r: int, c: int) -> Tuple[int, int]:
         _, cell = self.geometry()
         origin = LABELS_PX + 2
-        return int(origin + (c + 0.5) * cell), int(origin + (r + 0.5) * cell)
+        return int(self.left + origin + (c + 0.5) * cell), int(origin + (r + 0.5) * cell)
 
     def refresh(self, fetch: bool = True) -> None:
         if fetch:
@@ -682,17 +685,18 @@ class SudokuApp(EngineSupervision):
         size, cell = self.geometry()
         c = self.canvas
         c.delete("all")
-        o = LABELS_PX + 2  # the board's top left corner
+        o = LABELS_PX + 2  # the board's top edge; its left edge is ox
+        ox = self.left + o
         side = self.board_px
         label_font = ("Helvetica", max(7, min(11, int(cell * 0.3))))
         for k in range(size):
-            c.create_text(o + (k + 0.5) * cell, o / 2, text=str(k + 1), font=label_font, fill="#666", tags=("label",))
-            c.create_text(o / 2, o + (k + 0.5) * cell, text=str(k + 1), font=label_font, fill="#666", tags=("label",))
+            c.create_text(ox + (k + 0.5) * cell, o / 2, text=str(k + 1), font=label_font, fill="#666", tags=("label",))
+            c.create_text(self.left + o / 2, o + (k + 0.5) * cell, text=str(k + 1), font=label_font, fill="#666", tags=("label",))
         allowed = st.allowed.get(st.turn)
         allowed_set = set(allowed) if allowed is not None and st.mode != "classic" else None
         for r in range(size):
             for col in range(size):
-                x, y = o + col * cell, o + r * cell
+                x, y = ox + col * cell, o + r * cell
                 owner = st.owners[r][col]
                 fill = FILL[owner]
                 if not st.values[r][col] and allowed_set is not None and (r, col) in allowed_set:
@@ -705,13 +709,12 @@ class SudokuApp(EngineSupervision):
                     c.create_text(x + cell / 2, y + cell / 2, text=value_char(v), font=("Helvetica", max(9, int(cell * 0.45)), "bold"),
                                   fill=COLOURS.get(owner, "black"))
         for k in range(size + 1):
-            pos = o + k * cell
             row_w = 3 if k % st.m == 0 else 1
             col_w = 3 if k % st.n == 0 else 1
-            c.create_line(o, pos, o + side, pos, width=row_w)
-            c.create_line(pos, o, pos, o + side, width=col_w)
+            c.create_line(ox, o + k * cell, ox + side, o + k * cell, width=row_w)
+            c.create_line(ox + k * cell, o, ox + k * cell, o + side, width=col_w)
         if self.hint is not None:
-            x, y = o + self.hint.col * cell, o + self.hint.row * cell
+            x, y = ox + self.hint.col * cell, o + self.hint.row * cell
             c.create_rectangle(x + 2, y + 2, x + cell - 2, y + cell - 2, outline=HINT, width=3, tags=("hint",))
             c.create_text(x + cell / 2, y + cell / 2, text=value_char(self.hint.value), fill=HINT,
                           font=("Helvetica", max(9, int(cell * 0.45)), "italic"), tags=("hint",))
