@@ -32,6 +32,7 @@ mod agents;
 mod arena;
 mod bench;
 mod board_file;
+mod exact;
 mod mcts;
 mod protocol;
 mod search;

@@ -7,6 +7,7 @@
 
 mod bench;
 mod input;
+mod solve_game;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -83,6 +84,9 @@ pub enum ToolCommand {
         #[arg(long)]
         generated: Vec<String>,
     },
+    /// Solve a Competitive Sudoku position exactly: the game value under perfect play, the
+    /// optimal first moves, nodes and time.
+    SolveGame(solve_game::SolveGameArgs),
 }
 
 /// Runs a tool subcommand.
@@ -152,6 +156,7 @@ pub fn run(cmd: ToolCommand) -> Result<()> {
             Ok(())
         }
         ToolCommand::BenchSolver { file, generated } => bench::run(file, generated),
+        ToolCommand::SolveGame(args) => solve_game::run(args),
     }
 }
 
