@@ -12,8 +12,10 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
+use smallvec::SmallVec;
+
 use puzzle_rules::sudoku::board::score_for_regions;
-use puzzle_rules::sudoku::{Game, Mode, Move, Player};
+use puzzle_rules::sudoku::{Game, Mode, Move, Player, Shape};
 
 use super::solutions::SolutionSets;
 use super::{Effect, FirstMove, OutOfBudget};
@@ -60,6 +62,12 @@ struct Tables {
     classic: bool,
     /// Bits of one cell value in a key.
     value_bits: usize,
+    /// Cell maps under which the game is the same (the identity first): a state's key is
+    /// the smallest over these maps and over renamings of the values.
+    symmetries: Vec<Vec<usize>>,
+    /// States with at most this many filled cells use the cell maps; fuller states only
+    /// rename values (their subtrees are small, and a key per map costs more than it saves).
+    symmetric_fill: usize,
 }
 
 impl Tables {
@@ -99,6 +107,8 @@ impl Tables {
             starts,
             classic,
             value_bits: (usize::BITS - size.leading_zeros()) as usize,
+            symmetries: symmetries(shape, classic, &starts),
+            symmetric_fill: std::env::var("SYMFILL").ok().and_then(|v| v.parse().ok()).unwrap_or(cells),
         }
     }
 
@@ -110,8 +120,103 @@ impl Tables {
     }
 }
 
+/// Most geometric symmetries a key is minimised over (each costs a key per node).
+const MAX_SYMMETRIES: usize = 128;
+
+/// The cell maps that keep the game the same. Renaming values never changes it; a cell map
+/// must keep rows, columns and blocks (row orders that keep bands together, column orders
+/// that keep stacks together, the transpose for square blocks). Under the allowed-squares
+/// rules it must also keep neighbours (so only reversals and the transpose) and each
+/// player's starting cells. Under `classic` all such maps are used when there are at most
+/// [`MAX_SYMMETRIES`], else only the reversals and the transpose.
+fn symmetries(shape: Shape, classic: bool, starts: &[u128; 2]) -> Vec<Vec<usize>> {
+    let size = shape.size();
+    let cells = size * size;
+    let reversals = |group: usize| -> Vec<Vec<usize>> {
+        let _ = group;
+        vec![(0..size).collect(), (0..size).rev().collect()]
+    };
+    // Line orders keeping groups of `width` lines together.
+    let grouped = |width: usize| -> Vec<Vec<usize>> {
+        let mut all = Vec::new();
+        if size > 8 {
+            return all;
+        }
+        let mut perm: Vec<usize> = (0..size).collect();
+        permutations(&mut perm, 0, &mut |p: &[usize]| {
+            let keeps = (0..size).all(|i| p[i] / width == p[i - i % width] / width);
+            if keeps {
+                all.push(p.to_vec());
+            }
+        });
+        all
+    };
+    let transposes: &[bool] = if shape.m() == shape.n() {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    let pick = |rows: Vec<Vec<usize>>, cols: Vec<Vec<usize>>| -> Vec<Vec<usize>> {
+        let mut maps = Vec::new();
+        for &t in transposes {
+            for rp in &rows {
+                for cp in &cols {
+                    let map: Vec<usize> = (0..cells)
+                        .map(|i| {
+                            let (r, c) = (rp[i / size], cp[i % size]);
+                            if t {
+                                c * size + r
+                            } else {
+                                r * size + c
+                            }
+                        })
+                        .collect();
+                    maps.push(map);
+                }
+            }
+        }
+        maps
+    };
+    let mut maps = if classic {
+        let (rows, cols) = (grouped(shape.m()), grouped(shape.n()));
+        if rows.len() * cols.len() * transposes.len() <= MAX_SYMMETRIES {
+            pick(rows, cols)
+        } else {
+            pick(reversals(shape.m()), reversals(shape.n()))
+        }
+    } else {
+        pick(reversals(shape.m()), reversals(shape.n()))
+    };
+    let moved = |mask: u128, map: &[usize]| {
+        (0..cells).fold(0u128, |acc, i| acc | ((mask >> map[i]) & 1) << i)
+    };
+    if !classic {
+        maps.retain(|map| starts.iter().all(|&s| moved(s, map) == s));
+    }
+    // The identity first, duplicates removed (a reversal can equal a band order).
+    maps.sort();
+    maps.dedup();
+    let identity: Vec<usize> = (0..cells).collect();
+    maps.retain(|m| *m != identity);
+    maps.insert(0, identity);
+    maps
+}
+
+/// Calls `visit` with every ordering of `items[at..]` (items before `at` fixed).
+fn permutations(items: &mut [usize], at: usize, visit: &mut dyn FnMut(&[usize])) {
+    if at == items.len() {
+        visit(items);
+        return;
+    }
+    for i in at..items.len() {
+        items.swap(at, i);
+        permutations(items, at + 1, visit);
+        items.swap(at, i);
+    }
+}
+
 /// A state key of `K` words (see the module comment).
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Key<const K: usize>([u64; K]);
 
 impl<const K: usize> Hash for Key<K> {
@@ -285,9 +390,9 @@ impl<'a, const K: usize> Search<'a, K> {
     }
 
     /// The moves of the player to move, placed moves by points first, taboo moves last.
-    fn moves(&self) -> Vec<Candidate> {
-        let mut placed = Vec::new();
-        let mut taboo = Vec::new();
+    fn moves(&self) -> SmallVec<[Candidate; 64]> {
+        let mut placed: SmallVec<[Candidate; 64]> = SmallVec::new();
+        let mut taboo: SmallVec<[Candidate; 32]> = SmallVec::new();
         let mut cells = self.playable(self.turn);
         while cells != 0 {
             let cell = cells.trailing_zeros() as usize;
@@ -317,7 +422,66 @@ impl<'a, const K: usize> Search<'a, K> {
         placed
     }
 
+    /// The state's key: the smallest over the symmetries of the board and renamings of
+    /// the values.
     fn key(&self) -> Key<K> {
+        let cells = self.t.cells;
+        let mut live = [0u32; MAX_CELLS];
+        let mut empty = self.empty;
+        while empty != 0 {
+            let cell = empty.trailing_zeros() as usize;
+            empty &= empty - 1;
+            live[cell] = self.listed[cell] & self.free_values(cell);
+        }
+        let playable = [self.playable(0), self.playable(1)];
+        let mut best = self.key_under(&self.t.symmetries[0], &live[..cells], playable);
+        let filled = cells - self.empty.count_ones() as usize;
+        let maps = if filled <= self.t.symmetric_fill {
+            &self.t.symmetries[1..]
+        } else {
+            &[]
+        };
+        for map in maps {
+            let key = self.key_under(map, &live[..cells], playable);
+            if key < best {
+                best = key;
+            }
+        }
+        best
+    }
+
+    /// The key of the state seen through the cell map `map` (new cell `i` shows old cell
+    /// `map[i]`), values renamed in order of first appearance, then values not on the board
+    /// by where they are taboo-listed (values alike in both are interchangeable).
+    fn key_under(&self, map: &[usize], live: &[u32], playable: [u128; 2]) -> Key<K> {
+        let size = self.t.size;
+        let mut label = [0u8; 33];
+        let mut next = 1u8;
+        for &cell in map {
+            let v = self.values[cell] as usize;
+            if v != 0 && label[v] == 0 {
+                label[v] = next;
+                next += 1;
+            }
+        }
+        if (next as usize) <= size {
+            let mut signature = [0u128; 33];
+            for (i, &cell) in map.iter().enumerate() {
+                let mut values = live[cell];
+                while values != 0 {
+                    let v = values.trailing_zeros() as usize + 1;
+                    values &= values - 1;
+                    signature[v] |= 1u128 << i;
+                }
+            }
+            let mut rest: SmallVec<[usize; 32]> =
+                (1..=size).filter(|&v| label[v] == 0).collect();
+            rest.sort_by_key(|&v| std::cmp::Reverse(signature[v]));
+            for v in rest {
+                label[v] = next;
+                next += 1;
+            }
+        }
         let mut words = [0u64; K];
         let mut at = 0usize;
         let mut put = |bits: u128, width: usize| {
@@ -333,19 +497,29 @@ impl<'a, const K: usize> Search<'a, K> {
                 at += take;
             }
         };
-        for cell in 0..self.t.cells {
-            put(self.values[cell] as u128, self.t.value_bits);
+        for &cell in map {
+            put(label[self.values[cell] as usize] as u128, self.t.value_bits);
         }
         if !self.t.classic {
-            put(self.playable(0), self.t.cells);
-            put(self.playable(1), self.t.cells);
+            for mask in playable {
+                let moved = map
+                    .iter()
+                    .enumerate()
+                    .fold(0u128, |acc, (i, &cell)| acc | ((mask >> cell) & 1) << i);
+                put(moved, self.t.cells);
+            }
         }
-        let mut cells = self.empty;
-        while cells != 0 {
-            let cell = cells.trailing_zeros() as usize;
-            cells &= cells - 1;
-            let live = self.listed[cell] & self.free_values(cell);
-            put(live as u128, self.t.size);
+        for &cell in map {
+            if self.values[cell] == 0 {
+                let mut values = live[cell];
+                let mut renamed = 0u32;
+                while values != 0 {
+                    let v = values.trailing_zeros() as usize + 1;
+                    values &= values - 1;
+                    renamed |= 1 << (label[v] - 1);
+                }
+                put(renamed as u128, size);
+            }
         }
         put(self.turn as u128, 1);
         Key(words)
