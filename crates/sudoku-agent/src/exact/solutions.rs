@@ -84,7 +84,7 @@ impl SolutionSets {
     /// The set of all solutions.
     pub fn all(&self) -> Vec<u64> {
         let mut set = vec![u64::MAX; self.words];
-        if self.count % 64 != 0 {
+        if !self.count.is_multiple_of(64) {
             if let Some(last) = set.last_mut() {
                 *last = (1u64 << (self.count % 64)) - 1;
             }
@@ -124,7 +124,9 @@ impl Finder {
 
     fn candidates(&self, cell: usize) -> u32 {
         let full = (1u32 << self.size) - 1;
-        full & !(self.rows[cell / self.size] | self.cols[cell % self.size] | self.blocks[self.block(cell)])
+        full & !(self.rows[cell / self.size]
+            | self.cols[cell % self.size]
+            | self.blocks[self.block(cell)])
     }
 
     fn search(&mut self) {
@@ -176,7 +178,11 @@ mod tests {
         let empty = Board::empty(shape);
         assert_eq!(SolutionSets::enumerate(&empty, 1000).unwrap().count(), 288);
         assert!(SolutionSets::enumerate(&empty, 287).is_none());
-        for rows in ["12../..../..../....", "1.../..2./.3../...4", "12../34../2.../...."] {
+        for rows in [
+            "12../..../..../....",
+            "1.../..2./.3../...4",
+            "12../34../2.../....",
+        ] {
             let board = Board::parse_rows(shape, rows).unwrap();
             let sets = SolutionSets::enumerate(&board, 1000).unwrap();
             assert_eq!(sets.count(), count_solutions(&board, 1000), "{rows}");

@@ -65,7 +65,11 @@ fn random_position(rng: &mut SplitMix64, mode: Mode, empty: usize, spoil: bool) 
         let free = board.candidates(cell / 4, cell % 4);
         if free != 0 {
             let values: Vec<u8> = (1..=4).filter(|v| free & (1 << (v - 1)) != 0).collect();
-            board.place(Move::new(cell / 4, cell % 4, values[rng.below(values.len())]));
+            board.place(Move::new(
+                cell / 4,
+                cell % 4,
+                values[rng.below(values.len())],
+            ));
         }
     }
     let owners: Vec<u8> = board
@@ -151,7 +155,10 @@ fn agrees_with_brute_force_on_unsolvable_boards() {
         }
         let solution = solve(&game, Budget::default()).unwrap();
         assert_eq!(solution.sudoku_solutions, 0);
-        assert!(solution.first_moves.iter().all(|m| m.effect != Effect::Placed { points: 0 }));
+        assert!(solution
+            .first_moves
+            .iter()
+            .all(|m| m.effect != Effect::Placed { points: 0 }));
         check_against_brute_force(&game);
         checked += 1;
     }
@@ -218,4 +225,18 @@ fn a_small_budget_gives_no_value() {
         solve(&game, budget),
         Err(OutOfBudget::Solutions { max_solutions: 10 })
     );
+}
+
+/// Positions where the `default` agent's `exact` report differed from this solver (found
+/// by `sudoku-agent check-exact`), settled by the brute force. Slow in a debug build.
+#[test]
+#[ignore]
+fn brute_force_settles_positions_the_agent_disputed() {
+    for line in [
+        "position 2x2 4+.31-/..4+2-/...4/1+.2-. mode classic turn 2 scores 1 0 taboo 1,1=2 3,1=2 0,0=2",
+        "position 2x2 .2+.1+/..2+4+/1..2/24.. mode border turn 2 scores 0 0 taboo 1,0=4 1,2=3 0,2=2 0,0=3 0,1=3",
+        "position 2x2 .1-../24-.3+/1+.../4+.31+ mode border turn 2 scores 0 0 taboo 2,3=1",
+    ] {
+        check_against_brute_force(&position(line));
+    }
 }

@@ -84,7 +84,8 @@ fn read_position(words: &[String]) -> Result<Game> {
 }
 
 fn move_text(m: &FirstMove) -> String {
-    m.play.map_or_else(|| "none".to_string(), |mv| mv.to_string())
+    m.play
+        .map_or_else(|| "none".to_string(), |mv| mv.to_string())
 }
 
 fn effect_text(m: &FirstMove) -> String {
