@@ -228,9 +228,9 @@ fn a_small_budget_gives_no_value() {
 }
 
 /// Positions where the `default` agent's `exact` report differed from this solver (found
-/// by `sudoku-agent check-exact`), settled by the brute force. Slow in a debug build.
+/// by `sudoku-agent check-exact`), settled by the brute force.
 #[test]
-#[ignore]
+#[ignore = "slow: about 4 minutes in a release build"]
 fn brute_force_settles_positions_the_agent_disputed() {
     for line in [
         "position 2x2 4+.31-/..4+2-/...4/1+.2-. mode classic turn 2 scores 1 0 taboo 1,1=2 3,1=2 0,0=2",

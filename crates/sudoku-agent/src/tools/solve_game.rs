@@ -134,3 +134,40 @@ fn json(solution: &Solution, millis: f64) -> String {
         millis
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn reads_positions_as_the_protocol_does() {
+        let game = read_position(&words("2x2 1+.../..../..../.... mode rows scores 2 1")).unwrap();
+        assert_eq!(game.scores(), [2, 1]);
+        assert_eq!(game.turn().number(), 2);
+        let game = read_position(&words("file ../../tests/data/sudoku-2x2-2022.txt")).unwrap();
+        assert_eq!(game.board().filled(), 2);
+        let e = read_position(&words("2x2 ..../..../....")).unwrap_err();
+        assert_eq!(e.to_string(), "position: expected 4 rows, found 3");
+    }
+
+    #[test]
+    fn json_lists_the_best_moves_and_every_move() {
+        let game = read_position(&words("2x2 .234/3412/.143/4321")).unwrap();
+        let solution = exact::solve(&game, Budget::default()).unwrap();
+        let text = json(&solution, 1.0);
+        assert!(
+            text.starts_with(
+                "{\"value\":-4,\"mover\":1,\"final\":-4,\"best\":[\"0,0=1\",\"2,0=2\"]"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("{\"move\":\"0,0=1\",\"value\":-4,\"effect\":\"placed\",\"points\":3}"),
+            "{text}"
+        );
+    }
+}
