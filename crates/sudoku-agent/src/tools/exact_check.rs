@@ -42,6 +42,15 @@ pub enum Limit {
     Depth(u32),
 }
 
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Limit::Nodes(n) => write!(f, "go nodes {n}"),
+            Limit::Depth(d) => write!(f, "go depth {d}"),
+        }
+    }
+}
+
 /// An `exact` report of the agent that disagrees with the exhaustive value.
 #[derive(Clone, Debug)]
 pub struct Disagreement {
@@ -211,7 +220,7 @@ pub fn run(args: CheckExactArgs) -> Result<()> {
     let tally = check(args.positions, args.seed, args.max_nodes);
     for d in &tally.disagreements {
         say!(
-            "disagree {} | limit {:?} threads {} | {}",
+            "disagree {} | {} | Threads {} | {}",
             d.position,
             d.limit,
             d.threads,
