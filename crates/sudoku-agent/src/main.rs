@@ -15,6 +15,7 @@
 //!   positions as plain arrays.
 //! - [`eval`]: the territory evaluation of the allowed-squares game (`default` and
 //!   `territory` use it).
+//! - [`exact`]: the exact solver of the game on small boards (`solve-game`, `check-exact`).
 //! - [`record`]: game records, written by the arena and checked by `replay`.
 //! - [`arena`], [`bench`](mod@bench), [`tools`]: the one-shot jobs.
 
@@ -26,6 +27,7 @@ mod bench;
 mod board_file;
 mod cell_game;
 mod eval;
+mod exact;
 mod protocol;
 mod record;
 mod session;
