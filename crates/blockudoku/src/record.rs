@@ -174,6 +174,9 @@ pub fn replay(text: &str) -> Result<Vec<Replayed>> {
                 if *played {
                     return Err(at("play without a hand dealt".into()));
                 }
+                if rest.split_whitespace().next().is_none() {
+                    return Err(at("play needs placements".into()));
+                }
                 let mut state = g.state;
                 let mut hand = g.hand.clone();
                 for tok in rest.split_whitespace() {
@@ -183,13 +186,14 @@ pub fn replay(text: &str) -> Result<Vec<Replayed>> {
                         .place(&piece, p.row, p.col, scoring)
                         .map_err(|e| at(format!("{tok}: {e}")))?;
                 }
-                if !hand.no_pieces() {
-                    return Err(at("play leaves pieces of the hand unplayed".into()));
-                }
                 g.state = state;
                 g.hand = hand;
-                g.rounds += 1;
-                *played = true;
+                // A hand may be played over several lines (the window writes one placement
+                // per line); it counts as a round once every piece is placed.
+                if g.hand.no_pieces() {
+                    g.rounds += 1;
+                    *played = true;
+                }
             }
             "result" => {
                 let (g, played) = game
@@ -285,7 +289,17 @@ mod tests {
         let wrong = format!("{GAME}result capped rounds 1 score 99\n");
         assert!(replay(&wrong).unwrap_err().to_string().contains("score 99"));
         assert!(replay("blockudoku record 2\n").is_err());
-        let unplayed = GAME.replace("play 1@r1c1 2@r1c2 3@r1c3\n", "play 1@r1c1\n");
+        let split = GAME.replace(
+            "play 1@r1c1 2@r1c2 3@r1c3\n",
+            "play 1@r1c1\nplay 3@r1c3 2@r1c2\n",
+        );
+        assert_eq!(replay(&split).unwrap()[0], *g);
+        let unplayed = GAME.replace("play 1@r1c1 2@r1c2 3@r1c3\n", "play 1@r1c1\nhand 2 2 2\n");
         assert!(replay(&unplayed).is_err());
+        let not_dead = format!("{GAME}hand 1 1 1\nresult died rounds 1 score 3\n");
+        assert!(replay(&not_dead)
+            .unwrap_err()
+            .to_string()
+            .contains("can be placed"));
     }
 }
