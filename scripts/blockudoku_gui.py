@@ -489,8 +489,8 @@ class BlockudokuApp(EngineSupervision):
             self.engine_failed(err)
             return
         self.hint = seq or []
-        self.status(f"hint ({self.agent_name()}): piece "
-                    + ", ".join(f"{s + 1} at r{p.row}c{p.col}" for s, p in self.hint)
+        self.status(f"hint ({self.agent_name()}): "
+                    + ", ".join(f"piece {s + 1} at r{p.row}c{p.col}" for s, p in self.hint)
                     if seq else f"no sequence places the hand ({self.agent_name()})")
         self.redraw()
 
@@ -1111,7 +1111,11 @@ class BlockudokuApp(EngineSupervision):
                 if any(p is not None for p in state.hand):
                     raise EngineError("a hand dealt before the last one was played", "hand")
                 state = Game(state.board, (list(items) + [None, None, None])[:3], state.score, state.streak, state.placed)
-                states.append(state)
+                # The new hand is shown with the placement that emptied the last one.
+                if states:
+                    states[-1] = state
+                else:
+                    states.append(state)
                 continue
             for placement in items:
                 self.engine.position(state.board, state.hand, state.score, state.streak)
@@ -1129,8 +1133,6 @@ class BlockudokuApp(EngineSupervision):
         for kind, items in game.events:
             if kind == "play":
                 labels += [str(p) for p in items]
-            elif len(labels) > 1:
-                labels[-1] += " (new hand)"
         return labels
 
     def build_replay_bar(self, root: tk.Misc) -> None:
@@ -1140,11 +1142,15 @@ class BlockudokuApp(EngineSupervision):
         tk.Button(bar, text=">", command=lambda: self.replay_jump(self.replay_at + 1)).pack(side="left")
         tk.Button(bar, text=">|", command=lambda: self.replay_jump(len(self.replay_states or [0]) - 1)).pack(side="left")
         self.replay_scale = tk.Scale(bar, from_=0, to=0, orient="horizontal", showvalue=False,
-                                     command=lambda v: self.replay_jump(int(float(v))))
+                                     command=self.on_scale)
         self.replay_scale.pack(side="left", fill="x", expand=True, padx=4)
         self.replay_var = tk.StringVar(value="")
         tk.Label(bar, textvariable=self.replay_var, width=16, anchor="w").pack(side="left")
         tk.Button(bar, text="Close", command=self.new_game).pack(side="left")
+
+    def on_scale(self, value: str) -> None:
+        if int(float(value)) != self.replay_at:  # not the echo of replay_jump's own set()
+            self.replay_jump(int(float(value)))
 
     def replay_jump(self, k: int) -> None:
         """Shows the position after placement `k` of the loaded record (0: the start)."""
