@@ -43,7 +43,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 HERE = pathlib.Path(__file__).resolve().parent
 
-from engines import EngineProblem, SudokuEngine, find_binary
+from engines import EngineProblem, SudokuEngine, SudokuMove, find_binary, record
 from engines.cli import HelpFormatter, missing_statistics, rejected_values
 
 ADAPTER = HERE / "framework_player"
@@ -183,6 +183,10 @@ class Game:
     error: str = ""
     seconds: float = 0.0
     output: List[str] = field(default_factory=list)
+    # (player, row, col, value, taboo) for every move the framework announced (with --record).
+    # (a pass has value 0)
+    moves: List[Tuple[int, int, int, int, bool]] = field(default_factory=list)
+    rewards: List[int] = field(default_factory=lambda: [0, 0])  # points per player, from the commentary
 
     @property
     def a_points(self) -> Optional[float]:
@@ -209,6 +213,38 @@ def parse_game_output(game: Game, text: str) -> None:
             game.result = "draw"
 
 
+MOVE_LINE = re.compile(r"Best move: \((\d+),\s*(\d+)\) -> (\d+)")
+
+
+def parse_game_moves(game: Game, text: str) -> None:
+    """The moves in the framework's running commentary (printed without --quiet): `Calculate a
+    move for player N`, `Player N cannot move` (a pass), `Best move: (i,j) -> v`, `The sudoku has
+    no solution after the move ...` when the move turned out taboo, and `Reward: r` (the
+    points; the framework prints no `Score:` line then). A move of value 0 is no move at all."""
+    player = 1
+    for line in text.splitlines():
+        line = line.strip()
+        m = re.search(r"Calculate a move for player ([12])", line)
+        if m:
+            player = int(m.group(1))
+            continue
+        m = re.fullmatch(r"Player ([12]) cannot move", line)
+        if m:
+            game.moves.append((int(m.group(1)), -1, -1, 0, False))
+            player = 3 - int(m.group(1))
+            continue
+        m = re.fullmatch(r"Reward: (-?\d+)", line)
+        if m and game.moves:
+            game.rewards[game.moves[-1][0] - 1] += int(m.group(1))
+            continue
+        m = MOVE_LINE.search(line)
+        if m and int(m.group(3)) != 0:
+            game.moves.append((player, int(m.group(1)), int(m.group(2)), int(m.group(3)), False))
+            player = 3 - player
+        elif line.startswith("The sudoku has no solution after the move") and game.moves:
+            game.moves[-1] = game.moves[-1][:4] + (True,)
+
+
 def kill_group(proc: subprocess.Popen) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
@@ -217,9 +253,11 @@ def kill_group(proc: subprocess.Popen) -> None:
 
 
 def play_one(game: Game, copy: pathlib.Path, board: Optional[str], playmode: Optional[str],
-             seconds: float, warmup: bool, running: "set[subprocess.Popen]") -> Game:
+             seconds: float, warmup: bool, running: "set[subprocess.Popen]", moves: bool = False) -> Game:
     cmd = [sys.executable, "simulate_game.py", "--first", game.first, "--second", game.second,
-           "--time", str(seconds), "--quiet"]
+           "--time", str(seconds)]
+    if not moves:  # the moves are only in the framework's commentary
+        cmd += ["--quiet"]
     if board:
         cmd += ["--board", board]
     if playmode:
@@ -244,6 +282,8 @@ def play_one(game: Game, copy: pathlib.Path, board: Optional[str], playmode: Opt
     game.seconds = time.monotonic() - start
     game.output = out.splitlines()[-20:]
     parse_game_output(game, out)
+    if moves:
+        parse_game_moves(game, out)
     if not game.error and (proc.returncode != 0 or game.result is None):
         tail = [l for l in (err or out).strip().splitlines() if l.strip()]
         game.error = f"simulate_game.py exited with code {proc.returncode}" + (f": {tail[-1][:300]}" if tail else "")
@@ -257,6 +297,46 @@ def play_one(game: Game, copy: pathlib.Path, board: Optional[str], playmode: Opt
 # without allowed squares), so classic rules are played in the 2022/23 framework.
 CLASSIC_2024_CRASH = (" (the framework's own board printer fails in classic mode, before any move;"
                       " play classic rules with --framework 2022)")
+
+
+# --- records ------------------------------------------------------------------------------------
+
+def start_setup(engine: pathlib.Path, board: Optional[str], copy: pathlib.Path, mode: str) -> "record.Setup":
+    """The start position as the engine reads the board file (the record's setup)."""
+    if board is None:
+        raise MatchError("--record needs --board (the record starts from the board file)")
+    if mode == "random":
+        raise MatchError("--record: the framework draws the random mode's squares itself; use rows, border or classic")
+    path = pathlib.Path(board)
+    if not path.is_absolute():
+        path = copy / path
+    with SudokuEngine([str(engine)]) as eng:
+        eng.command(f"position file {path} mode {mode}")
+        return record.Setup.from_state(eng.state(), ("-", "-"), ("none", "none"))
+
+
+def game_record(game: Game, setup: "record.Setup", engine: pathlib.Path, seconds: float) -> "record.GameRecord":
+    """The game as a record: the framework's moves played through the engine's referee for the
+    scores (the framework prints none after a forfeit)."""
+    times = f"movetime {round(seconds * 1000)}"
+    start = record.Setup(**{**setup.__dict__, "players": (game.first, game.second), "times": (times, times)})
+    rec = record.GameRecord(game.number, start)
+    scores = setup.scores
+    final = None
+    with SudokuEngine([str(engine)]) as eng:
+        eng.command(start.position_line())
+        for player, r, c, v, taboo in game.moves:
+            move = SudokuMove(r, c, v) if v else None
+            reply = eng.play(move) if move is not None else eng.play_none()
+            rec.steps.append(record.Step(player, move, reply.outcome == "taboo" or taboo))
+            scores = reply.scores
+        final = record.Setup.from_state(eng.state(), ("-", "-"), ("none", "none")).position_line()
+    if game.forfeit and game.result in ("1", "2"):
+        rec.forfeit = (3 - int(game.result), game.forfeit)
+    if game.result is not None:
+        rec.result = (tuple(game.scores or scores), game.result)
+    rec.final = final
+    return rec
 
 
 # --- the match ---------------------------------------------------------------------------------
@@ -340,6 +420,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--engine", help="sudoku-agent binary (default: $ENGINE_BIN_DIR, target/release, PATH)")
     parser.add_argument("--jobs", type=int, default=1, help="games played at the same time")
     parser.add_argument("--jsonl", help="append one JSON line per game to this file")
+    parser.add_argument("--record", help="write every game as a record (protocol/records.md) to this file")
     parser.add_argument("--warm-up", action="store_true", help="pass --warm-up to the framework (first game)")
     args = parser.parse_args(argv)
     missing = missing_statistics("framework_match")
@@ -376,6 +457,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 raise MatchError(f"{engine}: no such engine binary")
             for p in ours:
                 check_agent(engine, p.agent, options)
+        setup = None
+        if args.record:
+            if engine is None:
+                try:
+                    engine = pathlib.Path(args.engine).resolve() if args.engine else find_binary("sudoku-agent")
+                except FileNotFoundError as err:
+                    raise MatchError(f"--record needs the engine as referee: {err}") from None
+            mode = args.playmode or ("rows" if has_playmode else "classic")
+            try:
+                setup = start_setup(engine, board, framework, mode)
+            except EngineProblem as err:
+                raise MatchError(f"--record: the engine cannot read the board: {err}") from None
     except MatchError as err:
         print(f"framework_match: {err}", file=sys.stderr)
         return 2
@@ -401,9 +494,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             game = Game(number, a.name if a_first else b.name, b.name if a_first else a.name, a_first)
             copy = copies.get()
             try:
-                return play_one(game, copy, board, args.playmode, args.time, args.warm_up and number == 1, running)
+                play_one(game, copy, board, args.playmode, args.time, args.warm_up and number == 1, running,
+                         moves=setup is not None)
             finally:
                 copies.put(copy)
+            if setup is not None and game.scores is None and game.result is not None and not game.forfeit:
+                # Without --quiet the framework prints its rewards instead of the score line.
+                game.scores = (setup.scores[0] + game.rewards[0], setup.scores[1] + game.rewards[1])
+            return game
 
         pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs)
         try:
@@ -414,10 +512,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     games.append(game)
                     print(game_line(game, label_a, label_b), flush=True)
                     if jsonl is not None:
-                        record = asdict(game)
-                        record.update(player_a=label_a, player_b=label_b, a_points=game.a_points,
+                        row = asdict(game)
+                        for key in ("moves", "rewards"):  # the record's material, not the JSON line's
+                            row.pop(key)
+                        row.update(player_a=label_a, player_b=label_b, a_points=game.a_points,
                                       framework=framework.name, board=board, playmode=mode, time=args.time)
-                        jsonl.write(json.dumps(record) + "\n")
+                        jsonl.write(json.dumps(row) + "\n")
                         jsonl.flush()
         except KeyboardInterrupt:
             # Games not started are dropped, running ones killed (their frameworks with them).
@@ -432,6 +532,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             if jsonl is not None:
                 jsonl.close()
     games.sort(key=lambda g: g.number)
+    if setup is not None:
+        try:
+            records = [game_record(g, setup, engine, args.time) for g in games]
+        except EngineProblem as err:
+            print(f"framework_match: --record: the engine refused a move of the framework: {err}", file=sys.stderr)
+            return 1
+        pathlib.Path(args.record).write_text(record.format_records(
+            records, f"framework_match: {label_a} vs {label_b} in {framework.name}"))
     for line in summary(games, label_a, label_b):
         print(line)
     return 1 if any(g.result is None for g in games) else 0

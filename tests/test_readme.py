@@ -52,12 +52,21 @@ def blocks():
     return found
 
 
+def output_files():
+    """The files the README's commands write (`--out`, `--jsonl`, `--record`): a test keeps
+    them in its scratch folder, also where a later command reads them back."""
+    text = README.read_text()
+    return sorted(set(re.findall(r"(?<!\S)(?:--out|--jsonl|--record) (\S+)", text)))
+
+
 def shrink(command: str, scratch: pathlib.Path) -> str:
-    """The command with the sizes of SMALL and its output files in the scratch folder."""
+    """The command with the sizes of SMALL and its files in the scratch folder."""
     for option, value in SMALL.items():
         command = re.sub(rf"(?<!\S){option} \S+", f"{option} {value}", command)
-    return re.sub(r"(?<!\S)(--out|--jsonl) (\S+)",
-                  lambda m: f"{m.group(1)} {scratch / pathlib.Path(m.group(2)).name}", command)
+    for name in output_files():
+        command = re.sub(rf"(?<!\S){re.escape(name)}(?!\S)", str(scratch / pathlib.Path(name).name),
+                         command)
+    return command
 
 
 def commands(kind: str):
@@ -75,24 +84,38 @@ def test_readme_is_short_and_every_block_is_marked():
     assert [c for _, c in commands("suite")] == ["bash tests/run-all.sh"]
 
 
-def test_setup_and_quick_start_commands_run(tmp_path):
-    cmds = commands("run")
-    assert len(cmds) >= 5
-    for line, command in cmds:
-        small = shrink(command, tmp_path)
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    return tmp_path_factory.mktemp("readme")
+
+
+@pytest.fixture(scope="module")
+def ran(scratch):
+    """Every `run` command, run once in order: (line, command as run, finished process)."""
+    results = []
+    for line, command in commands("run"):
+        small = shrink(command, scratch)
         done = subprocess.run(["bash", "-c", small], cwd=ROOT, capture_output=True, text=True,
                               timeout=300)
+        results.append((line, small, done))
+    return results
+
+
+def test_setup_and_quick_start_commands_run(ran):
+    assert len(ran) >= 5
+    for line, small, done in ran:
         assert done.returncode == 0, (
             f"README.md line {line}: {small}\nexit {done.returncode}\n{done.stdout[-2000:]}"
             f"\n{done.stderr[-2000:]}")
         assert "Traceback" not in done.stderr, f"README.md line {line}: {done.stderr[-2000:]}"
 
 
-def test_window_commands_start(display, tmp_path):
+def test_window_commands_start(display, ran, scratch):
+    """Each window opens and stays up (a record it loads was written by a `run` command)."""
     cmds = commands("window")
     assert len(cmds) >= 3
     for line, command in cmds:
-        small = shrink(command, tmp_path)
+        small = shrink(command, scratch)
         proc = subprocess.Popen(["bash", "-c", f"exec {small}"], cwd=ROOT, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
         try:
@@ -109,23 +132,25 @@ def test_window_commands_start(display, tmp_path):
         assert "Traceback" not in err, f"README.md line {line}: {err[-2000:]}"
 
 
-def test_framework_commands_run(tmp_path):
-    if not os.environ.get("COMPETITIVE_SUDOKU_FRAMEWORK"):
-        pytest.skip("$COMPETITIVE_SUDOKU_FRAMEWORK is not set: the course framework is not here")
-    cmds = commands("framework")
-    assert cmds
-    for line, command in cmds:
-        small = shrink(command, tmp_path)
-        done = subprocess.run(["bash", "-c", small], cwd=ROOT, capture_output=True, text=True,
-                              timeout=600)
-        assert done.returncode == 0, f"README.md line {line}: {small}\n{done.stdout}\n{done.stderr}"
-
-
-def test_ray_commands_run(tmp_path):
+def ray_missing():
     probe = subprocess.run([sys.executable, "-c", "import ray"], capture_output=True)
-    if probe.returncode != 0:
-        pytest.skip("ray is not installed (python3 -m pip install -e 'scripts[ray]')")
-    cmds = commands("ray")
+    return probe.returncode != 0
+
+
+# Commands that need what a clone does not bring: (kind, why it is skipped, test of absence).
+NEEDS = {
+    "framework": ("$COMPETITIVE_SUDOKU_FRAMEWORK is not set: the course framework is not here",
+                  lambda: not os.environ.get("COMPETITIVE_SUDOKU_FRAMEWORK")),
+    "ray": ("ray is not installed (python3 -m pip install -e 'scripts[batch,ray]')", ray_missing),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(NEEDS))
+def test_commands_with_outside_needs_run(kind, tmp_path):
+    why, missing = NEEDS[kind]
+    if missing():
+        pytest.skip(why)
+    cmds = commands(kind)
     assert cmds
     for line, command in cmds:
         small = shrink(command, tmp_path)

@@ -182,3 +182,30 @@ def test_real_2024_framework_classic_mode_is_explained():
         assert "play classic rules with --framework 2022" in proc.stdout, proc.stdout
     else:
         check_match(proc, "greedy_player", "random_player", 1)
+
+
+def test_framework_games_as_records(tmp_path):
+    """`--record`: the framework's moves (from its running commentary) as a record that the
+    engine's `replay` plays to the framework's score."""
+    board = tmp_path / "empty-2x2.txt"
+    board.write_text("2 2\n" + "   .   .   .   .\n" * 4)
+    rec = tmp_path / "games.txt"
+    proc = run_match("ours", "first_fit_player", "--framework", str(STUB), "--games", "2", "--time", "0.3",
+                     "--threads", "1", "--board", str(board), "--playmode", "classic",
+                     "--engine", str(bin_dir() / "sudoku-agent"), "--record", str(rec))
+    games = check_match(proc, "ours_default", "first_fit_player", 2)
+    check = subprocess.run([str(bin_dir() / "sudoku-agent"), "replay", str(rec)], capture_output=True, text=True,
+                           timeout=60)
+    assert check.returncode == 0, check.stderr + rec.read_text()
+    text = rec.read_text()
+    assert "player1 ours_default" in text and "player1 first_fit_player" in text
+    heads = [l for l in check.stdout.splitlines() if l.startswith("game ")]
+    for (number, first, second, s1, s2, result, _, forfeit), head in zip(games, heads):
+        if not forfeit:
+            assert f"game {number} " in head and f"scores {s1} {s2} " in head, (head, proc.stdout)
+        winner = "draw" if result == "draw" else "1" if result == f"{first} wins" else "2"
+        assert head.endswith(f"winner {winner}")
+    # Random mode's squares are the framework's own draw: refused with --record.
+    proc = run_match("ours", "first_fit_player", "--framework", str(STUB), "--board", str(board), "--playmode",
+                     "random", "--engine", str(bin_dir() / "sudoku-agent"), "--record", str(rec))
+    assert proc.returncode == 2 and "random" in proc.stderr and "Traceback" not in proc.stderr

@@ -193,7 +193,8 @@ def test_sudoku_front_end(tk_root, artifacts, tmp_path):
         pump(tk_root, 0.1)
         assert "cannot" not in app.status_var.get(), app.status_var.get()
         assert app.state.values[0][0] == 1 and app.state.owners[3][3] == 2
-        assert app.taboo_list.get(0, "end") == ("0,1=2",)
+        assert app.taboo_list.get(0, "end") == ("r1c2=2 start",)  # 1-based, found before the game
+        assert app.mode_var.get() == "rows"  # the Mode box follows the file
         # A human with no playable cell passes with the Pass button (rows mode, row 0 full).
         engine.position(2, 2, "1234/..../..../....", mode="rows", turn=1)
         app.refresh()

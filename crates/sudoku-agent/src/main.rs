@@ -15,6 +15,7 @@
 //!   positions as plain arrays.
 //! - [`eval`]: the territory evaluation of the allowed-squares game (`default` and
 //!   `territory` use it).
+//! - [`record`]: game records, written by the arena and checked by `replay`.
 //! - [`arena`], [`bench`](mod@bench), [`tools`]: the one-shot jobs.
 
 use clap::{Parser, Subcommand};
@@ -26,6 +27,7 @@ mod board_file;
 mod cell_game;
 mod eval;
 mod protocol;
+mod record;
 mod session;
 mod tools;
 
@@ -49,6 +51,12 @@ enum Command {
         #[arg(long, default_value_t = 200_000)]
         nodes: u64,
     },
+    /// Check a game record file (`protocol/records.md`): plays every game through the rules
+    /// and prints its final position and score, or the first illegal step (exit code 1).
+    Replay {
+        /// The record file.
+        file: std::path::PathBuf,
+    },
     /// Sudoku tools: solve, count, check, generate, bench-solver.
     #[command(flatten)]
     Tool(tools::ToolCommand),
@@ -60,6 +68,7 @@ fn main() {
         None => session::serve(),
         Some(Command::Arena(args)) => arena::run(args),
         Some(Command::Bench { nodes }) => bench::run(nodes),
+        Some(Command::Replay { file }) => record::run(&file),
         Some(Command::Tool(cmd)) => tools::run(cmd),
     });
 }

@@ -24,6 +24,7 @@ use puzzle_rules::sudoku::solver;
 use crate::agents::Limits;
 use crate::agents::{Agent, AgentKind};
 use crate::protocol::{self, position_line};
+use crate::record::{self, GameRecord, Side, Step};
 use engine_kit::handle::deadline_for;
 
 mod report;
@@ -68,6 +69,10 @@ pub struct ArenaArgs {
     /// Also write one JSON object per game to this file.
     #[arg(long)]
     pub jsonl: Option<String>,
+    /// Also write every game as a record (`protocol/records.md`) to this file, games in
+    /// order in one file.
+    #[arg(long)]
+    pub record: Option<String>,
     /// Print only the summary, not a line per game.
     #[arg(long)]
     pub quiet: bool,
@@ -354,12 +359,14 @@ fn play_game(
     let mut moves = 0;
     let mut forfeit = None;
     let mut history = Vec::new();
+    let mut steps = Vec::new();
     let never = AtomicBool::new(false);
     while !game.is_over() {
         let p = game.turn();
         if !game.can_move(p) {
             game.pass();
             history.push("pass".to_string());
+            steps.push(Step::Pass { player: p });
             continue;
         }
         let side = side_of(p);
@@ -387,6 +394,11 @@ fn play_game(
                     moves += 1;
                     let mark = if outcome == Outcome::Taboo { "!" } else { "" };
                     history.push(format!("{mv}{mark}"));
+                    steps.push(Step::Move {
+                        player: p,
+                        mv,
+                        taboo: outcome == Outcome::Taboo,
+                    });
                 }
                 Err(f) => {
                     let kind = if f == Forfeit::TabooListed {
@@ -419,7 +431,62 @@ fn play_game(
         moves,
         start_rows: start.to_owned_rows(),
         history,
+        start,
+        steps,
+        end: game,
     }
+}
+
+impl MoveLimit {
+    /// The limit as a record's `time` line shows it.
+    fn record_text(self) -> String {
+        match self {
+            MoveLimit::Time(ms) => format!("movetime {ms}"),
+            MoveLimit::Nodes(n) => format!("nodes {n}"),
+        }
+    }
+}
+
+/// Every game as a record, in game order.
+fn write_records(
+    file: &mut std::fs::File,
+    results: &[GameResult],
+    names: [&str; 2],
+    limits: [MoveLimit; 2],
+) -> anyhow::Result<()> {
+    let mut text = format!(
+        "{}\n# sudoku-agent arena: {} vs {}\n",
+        record::HEADER,
+        names[0],
+        names[1]
+    );
+    for r in results {
+        // Side 0 (the first agent) is player `first_is`.
+        let side = |p: Player| if p == r.first_is { 0 } else { 1 };
+        let sides = [Player::One, Player::Two].map(|p| Side {
+            name: names[side(p)].to_string(),
+            time: limits[side(p)].record_text(),
+        });
+        let forfeit = r.forfeit.as_ref().map(|(s, kind, detail)| {
+            let player = if *s == 0 {
+                r.first_is
+            } else {
+                r.first_is.other()
+            };
+            (player, format!("{} {detail}", kind.name()))
+        });
+        text.push_str(&record::format_game(&GameRecord {
+            number: r.index + 1,
+            start: &r.start,
+            sides,
+            steps: &r.steps,
+            forfeit,
+            end: &r.end,
+        }));
+    }
+    file.write_all(text.as_bytes())
+        .context("--record: cannot write")?;
+    Ok(())
 }
 
 /// Runs the arena.
@@ -461,6 +528,13 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
         Some(path) => Some(
             std::fs::File::create(path)
                 .with_context(|| format!("--jsonl: cannot create '{path}'"))?,
+        ),
+        None => None,
+    };
+    let mut record_file = match &args.record {
+        Some(path) => Some(
+            std::fs::File::create(path)
+                .with_context(|| format!("--record: cannot create '{path}'"))?,
         ),
         None => None,
     };
@@ -506,6 +580,9 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
     results.sort_by_key(|r| r.index);
     if let Some(file) = jsonl.as_mut() {
         report::write_jsonl(file, &results, names, mode, args.movetime, args.nodes)?;
+    }
+    if let Some(file) = record_file.as_mut() {
+        write_records(file, &results, names, limits)?;
     }
     let setting = Setting {
         board: &args.board,

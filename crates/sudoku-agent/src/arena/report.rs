@@ -38,6 +38,10 @@ pub(super) struct GameResult {
     pub(super) start_rows: String,
     /// Every move in order; taboo moves end in `!`, forced passes are `pass`.
     pub(super) history: Vec<String>,
+    /// The start position, every step with who played it, and the end (for `--record`).
+    pub(super) start: puzzle_rules::sudoku::game::Game,
+    pub(super) steps: Vec<crate::record::Step>,
+    pub(super) end: puzzle_rules::sudoku::game::Game,
 }
 
 /// The settings the summary line names.
