@@ -1143,9 +1143,9 @@ class BlockudokuApp(EngineSupervision):
         tk.Button(bar, text=">|", command=lambda: self.replay_jump(len(self.replay_states or [0]) - 1)).pack(side="left")
         self.replay_scale = tk.Scale(bar, from_=0, to=0, orient="horizontal", showvalue=False,
                                      command=self.on_scale)
-        self.replay_scale.pack(side="left", fill="x", expand=True, padx=4)
+        self.replay_scale.pack(side="left", fill="x", expand=True, padx=2)
         self.replay_var = tk.StringVar(value="")
-        tk.Label(bar, textvariable=self.replay_var, width=16, anchor="w").pack(side="left")
+        tk.Label(bar, textvariable=self.replay_var, width=11, anchor="w").pack(side="left")
         tk.Button(bar, text="Close", command=self.new_game).pack(side="left")
 
     def on_scale(self, value: str) -> None:
@@ -1165,7 +1165,7 @@ class BlockudokuApp(EngineSupervision):
         if int(float(self.replay_scale.get())) != k:
             self.replay_scale.set(k)
         label = self.replay_labels[k] if k < len(self.replay_labels) else ""
-        self.replay_var.set(f"move {k}/{len(self.replay_states) - 1} {label}")
+        self.replay_var.set(f"{k}/{len(self.replay_states) - 1} {label}")
         self.hint = []
         self.fits = [True, True, True]
         self.redraw()
