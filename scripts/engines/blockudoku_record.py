@@ -10,7 +10,7 @@ from .base import ProtocolViolation
 from .blockudoku import Placement
 from .pieces import Piece
 
-HEADER = "blockudoku record 1"
+HEADER = "blockudoku-record 1"
 
 
 class RecordError(ValueError):
@@ -61,6 +61,7 @@ def format_record(record: Record, catalogue: Dict[int, Piece], engine_catalogue:
         if game.result is not None:
             kind, rounds, score = game.result
             lines.append(f"result {kind} rounds {rounds} score {score}")
+        lines.append("end")
     return "\n".join(lines) + "\n"
 
 
@@ -90,6 +91,10 @@ def parse_record(text: str, catalogue: Dict[int, Piece]) -> Record:
                 if len(toks) >= 3 and toks[1] == "seed":
                     game.seed = int(toks[2])
                 record.games.append(game)
+            elif word == "end":
+                if game is None:
+                    raise RecordError(f"line {n}: end before a game line")
+                game = None
             elif word in ("hand", "play", "result"):
                 if game is None:
                     raise RecordError(f"line {n}: {word} before a game line")

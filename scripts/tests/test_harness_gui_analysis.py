@@ -152,7 +152,7 @@ def test_save_load_replay_and_analyse_from_a_move(tk_root, artifacts, tmp_path):
         path = tmp_path / "game.bkr"
         app.save_record(str(path))
         text = path.read_text()
-        assert text.startswith("blockudoku record 1\n") and "set catalogue" in text
+        assert text.startswith("blockudoku-record 1\n") and text.endswith("end\n") and "set catalogue" in text
         # The engine's replay agrees with the window.
         out = subprocess.run([str(real_binary("blockudoku")), "replay", str(path)], capture_output=True, text=True)
         assert out.returncode == 0, out.stderr

@@ -11,7 +11,7 @@ use puzzle_rules::blockudoku::{catalogue, hand_is_dead, GameState, Hand, Piece, 
 use crate::protocol::{self, parse_placement};
 
 /// The first line of every record.
-pub const HEADER: &str = "blockudoku record 1";
+pub const HEADER: &str = "blockudoku-record 1";
 
 /// The `set` line of a piece set: `set catalogue` for the game's own 47 pieces, else every
 /// shape.
@@ -143,6 +143,9 @@ pub fn replay(text: &str) -> Result<Vec<Replayed>> {
                 let (g, played) = game
                     .as_mut()
                     .ok_or_else(|| at("hand before a game line".into()))?;
+                if g.result != "open" {
+                    return Err(at("hand after the result".into()));
+                }
                 if !*played {
                     return Err(at("a hand dealt before the last one was played".into()));
                 }
@@ -171,7 +174,7 @@ pub fn replay(text: &str) -> Result<Vec<Replayed>> {
                 let (g, played) = game
                     .as_mut()
                     .ok_or_else(|| at("play before a game line".into()))?;
-                if *played {
+                if *played || g.result != "open" {
                     return Err(at("play without a hand dealt".into()));
                 }
                 if rest.split_whitespace().next().is_none() {
@@ -223,13 +226,21 @@ pub fn replay(text: &str) -> Result<Vec<Replayed>> {
                     )));
                 }
                 g.result = kind.to_string();
-                games.push(game.take().expect("a game").0);
+            }
+            "end" => {
+                let (g, _) = game
+                    .take()
+                    .ok_or_else(|| at("end before a game line".into()))?;
+                games.push(g);
             }
             other => return Err(at(format!("unknown line {}", protocol::shown(other)))),
         }
     }
-    if let Some((g, _)) = game.take() {
-        games.push(g);
+    if let Some((g, _)) = game {
+        bail!("game {} has no end line", g.index);
+    }
+    if games.is_empty() {
+        bail!("the record holds no game");
     }
     Ok(games)
 }
@@ -275,31 +286,46 @@ impl ReplayArgs {
 mod tests {
     use super::*;
 
-    const GAME: &str = "blockudoku record 1\n# a comment\nset catalogue\nscoring blockudoku\n\
+    const GAME: &str = "blockudoku-record 1\n# a comment\nset catalogue\nscoring blockudoku\n\
         game 0 seed 7\nhand 1 1 1\nplay 1@r1c1 2@r1c2 3@r1c3\n";
+
+    fn ended(text: &str) -> String {
+        format!("{text}end\n")
+    }
 
     #[test]
     fn replays_a_game_and_names_the_first_illegal_step() {
-        let g = &replay(GAME).unwrap()[0];
-        assert_eq!(g.rounds, 1);
+        let g = &replay(&ended(GAME)).unwrap()[0];
+        assert_eq!((g.rounds, g.state.score, g.result.as_str()), (1, 3, "open"));
         assert_eq!(g.state.board.to_string().matches('#').count(), 3);
-        let bad = GAME.replace("3@r1c3", "3@r1c2");
+        let capped = format!("{GAME}result capped rounds 1 score 3\nend\n");
+        assert_eq!(replay(&capped).unwrap()[0].result, "capped");
+        assert!(replay(GAME)
+            .unwrap_err()
+            .to_string()
+            .contains("no end line"));
+        let bad = ended(&GAME.replace("3@r1c3", "3@r1c2"));
         let e = replay(&bad).unwrap_err().to_string();
         assert!(e.starts_with("line 7: 3@r1c2"), "{e}");
-        let wrong = format!("{GAME}result capped rounds 1 score 99\n");
+        let wrong = format!("{GAME}result capped rounds 1 score 99\nend\n");
         assert!(replay(&wrong).unwrap_err().to_string().contains("score 99"));
-        assert!(replay("blockudoku record 2\n").is_err());
+        assert!(replay("blockudoku-record 2\n").is_err());
         let split = GAME.replace(
             "play 1@r1c1 2@r1c2 3@r1c3\n",
             "play 1@r1c1\nplay 3@r1c3 2@r1c2\n",
         );
-        assert_eq!(replay(&split).unwrap()[0], *g);
+        assert_eq!(replay(&ended(&split)).unwrap()[0], *g);
         let unplayed = GAME.replace("play 1@r1c1 2@r1c2 3@r1c3\n", "play 1@r1c1\nhand 2 2 2\n");
-        assert!(replay(&unplayed).is_err());
-        let not_dead = format!("{GAME}hand 1 1 1\nresult died rounds 1 score 3\n");
+        assert!(replay(&ended(&unplayed)).is_err());
+        let not_dead = format!("{GAME}hand 1 1 1\nresult died rounds 1 score 3\nend\n");
         assert!(replay(&not_dead)
             .unwrap_err()
             .to_string()
             .contains("can be placed"));
+        let after = format!("{GAME}result capped rounds 1 score 3\nhand 1 1 1\nend\n");
+        assert!(replay(&after)
+            .unwrap_err()
+            .to_string()
+            .contains("after the result"));
     }
 }
