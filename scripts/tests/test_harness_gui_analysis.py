@@ -228,3 +228,19 @@ def test_selfplay_record_replays_to_the_reported_score(tk_root, tmp_path):
     (tmp_path / "bad.bkr").write_text("\n".join(text) + "\n")
     bad = subprocess.run([binary, "replay", str(tmp_path / "bad.bkr")], capture_output=True, text=True)
     assert bad.returncode != 0 and f"line {first_play + 1}:" in bad.stderr and len(bad.stderr.splitlines()) == 1
+
+
+def test_window_errors_are_one_line_not_tracebacks(tmp_path):
+    import os
+    import sys
+
+    script = os.path.join(os.path.dirname(__file__), "..", "blockudoku_gui.py")
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    for args in (["--engine", str(real_binary("blockudoku"))], ["--engine", str(tmp_path / "no-such-engine")]):
+        proc = subprocess.run([sys.executable, script, *args], capture_output=True, text=True, env=env, timeout=60)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+        # argparse's usage, then the reason on one line
+        assert proc.stderr.strip().splitlines()[-1].startswith("blockudoku_gui.py: ")
+    assert "cannot open a window" in subprocess.run(
+        [sys.executable, script, "--engine", str(real_binary("blockudoku"))],
+        capture_output=True, text=True, env=env, timeout=60).stderr
