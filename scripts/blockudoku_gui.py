@@ -33,6 +33,7 @@ sends `position`/`play`/`go`/`analyse` and draws what comes back. Only the deali
 GUI. Errors are shown in a dialog.
 
     python3 scripts/blockudoku_gui.py [--engine PATH] [--seed N] [--movetime MS] [--agent NAME]
+                                      [--analysis] [--load FILE]
 """
 from __future__ import annotations
 
@@ -1185,6 +1186,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                                         "an agent it does not have is refused before the window opens)")
     parser.add_argument("--delay", type=int, default=350, help="ms between animated engine placements")
     parser.add_argument("--pieces", help="piece catalogue file to draw from (default: ask the engine)")
+    parser.add_argument("--analysis", action="store_true", help="open on the analysis board")
+    parser.add_argument("--load", metavar="FILE", help="open a game record and replay it (protocol/records.md)")
     args = parser.parse_args(argv)
     try:
         engine = BlockudokuEngine(args.engine.split() if args.engine else None)
@@ -1207,6 +1210,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         engine.quit()
         parser.exit(2, f"blockudoku_gui.py: cannot open a window: {err}\n")
     app = BlockudokuApp(root, engine, catalogue, seed=args.seed, movetime=args.movetime, delay=args.delay)
+    if args.load:
+        app.load_record(args.load)  # a record that does not replay is shown in a dialog
+    if args.analysis:
+        app.enter_analysis()
     try:
         root.mainloop()
     finally:
