@@ -60,7 +60,10 @@ impl GameRecord {
     /// The game's last line; returns the game's text.
     pub fn finish(mut self, died: bool, rounds: u64, score: u64) -> String {
         let result = if died { "died" } else { "capped" };
-        let _ = writeln!(self.text, "result {result} rounds {rounds} score {score}\nend");
+        let _ = writeln!(
+            self.text,
+            "result {result} rounds {rounds} score {score}\nend"
+        );
         self.text
     }
 }
