@@ -13,11 +13,27 @@ bare `go` (the `strong` agent then weighs its boards over 64 sampled next hands,
 answer every time); a time makes both `default` and `strong` spend it on the next-hand
 lookahead (protocol/blockudoku.md, `go`).
 
+The board scales with the window and carries row and column labels (r1..r9, c1..c9); the
+tray slots are numbered 1-3 and a hint labels each cell with the slot number of its piece.
+
+"Analysis" opens the analysis board, an edit mode for advice on any position: click or drag cells to fill or
+empty them, pick a tray slot and then a piece from the palette of the 47 pieces (right-click a
+slot to empty it), or paste a `position` line; set score and streak, then "Analyse": the
+engine's `analyse` answer (protocol/blockudoku.md) fills a panel with the agent's line and the
+best alternatives, each with its evaluation, the exact chance that the next hand is dead on
+the board it leaves, and the points it scores; the chosen line is drawn on the board.
+
+Game > Save record / Load record keep a game in the record format (protocol/records.md); a
+loaded game is replayed with the bar under the board (back, forward, jump to a move), and
+"Analysis board" analyses the position shown.
+
 Every rule (legality, clearing, scoring, whether a piece fits) is the engine's: the window
-sends `position`/`play`/`go` and draws what comes back. Only the dealing of hands (uniform
-with replacement over the catalogue, from the seed) happens here, as in the original GUI.
+sends `position`/`play`/`go`/`analyse` and draws what comes back. Only the dealing of hands
+(uniform with replacement over the catalogue, from the seed) happens here, as in the original
+GUI. Errors are shown in a dialog.
 
     python3 scripts/blockudoku_gui.py [--engine PATH] [--seed N] [--movetime MS] [--agent NAME]
+                                      [--analysis] [--load FILE]
 """
 from __future__ import annotations
 
@@ -27,7 +43,7 @@ import sys
 import tkinter as tk
 import tkinter.font as tkfont
 from dataclasses import dataclass, field
-from tkinter import ttk
+from tkinter import filedialog, ttk
 from typing import Dict, List, Optional, Tuple
 
 from engines import (
@@ -40,17 +56,42 @@ from engines import (
     cells_of,
     load_catalogue,
 )
+from engines.blockudoku_record import Record, RecordError, RecordGame, format_record, parse_record
 from engines.cli import HelpFormatter
 from engines.frontend import EngineSupervision
 
 STATUS_WRAP = (450, 330)  # status line width in pixels: alone, and beside Restart engine
-CELL = 46  # board cell size in pixels
-HAND_CELL = 24  # hand pieces are drawn at half size, as in the original
-BOARD_X, BOARD_Y = (470 - 9 * 46) // 2, 6
-BOARD_PX = 9 * CELL
-HAND_Y = BOARD_Y + BOARD_PX + 12
-HAND_H = 5 * HAND_CELL + 8
-CANVAS_W, CANVAS_H = 470, HAND_Y + HAND_H
+CANVAS_W, CANVAS_H = 470, 560  # the canvas at the original's size; it scales with the window
+PALETTE_CELL = 6  # palette pieces: cells of this many pixels, each piece in a box of 38
+PALETTE_BOX, PALETTE_COLUMNS = 38, 12
+
+
+@dataclass
+class Layout:
+    """Where things are on the canvas at its current size (all in pixels)."""
+
+    cell: int  # board cell
+    margin: int  # room for the row and column labels
+    board_x: int
+    board_y: int
+    hand_cell: int  # hand pieces at half size, as in the original
+    hand_y: int
+    hand_h: int
+    width: int
+
+    @property
+    def board_px(self) -> int:
+        return 9 * self.cell
+
+    @staticmethod
+    def fit(width: int, height: int) -> "Layout":
+        margin = 18
+        cell = max(12, min((width - 2 * margin) // 9, int((height - margin - 24) / 11.5)))
+        hand_cell = cell // 2
+        board_x = max(margin, (width - 9 * cell) // 2)
+        board_y = margin + 2
+        hand_y = board_y + 9 * cell + 12
+        return Layout(cell, margin, board_x, board_y, hand_cell, hand_y, 5 * hand_cell + 8, width)
 
 COLOURS = {
     "empty": "#f4f1ea",
@@ -62,7 +103,9 @@ COLOURS = {
     "grey": "#b8b8b8",
     "preview": "#7fa8d6",
     "preview_bad": "#d98c8c",
-    "hint": ("#e07b00", "#2a9d3a", "#a63fb5"),
+    "hint": ("#e07b00", "#2a9d3a", "#a63fb5"),  # by hand slot 1-3, on the board and the tray
+    "label": "#6b6355",
+    "selected": "#e07b00",
 }
 
 
@@ -110,19 +153,43 @@ class BlockudokuApp(EngineSupervision):
         self.pending: List[Tuple[int, Placement]] = []
         self.games_finished: List[int] = []  # final scores, newest last (tests read this)
         self.game_over_window: Optional[tk.Toplevel] = None
+        self.error_window: Optional[tk.Toplevel] = None
+        self.last_error = ""  # the text of the last error dialog (tests read this)
+        self.layout = Layout.fit(CANVAS_W, CANVAS_H)
+        # The game as a record: ("hand", ids) and ("play", [Placement]) events, slots 1-3.
+        self.events: List[Tuple[str, list]] = []
+        # Analysis board: on, the game it replaced, the selected tray slot, the last answer.
+        self.analysing = False
+        self.game_before: Optional[Game] = None
+        self.selected_slot = 0
+        self.paint: Optional[str] = None  # "#" or "." while a drag fills or empties cells
+        self.analysis: list = []
+        # A loaded record's positions (after each placement) and the one shown; None: playing.
+        self.replay_states: Optional[List[Game]] = None
+        self.replay_at = 0
 
         root.title("Blockudoku")
         root.geometry("470x700")
-        root.resizable(False, False)
+        root.report_callback_exception = self.report_exception
+
+        menubar = tk.Menu(root)
+        game_menu = tk.Menu(menubar, tearoff=False)
+        game_menu.add_command(label="New game", command=self.new_game)
+        game_menu.add_command(label="Save record...", command=self.ask_save_record)
+        game_menu.add_command(label="Load record...", command=self.ask_load_record)
+        menubar.add_cascade(label="Game", menu=game_menu)
+        root.config(menu=menubar)
 
         self.score_var = tk.StringVar(value="Score: 0")
         tk.Label(root, textvariable=self.score_var, font=("Helvetica", 20, "bold")).pack(pady=(6, 0))
 
+        # Packed last so that it takes what the other rows leave: the board scales with it.
         self.canvas = tk.Canvas(root, width=CANVAS_W, height=CANVAS_H, bg="white", highlightthickness=0)
-        self.canvas.pack()
         self.canvas.bind("<ButtonPress-1>", self.on_press)
         self.canvas.bind("<B1-Motion>", self.on_motion)
         self.canvas.bind("<ButtonRelease-1>", self.on_release)
+        self.canvas.bind("<ButtonPress-3>", self.on_right_press)
+        self.canvas.bind("<Configure>", self.on_resize)
 
         buttons = tk.Frame(root)
         buttons.pack(fill="x", padx=8, pady=(4, 0))
@@ -133,6 +200,8 @@ class BlockudokuApp(EngineSupervision):
         self.undo_button = tk.Button(buttons, text="Undo", command=self.undo)
         self.undo_button.pack(side="left")
         tk.Button(buttons, text="New game", command=self.new_game).pack(side="left", padx=4)
+        self.analysis_button = tk.Button(buttons, text="Analysis", command=self.toggle_analysis)
+        self.analysis_button.pack(side="left")
 
         settings = tk.Frame(root)
         settings.pack(fill="x", padx=8, pady=(4, 0))
@@ -167,12 +236,16 @@ class BlockudokuApp(EngineSupervision):
 
         self.status_var = tk.StringVar(value="")
         self.engine_status_row(root, self.status_var, STATUS_WRAP)
+        self.build_replay_bar(root)
+        self.build_analysis_frame(root)
+        self.canvas.pack(side="top", fill="both", expand=True, before=buttons)
 
         # About the original's 470x700, taller by the rows the engine's options need, with
         # room for a status of two lines.
         root.update_idletasks()
         line = tkfont.nametofont(self.status_label.cget("font")).metrics("linespace")
         root.geometry(f"470x{max(700, root.winfo_reqheight() + line)}")
+        root.minsize(300, 450)
 
         self.new_game()
 
@@ -267,11 +340,15 @@ class BlockudokuApp(EngineSupervision):
     def new_game(self) -> None:
         if self.engine_dead is not None:
             return  # the game on screen is kept until the engine is restarted
+        if self.analysing:
+            self.leave_analysis()
         self.close_game_over()
         self.rng = random.Random(self.seed())
         self.game = Game()
         self.history.clear()
+        self.events = []
         self.hint = []
+        self.close_replay()
         try:
             self.engine.newgame()
         except EngineDied as err:
@@ -283,6 +360,7 @@ class BlockudokuApp(EngineSupervision):
 
     def deal(self) -> None:
         self.game.hand = [self.rng.choice(self.piece_ids) for _ in range(3)]
+        self.events.append(("hand", list(self.game.hand)))
 
     def snapshot(self) -> Snapshot:
         return Snapshot(self.game.board, list(self.game.hand), self.game.score, self.game.streak, self.rng.getstate())
@@ -306,6 +384,7 @@ class BlockudokuApp(EngineSupervision):
             self.engine_failed(err)
             return False
         self.history.append(before)
+        self.events.append(("play", [Placement(slot + 1, row + 1, col + 1)]))
         # Cells that were filled (before, or by this piece) and are empty now were cleared:
         # flash them, as the original did. Read off the engine's boards, not worked out here.
         covered = {r * 9 + c for r, c in cells_of(self.catalogue[self.game.hand[slot]], row, col)}
@@ -321,13 +400,6 @@ class BlockudokuApp(EngineSupervision):
         if cleared_cells:
             self.flash(cleared_cells)
         return True
-
-    def flash(self, cells: List[int]) -> None:
-        for k in cells:
-            r, c = divmod(k, 9)
-            x, y = BOARD_X + c * CELL, BOARD_Y + r * CELL
-            self.canvas.create_rectangle(x + 2, y + 2, x + CELL - 2, y + CELL - 2, fill="#ffd54a", outline="", tags="flash")
-        self.root.after(180, lambda: self.canvas.delete("flash"))
 
     def after_change(self) -> None:
         """Recomputes which pieces fit, redraws, and ends the game if nothing fits."""
@@ -375,6 +447,10 @@ class BlockudokuApp(EngineSupervision):
         if not self.history or self.autoplay:
             return
         snap = self.history.pop()
+        while self.events and self.events[-1][0] == "hand":
+            self.events.pop()  # the hand dealt after the placement undone
+        if self.events:
+            self.events.pop()
         self.game.board, self.game.hand = snap.board, list(snap.hand)
         self.game.score, self.game.streak = snap.score, snap.streak
         self.game.placed -= 1
@@ -414,13 +490,13 @@ class BlockudokuApp(EngineSupervision):
             self.engine_failed(err)
             return
         self.hint = seq or []
-        self.status(f"hint ({self.agent_name()}): piece "
-                    + ", ".join(f"{s + 1} at r{p.row}c{p.col}" for s, p in self.hint)
+        self.status(f"hint ({self.agent_name()}): "
+                    + ", ".join(f"piece {s + 1} at r{p.row}c{p.col}" for s, p in self.hint)
                     if seq else f"no sequence places the hand ({self.agent_name()})")
         self.redraw()
 
     def toggle_engine(self) -> None:
-        if self.engine_dead is not None:
+        if self.engine_dead is not None or self.replay_states is not None:
             return
         if self.autoplay:
             self.stop_engine()
@@ -439,6 +515,9 @@ class BlockudokuApp(EngineSupervision):
             self.autoplay_job = None
         self.engine_button.config(text="Start Engine")
         self.undo_button.config(state="normal")
+        if self.hint and not self.analysing:
+            self.hint = []  # the outline of a placement that will not be played now
+            self.redraw()
 
     def engine_step(self) -> None:
         """One beat of the engine demo: show the next placement, then play it."""
@@ -472,38 +551,68 @@ class BlockudokuApp(EngineSupervision):
 
     # --- drawing -----------------------------------------------------------------------------
 
+    def on_resize(self, event) -> None:
+        layout = Layout.fit(event.width, event.height)
+        if layout != self.layout:
+            self.layout = layout
+            self.redraw()
+
+    def cell_box(self, r: int, col: int) -> Tuple[int, int, int, int]:
+        L = self.layout
+        x, y = L.board_x + col * L.cell, L.board_y + r * L.cell
+        return x, y, x + L.cell, y + L.cell
+
     def hand_origin(self, slot: int, piece: Piece) -> Tuple[int, int]:
         """Top-left pixel of a hand piece, centred in its third of the hand area."""
-        cx = slot * CANVAS_W // 3 + CANVAS_W // 6
-        cy = HAND_Y + HAND_H // 2
-        return cx - piece.width * HAND_CELL // 2, cy - piece.height * HAND_CELL // 2
+        L = self.layout
+        cx = slot * L.width // 3 + L.width // 6
+        cy = L.hand_y + L.hand_h // 2
+        return cx - piece.width * L.hand_cell // 2, cy - piece.height * L.hand_cell // 2
 
     def redraw(self) -> None:
         c = self.canvas
+        L = self.layout
         c.delete("all")
+        label_font = ("Helvetica", max(7, L.cell // 5))
         for r in range(9):
             for col in range(9):
-                x, y = BOARD_X + col * CELL, BOARD_Y + r * CELL
+                x0, y0, x1, y1 = self.cell_box(r, col)
                 filled = self.game.board[r * 9 + col] == "#"
                 alt = (r // 3 + col // 3) % 2 == 1
                 fill = COLOURS["filled"] if filled else COLOURS["empty_alt" if alt else "empty"]
-                c.create_rectangle(x, y, x + CELL, y + CELL, fill=fill, outline=COLOURS["grid"], tags=("cell", f"cell{r}_{col}"))
+                c.create_rectangle(x0, y0, x1, y1, fill=fill, outline=COLOURS["grid"], tags=("cell", f"cell{r}_{col}"))
+        for k in range(9):
+            x0, y0, x1, y1 = self.cell_box(k, k)
+            c.create_text(L.board_x - 4, (y0 + y1) // 2, text=f"r{k + 1}", anchor="e", fill=COLOURS["label"],
+                          font=label_font, tags="label")
+            c.create_text((x0 + x1) // 2, L.board_y - 3, text=f"c{k + 1}", anchor="s", fill=COLOURS["label"],
+                          font=label_font, tags="label")
         for k in range(4):
-            x = BOARD_X + k * 3 * CELL
-            y = BOARD_Y + k * 3 * CELL
-            c.create_line(x, BOARD_Y, x, BOARD_Y + BOARD_PX, width=3, fill=COLOURS["box"])
-            c.create_line(BOARD_X, y, BOARD_X + BOARD_PX, y, width=3, fill=COLOURS["box"])
-        for number, (slot, placement) in enumerate(self.hint, 1):
+            x = L.board_x + k * 3 * L.cell
+            y = L.board_y + k * 3 * L.cell
+            c.create_line(x, L.board_y, x, L.board_y + L.board_px, width=3, fill=COLOURS["box"])
+            c.create_line(L.board_x, y, L.board_x + L.board_px, y, width=3, fill=COLOURS["box"])
+        # The hint (or the chosen analysis line): each cell labelled with its tray slot number.
+        for slot, placement in self.hint:
             pid = self.game.hand[slot]
             if pid is None:
                 continue
-            colour = COLOURS["hint"][(number - 1) % 3]
+            colour = COLOURS["hint"][slot % 3]
             for r, col in cells_of(self.catalogue[pid], placement.row - 1, placement.col - 1):
-                x, y = BOARD_X + col * CELL, BOARD_Y + r * CELL
-                c.create_rectangle(x + 3, y + 3, x + CELL - 3, y + CELL - 3, outline=colour, width=3, tags="hint")
-                c.create_text(x + CELL // 2, y + CELL // 2, text=str(number), fill=colour,
-                              font=("Helvetica", 14, "bold"), tags="hint")
-        c.create_line(0, HAND_Y - 8, CANVAS_W, HAND_Y - 8, fill=COLOURS["grid"])
+                x0, y0, x1, y1 = self.cell_box(r, col)
+                c.create_rectangle(x0 + 3, y0 + 3, x1 - 3, y1 - 3, outline=colour, width=3, tags="hint")
+                c.create_text((x0 + x1) // 2, (y0 + y1) // 2, text=str(slot + 1), fill=colour,
+                              font=("Helvetica", max(8, L.cell * 3 // 10), "bold"), tags=("hint", f"hintlabel{slot + 1}"))
+        c.create_line(0, L.hand_y - 8, L.width, L.hand_y - 8, fill=COLOURS["grid"])
+        for slot in range(3):
+            # Tray slot numbers, in the colour the hint uses for the slot's piece.
+            x = slot * L.width // 3 + 8
+            c.create_text(x, L.hand_y - 4, text=str(slot + 1), anchor="nw", fill=COLOURS["hint"][slot],
+                          font=("Helvetica", max(9, L.cell // 4), "bold"), tags=("slotnumber", f"slotnumber{slot + 1}"))
+            if self.analysing and slot == self.selected_slot:
+                c.create_rectangle(slot * L.width // 3 + 3, L.hand_y - 5, (slot + 1) * L.width // 3 - 3,
+                                   L.hand_y + L.hand_h - 2, outline=COLOURS["selected"], width=2, dash=(4, 2),
+                                   tags="selectedslot")
         for slot, pid in self.remaining():
             if self.drag and self.drag["slot"] == slot:
                 continue
@@ -511,21 +620,28 @@ class BlockudokuApp(EngineSupervision):
             x0, y0 = self.hand_origin(slot, piece)
             colour = COLOURS["piece"] if self.fits[slot] else COLOURS["grey"]
             for r, col in piece.cells:
-                x, y = x0 + col * HAND_CELL, y0 + r * HAND_CELL
-                c.create_rectangle(x, y, x + HAND_CELL, y + HAND_CELL, fill=colour, outline="white",
+                x, y = x0 + col * L.hand_cell, y0 + r * L.hand_cell
+                c.create_rectangle(x, y, x + L.hand_cell, y + L.hand_cell, fill=colour, outline="white",
                                    tags=("hand", f"hand{slot}", "grey" if not self.fits[slot] else "live"))
         self.score_var.set(f"Score: {self.game.score}")
         if self.drag:
             self.draw_drag()
 
+    def flash(self, cells: List[int]) -> None:
+        for k in cells:
+            x0, y0, x1, y1 = self.cell_box(*divmod(k, 9))
+            self.canvas.create_rectangle(x0 + 2, y0 + 2, x1 - 2, y1 - 2, fill="#ffd54a", outline="", tags="flash")
+        self.root.after(180, lambda: self.canvas.delete("flash"))
+
     def drop_cell(self, x: float, y: float) -> Optional[Tuple[int, int]]:
         """Board cell (row, col) for the dragged piece's top-left, or None when off the board."""
         d = self.drag
         assert d is not None
+        L = self.layout
         piece = self.catalogue[self.game.hand[d["slot"]]]
         left, top = x - d["dx"], y - d["dy"]
-        col = round((left - BOARD_X) / CELL)
-        row = round((top - BOARD_Y) / CELL)
+        col = round((left - L.board_x) / L.cell)
+        row = round((top - L.board_y) / L.cell)
         if row < 0 or col < 0 or row + piece.height > 9 or col + piece.width > 9:
             return None
         return row, col
@@ -533,6 +649,7 @@ class BlockudokuApp(EngineSupervision):
     def draw_drag(self) -> None:
         d = self.drag
         c = self.canvas
+        L = self.layout
         c.delete("drag")
         piece = self.catalogue[self.game.hand[d["slot"]]]
         target = self.drop_cell(d["x"], d["y"])
@@ -542,26 +659,42 @@ class BlockudokuApp(EngineSupervision):
             cells = cells_of(piece, *target)
             clash = any(self.game.board[r * 9 + col] == "#" for r, col in cells)
             for r, col in cells:
-                x, y = BOARD_X + col * CELL, BOARD_Y + r * CELL
-                c.create_rectangle(x, y, x + CELL, y + CELL, fill=COLOURS["preview_bad" if clash else "preview"],
+                x0, y0, x1, y1 = self.cell_box(r, col)
+                c.create_rectangle(x0, y0, x1, y1, fill=COLOURS["preview_bad" if clash else "preview"],
                                    stipple="gray50", outline="", tags=("drag", "preview"))
         left, top = d["x"] - d["dx"], d["y"] - d["dy"]
         for r, col in piece.cells:
-            x, y = left + col * CELL, top + r * CELL
-            c.create_rectangle(x, y, x + CELL, y + CELL, fill=COLOURS["piece"], outline="white", tags=("drag", "dragged"))
+            x, y = left + col * L.cell, top + r * L.cell
+            c.create_rectangle(x, y, x + L.cell, y + L.cell, fill=COLOURS["piece"], outline="white", tags=("drag", "dragged"))
 
     # --- mouse -------------------------------------------------------------------------------
 
     def slot_at(self, x: float, y: float) -> Optional[int]:
+        L = self.layout
         for slot, pid in self.remaining():
             piece = self.catalogue[pid]
             x0, y0 = self.hand_origin(slot, piece)
-            if x0 - 8 <= x <= x0 + piece.width * HAND_CELL + 8 and y0 - 8 <= y <= y0 + piece.height * HAND_CELL + 8:
+            if x0 - 8 <= x <= x0 + piece.width * L.hand_cell + 8 and y0 - 8 <= y <= y0 + piece.height * L.hand_cell + 8:
                 return slot
         return None
 
+    def tray_slot_at(self, x: float, y: float) -> Optional[int]:
+        """The tray third under (x, y), empty or not."""
+        L = self.layout
+        if L.hand_y - 8 <= y <= L.hand_y + L.hand_h and 0 <= x < L.width:
+            return min(2, int(x * 3 // L.width))
+        return None
+
+    def board_cell_at(self, x: float, y: float) -> Optional[Tuple[int, int]]:
+        L = self.layout
+        col, row = int((x - L.board_x) // L.cell), int((y - L.board_y) // L.cell)
+        return (row, col) if 0 <= row < 9 and 0 <= col < 9 else None
+
     def on_press(self, event) -> None:
-        if self.autoplay:
+        if self.analysing:
+            self.edit_press(event.x, event.y)
+            return
+        if self.autoplay or self.replay_states is not None:
             return
         slot = self.slot_at(event.x, event.y)
         if slot is None:
@@ -571,18 +704,22 @@ class BlockudokuApp(EngineSupervision):
             return
         piece = self.catalogue[self.game.hand[slot]]
         x0, y0 = self.hand_origin(slot, piece)
-        scale = CELL / HAND_CELL
+        scale = self.layout.cell / self.layout.hand_cell
         # Keep the grab point under the cursor as the piece grows to board size.
         self.drag = {"slot": slot, "dx": (event.x - x0) * scale, "dy": (event.y - y0) * scale, "x": event.x, "y": event.y}
         self.hint = []
         self.redraw()
 
     def on_motion(self, event) -> None:
+        if self.analysing:
+            self.edit_motion(event.x, event.y)
+            return
         if self.drag:
             self.drag["x"], self.drag["y"] = event.x, event.y
             self.draw_drag()
 
     def on_release(self, event) -> None:
+        self.paint = None
         if not self.drag:
             return
         self.drag["x"], self.drag["y"] = event.x, event.y
@@ -592,19 +729,452 @@ class BlockudokuApp(EngineSupervision):
         if target is None or not self.place(slot, *target):
             self.redraw()
 
+    def on_right_press(self, event) -> None:
+        """In the analysis board: empties the tray slot clicked."""
+        slot = self.tray_slot_at(event.x, event.y)
+        if self.analysing and slot is not None:
+            self.game.hand[slot] = None
+            self.selected_slot = slot
+            self.position_edited()
+
     def pixel_of_hand_piece(self, slot: int) -> Tuple[int, int]:
         """Centre of the first cell of a hand piece (for scripted drags)."""
         piece = self.catalogue[self.game.hand[slot]]
         x0, y0 = self.hand_origin(slot, piece)
         r, col = piece.cells[0]
-        return x0 + col * HAND_CELL + HAND_CELL // 2, y0 + r * HAND_CELL + HAND_CELL // 2
+        h = self.layout.hand_cell
+        return x0 + col * h + h // 2, y0 + r * h + h // 2
 
     def pixel_for_drop(self, slot: int, row: int, col: int) -> Tuple[int, int]:
         """Where to release a piece grabbed by `pixel_of_hand_piece` to put its top-left on (row, col)."""
         piece = self.catalogue[self.game.hand[slot]]
         r, c = piece.cells[0]
-        return BOARD_X + (col + c) * CELL + CELL // 2, BOARD_Y + (row + r) * CELL + CELL // 2
+        x0, y0, x1, y1 = self.cell_box(row + r, col + c)
+        return (x0 + x1) // 2, (y0 + y1) // 2
 
+    def cell_centre(self, row: int, col: int) -> Tuple[int, int]:
+        x0, y0, x1, y1 = self.cell_box(row, col)
+        return (x0 + x1) // 2, (y0 + y1) // 2
+
+    def tray_centre(self, slot: int) -> Tuple[int, int]:
+        L = self.layout
+        return slot * L.width // 3 + L.width // 6, L.hand_y + L.hand_h // 2
+
+    # --- errors ------------------------------------------------------------------------------
+
+    def error(self, text: str, title: str = "Blockudoku") -> None:
+        """Shows an error in a dialog (not modal: the window stays usable, tests go on)."""
+        self.last_error = text
+        self.status(text)
+        if self.error_window is not None:
+            try:
+                self.error_window.destroy()
+            except tk.TclError:
+                pass
+        win = tk.Toplevel(self.root)
+        win.title(title)
+        win.transient(self.root)
+        tk.Label(win, text=text, wraplength=360, justify="left", padx=18, pady=12).pack()
+        tk.Button(win, text="OK", command=win.destroy).pack(pady=(0, 10))
+        self.root.update_idletasks()
+        win.geometry(f"+{self.root.winfo_rootx() + 40}+{self.root.winfo_rooty() + 160}")
+        self.error_window = win
+
+    def report_exception(self, kind, value, tb) -> None:
+        """A failure in a callback: a dialog with its one-line reason, not a traceback."""
+        self.error(f"{kind.__name__}: {value}", "Unexpected error")
+
+    # --- analysis board ----------------------------------------------------------------------
+
+    def build_analysis_frame(self, root: tk.Misc) -> None:
+        """The analysis board's controls, palette and panel (shown in analysis mode only)."""
+        f = self.analysis_frame = tk.Frame(root, bd=1, relief="groove")
+        row1 = tk.Frame(f)
+        row1.pack(fill="x", padx=4, pady=2)
+        tk.Label(row1, text="Score").pack(side="left")
+        self.edit_score_var = tk.StringVar(value="0")
+        tk.Entry(row1, textvariable=self.edit_score_var, width=6).pack(side="left", padx=(2, 6))
+        tk.Label(row1, text="Streak").pack(side="left")
+        self.edit_streak_var = tk.StringVar(value="0")
+        tk.Entry(row1, textvariable=self.edit_streak_var, width=3).pack(side="left", padx=(2, 6))
+        tk.Label(row1, text="Lines").pack(side="left")
+        self.lines_var = tk.StringVar(value="3")
+        tk.Spinbox(row1, from_=1, to=8, textvariable=self.lines_var, width=2).pack(side="left", padx=(2, 6))
+        self.analyse_button = tk.Button(row1, text="Analyse", command=self.analyse)
+        self.analyse_button.pack(side="left")
+        tk.Button(row1, text="Clear", command=self.clear_board).pack(side="left", padx=4)
+        row2 = tk.Frame(f)
+        row2.pack(fill="x", padx=4, pady=2)
+        tk.Label(row2, text="Position").pack(side="left")
+        self.position_var = tk.StringVar(value="")
+        entry = tk.Entry(row2, textvariable=self.position_var)
+        entry.pack(side="left", fill="x", expand=True, padx=2)
+        entry.bind("<Return>", lambda _e: self.paste_position())
+        tk.Button(row2, text="Set", command=self.paste_position).pack(side="left")
+        rows = (len(self.piece_ids) + PALETTE_COLUMNS - 1) // PALETTE_COLUMNS
+        self.palette = tk.Canvas(f, width=PALETTE_COLUMNS * PALETTE_BOX, height=rows * PALETTE_BOX, bg="white",
+                                 highlightthickness=0)
+        self.palette.pack(pady=2)
+        self.palette.bind("<ButtonPress-1>", self.on_palette)
+        self.draw_palette()
+        self.analysis_title = tk.StringVar(value="")
+        tk.Label(f, text="line: placements (slot@cell), eval, next hand dead, points",
+                 anchor="w", fg=COLOURS["label"]).pack(fill="x", padx=4)
+        tk.Label(f, textvariable=self.analysis_title, anchor="w").pack(fill="x", padx=4)
+        self.panel = tk.Listbox(f, height=5, font=("Courier", 9), activestyle="none", exportselection=False)
+        self.panel.pack(fill="x", padx=4, pady=(0, 4))
+        self.panel.bind("<<ListboxSelect>>", lambda _e: self.show_analysis_line())
+
+    def draw_palette(self) -> None:
+        p = self.palette
+        for k, pid in enumerate(self.piece_ids):
+            piece = self.catalogue[pid]
+            bx, by = (k % PALETTE_COLUMNS) * PALETTE_BOX, (k // PALETTE_COLUMNS) * PALETTE_BOX
+            p.create_rectangle(bx + 1, by + 1, bx + PALETTE_BOX - 1, by + PALETTE_BOX - 1, outline=COLOURS["grid"],
+                               fill="white", tags=("palette", f"pal{pid}"))
+            x0 = bx + (PALETTE_BOX - piece.width * PALETTE_CELL) // 2
+            y0 = by + (PALETTE_BOX - piece.height * PALETTE_CELL) // 2
+            for r, col in piece.cells:
+                x, y = x0 + col * PALETTE_CELL, y0 + r * PALETTE_CELL
+                p.create_rectangle(x, y, x + PALETTE_CELL, y + PALETTE_CELL, fill=COLOURS["piece"], outline="white",
+                                   tags=("palette", f"pal{pid}"))
+
+    def palette_pixel(self, pid: int) -> Tuple[int, int]:
+        k = self.piece_ids.index(pid)
+        return (k % PALETTE_COLUMNS) * PALETTE_BOX + PALETTE_BOX // 2, (k // PALETTE_COLUMNS) * PALETTE_BOX + PALETTE_BOX // 2
+
+    def on_palette(self, event) -> None:
+        k = (event.y // PALETTE_BOX) * PALETTE_COLUMNS + event.x // PALETTE_BOX
+        if 0 <= event.x < PALETTE_COLUMNS * PALETTE_BOX and 0 <= k < len(self.piece_ids):
+            self.set_slot(self.selected_slot, self.piece_ids[k])
+
+    def set_slot(self, slot: int, pid: Optional[int]) -> None:
+        """Puts catalogue piece `pid` in tray slot `slot` (0-2); the next slot is selected."""
+        self.game.hand[slot] = pid
+        self.selected_slot = (slot + 1) % 3
+        self.position_edited()
+
+    def toggle_analysis(self) -> None:
+        if self.analysing:
+            self.leave_analysis()
+        else:
+            self.enter_analysis()
+
+    def enter_analysis(self) -> None:
+        """The analysis board, starting from the position on screen (a game or a replay)."""
+        if self.analysing:
+            return
+        self.stop_engine()
+        self.game_before = Game(self.game.board, list(self.game.hand), self.game.score, self.game.streak,
+                                self.game.placed)
+        self.analysing = True
+        self.analysis_button.config(text="Game")
+        for w in (self.engine_button, self.hint_button, self.undo_button):
+            w.config(state="disabled")
+        self.edit_score_var.set(str(self.game.score))
+        self.edit_streak_var.set(str(self.game.streak))
+        self.selected_slot = next((s for s in range(3) if self.game.hand[s] is None), 0)
+        self.analysis_frame.pack(side="top", fill="x", padx=8, pady=(4, 4), after=self.status_label.master)
+        self.grow_to_fit()
+        self.position_edited()
+        self.status("analysis board: click or drag cells, pick a tray slot then a piece, Analyse")
+
+    def leave_analysis(self) -> None:
+        """Back to the game as it was before the analysis board."""
+        if not self.analysing:
+            return
+        self.analysing = False
+        self.analysis_frame.pack_forget()
+        self.analysis_button.config(text="Analysis")
+        for w in (self.engine_button, self.hint_button, self.undo_button):
+            w.config(state="normal")
+        if self.game_before is not None:
+            self.game = self.game_before
+            self.game_before = None
+        self.hint, self.analysis = [], []
+        self.grow_to_fit()
+        self.after_change()
+        self.status("back to the game")
+
+    def grow_to_fit(self) -> None:
+        """Makes the window tall enough for what is shown (it may be larger)."""
+        self.root.update_idletasks()
+        need = self.root.winfo_reqheight()
+        if self.root.winfo_height() < need or not self.analysing:
+            self.root.geometry(f"{max(self.root.winfo_width(), 470)}x{max(need, 700)}")
+
+    def edit_press(self, x: float, y: float) -> None:
+        cell = self.board_cell_at(x, y)
+        if cell is not None:
+            k = cell[0] * 9 + cell[1]
+            self.paint = "." if self.game.board[k] == "#" else "#"
+            self.paint_cell(k)
+            return
+        slot = self.tray_slot_at(x, y)
+        if slot is not None:
+            self.selected_slot = slot
+            self.redraw()
+            self.status(f"slot {slot + 1} selected: pick its piece in the palette (right-click empties it)")
+
+    def edit_motion(self, x: float, y: float) -> None:
+        cell = self.board_cell_at(x, y)
+        if self.paint is not None and cell is not None:
+            self.paint_cell(cell[0] * 9 + cell[1])
+
+    def paint_cell(self, k: int) -> None:
+        if self.game.board[k] != self.paint:
+            b = self.game.board
+            self.game.board = b[:k] + self.paint + b[k + 1:]
+            self.position_edited()
+
+    def clear_board(self) -> None:
+        self.game.board = "." * 81
+        self.position_edited()
+
+    def read_score_streak(self) -> Optional[Tuple[int, int]]:
+        try:
+            score, streak = int(self.edit_score_var.get()), int(self.edit_streak_var.get())
+            if score < 0 or streak < 0:
+                raise ValueError
+        except ValueError:
+            self.error("Score and streak must be whole numbers, 0 or more.")
+            return None
+        return score, streak
+
+    def position_edited(self) -> None:
+        """The edited position changed: the last answer no longer holds."""
+        self.hint, self.analysis = [], []
+        self.panel.delete(0, "end")
+        self.analysis_title.set("")
+        self.fits = [True, True, True]
+        self.position_var.set(self.position_text())
+        self.redraw()
+
+    def position_text(self) -> str:
+        pieces = self.game.hand if any(p is not None for p in self.game.hand) else [1]
+        return BlockudokuEngine.position_line(self.game.board, pieces, self.game.score, self.game.streak)
+
+    def paste_position(self) -> None:
+        """Sets the board, hand, score and streak from a `position` line (the engine checks it)."""
+        text = self.position_var.get().strip()
+        try:
+            self.engine.command(text if text.startswith("position") else "position " + text)
+            state = BlockudokuEngine.parse_state(text if text.startswith("position") else "position " + text)
+            by_shape = {p.shape: pid for pid, p in self.catalogue.items()}
+            hand: List[Optional[int]] = []
+            for tok in state.pieces:
+                if tok is None:
+                    hand.append(None)
+                elif tok.isdigit() and int(tok) in self.catalogue:
+                    hand.append(int(tok))
+                else:
+                    shape = Piece.from_shape(tok).shape
+                    if shape not in by_shape:
+                        raise ValueError(f"piece {tok} is not one of the catalogue's")
+                    hand.append(by_shape[shape])
+        except EngineError as err:
+            self.error(f"The engine refuses that position: {err.message}")
+            return
+        except (ValueError, EngineProblem) as err:
+            self.error(f"Not a position: {err}")
+            return
+        self.game.board = state.board
+        self.game.hand = (hand + [None, None, None])[:3]
+        self.game.score, self.game.streak = state.score, state.streak
+        self.edit_score_var.set(str(state.score))
+        self.edit_streak_var.set(str(state.streak))
+        self.position_edited()
+
+    def analyse(self) -> None:
+        """Sends the edited position and `analyse`; fills the panel and draws line 1."""
+        numbers = self.read_score_streak()
+        if numbers is None:
+            return
+        self.game.score, self.game.streak = numbers
+        if not any(p is not None for p in self.game.hand):
+            self.error("The hand is empty: pick a tray slot, then a piece in the palette.")
+            return
+        try:
+            lines = int(self.lines_var.get())
+        except ValueError:
+            lines = 3
+        try:
+            # The whole tray, `-` for an empty slot: the answer's slots are the tray's.
+            self.engine.position(self.game.board, self.game.hand, self.game.score, self.game.streak)
+            self.analysis = self.engine.analyse(movetime=self.movetime(), lines=lines)
+        except EngineError as err:
+            self.error(f"The engine refuses: {err.message}")
+            return
+        except EngineProblem as err:
+            self.engine_failed(err)
+            return
+        self.position_var.set(self.position_text())
+        self.panel.delete(0, "end")
+        agent = self.agent_var.get() or "engine"
+        objective = self.choice_vars["Objective"].get() if "Objective" in self.choice_vars else ""
+        ms = self.movetime()
+        self.analysis_title.set(f"{agent}" + (f", {objective}" if objective else "")
+                                + (f", {ms} ms" if ms else ", bare") + f": {len(self.analysis)} line(s)")
+        if not self.analysis:
+            self.hint = []
+            self.panel.insert("end", "the hand cannot be placed: the game ends here")
+            self.status("no line places the hand")
+            self.redraw()
+            return
+        for k, line in enumerate(self.analysis, 1):
+            moves = " ".join(str(p) for p in line.placements)
+            self.panel.insert("end", f"{k} {moves:<22} eval {line.eval:>8} dead {100 * line.dead_chance:6.3f}%"
+                                     f" +{line.points}")
+        self.panel.selection_set(0)
+        self.show_analysis_line()
+
+    def show_analysis_line(self) -> None:
+        chosen = self.panel.curselection()
+        if not chosen or not self.analysis:
+            return
+        line = self.analysis[chosen[0]]
+        self.hint = [(p.slot - 1, p) for p in line.placements]
+        self.status(f"line {chosen[0] + 1}: " + ", ".join(f"piece {p.slot} at r{p.row}c{p.col}" for p in line.placements)
+                    + f"; next hand dead {line.dead}/{line.deals} = {100 * line.dead_chance:.3f}%,"
+                    f" {line.points} points")
+        self.redraw()
+
+    # --- records -----------------------------------------------------------------------------
+
+    def record(self) -> Record:
+        """The game on screen as a record (an open game: no result line)."""
+        rec = Record(set_ids=list(self.piece_ids), scoring=self.scoring_var.get() or "blockudoku",
+                     comment="blockudoku_gui.py")
+        rec.games.append(RecordGame(index="0", seed=self.seed(), events=list(self.events)))
+        return rec
+
+    def save_record(self, path: str) -> None:
+        engine_set = self.piece_ids == list(range(1, 48))
+        try:
+            with open(path, "w") as f:
+                f.write(format_record(self.record(), self.catalogue, engine_set))
+        except OSError as err:
+            self.error(f"Cannot save {path}: {err.strerror}")
+            return
+        self.status(f"saved {path}")
+
+    def ask_save_record(self) -> None:
+        path = filedialog.asksaveasfilename(parent=self.root, defaultextension=".bkr",
+                                            filetypes=[("Blockudoku records", "*.bkr"), ("All files", "*")])
+        if path:
+            self.save_record(path)
+
+    def ask_load_record(self) -> None:
+        path = filedialog.askopenfilename(parent=self.root, filetypes=[("Blockudoku records", "*.bkr"), ("All files", "*")])
+        if path:
+            self.load_record(path)
+
+    def load_record(self, path: str, game_index: int = 0) -> bool:
+        """Replays a record's game through the engine; the replay bar then steps through it."""
+        try:
+            with open(path) as f:
+                rec = parse_record(f.read(), self.catalogue)
+            game = rec.games[game_index]
+        except OSError as err:
+            self.error(f"Cannot read {path}: {err.strerror}")
+            return False
+        except (RecordError, IndexError) as err:
+            self.error(f"{path}: {err}")
+            return False
+        if self.analysing:
+            self.leave_analysis()
+        self.stop_engine()
+        try:
+            if rec.scoring != (self.scoring_var.get() or "blockudoku"):
+                self.set_scoring(rec.scoring)
+            states = self.replay_through_engine(game)
+        except EngineError as err:
+            self.error(f"{path}: the record has an illegal step: {err.message} ({err.command})")
+            return False
+        except EngineProblem as err:
+            self.engine_failed(err)
+            return False
+        self.replay_states = states
+        self.replay_labels = self.replay_move_labels(game)
+        self.replay_scale.config(to=len(states) - 1)
+        self.replay_bar.pack(side="top", fill="x", padx=8, pady=(2, 0), after=self.status_label.master)
+        self.grow_to_fit()
+        self.replay_jump(len(states) - 1)
+        return True
+
+    def replay_through_engine(self, game: RecordGame) -> List[Game]:
+        """Every position of the game: the start, then after each placement (the engine's)."""
+        state = Game(hand=[None, None, None])
+        states: List[Game] = []
+        self.engine.newgame()
+        for kind, items in game.events:
+            if kind == "hand":
+                if any(p is not None for p in state.hand):
+                    raise EngineError("a hand dealt before the last one was played", "hand")
+                state = Game(state.board, (list(items) + [None, None, None])[:3], state.score, state.streak, state.placed)
+                # The new hand is shown with the placement that emptied the last one.
+                if states:
+                    states[-1] = state
+                else:
+                    states.append(state)
+                continue
+            for placement in items:
+                self.engine.position(state.board, state.hand, state.score, state.streak)
+                after = self.engine.play([placement])
+                hand = list(state.hand)
+                hand[placement.slot - 1] = None
+                state = Game(after.board, hand, after.score, after.streak, state.placed + 1)
+                states.append(state)
+        if not states:
+            raise EngineError("the game has no hand", "hand")
+        return states
+
+    def replay_move_labels(self, game: RecordGame) -> List[str]:
+        labels = ["start"]
+        for kind, items in game.events:
+            if kind == "play":
+                labels += [str(p) for p in items]
+        return labels
+
+    def build_replay_bar(self, root: tk.Misc) -> None:
+        bar = self.replay_bar = tk.Frame(root)
+        tk.Button(bar, text="|<", command=lambda: self.replay_jump(0)).pack(side="left")
+        tk.Button(bar, text="<", command=lambda: self.replay_jump(self.replay_at - 1)).pack(side="left")
+        tk.Button(bar, text=">", command=lambda: self.replay_jump(self.replay_at + 1)).pack(side="left")
+        tk.Button(bar, text=">|", command=lambda: self.replay_jump(len(self.replay_states or [0]) - 1)).pack(side="left")
+        self.replay_scale = tk.Scale(bar, from_=0, to=0, orient="horizontal", showvalue=False,
+                                     command=self.on_scale)
+        self.replay_scale.pack(side="left", fill="x", expand=True, padx=2)
+        self.replay_var = tk.StringVar(value="")
+        tk.Label(bar, textvariable=self.replay_var, width=11, anchor="w").pack(side="left")
+        tk.Button(bar, text="Close", command=self.new_game).pack(side="left")
+
+    def on_scale(self, value: str) -> None:
+        if int(float(value)) != self.replay_at:  # not the echo of replay_jump's own set()
+            self.replay_jump(int(float(value)))
+
+    def replay_jump(self, k: int) -> None:
+        """Shows the position after placement `k` of the loaded record (0: the start)."""
+        if self.replay_states is None:
+            return
+        if self.analysing:
+            self.leave_analysis()
+        k = max(0, min(k, len(self.replay_states) - 1))
+        self.replay_at = k
+        s = self.replay_states[k]
+        self.game = Game(s.board, list(s.hand), s.score, s.streak, s.placed)
+        if int(float(self.replay_scale.get())) != k:
+            self.replay_scale.set(k)
+        label = self.replay_labels[k] if k < len(self.replay_labels) else ""
+        self.replay_var.set(f"{k}/{len(self.replay_states) - 1} {label}")
+        self.hint = []
+        self.fits = [True, True, True]
+        self.redraw()
+
+    def close_replay(self) -> None:
+        if self.replay_states is not None:
+            self.replay_states = None
+            self.replay_bar.pack_forget()
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description="Blockudoku front end driving the engine through its protocol.",
@@ -616,6 +1186,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                                         "an agent it does not have is refused before the window opens)")
     parser.add_argument("--delay", type=int, default=350, help="ms between animated engine placements")
     parser.add_argument("--pieces", help="piece catalogue file to draw from (default: ask the engine)")
+    parser.add_argument("--analysis", action="store_true", help="open on the analysis board")
+    parser.add_argument("--load", metavar="FILE", help="open a game record and replay it (protocol/records.md)")
     args = parser.parse_args(argv)
     try:
         engine = BlockudokuEngine(args.engine.split() if args.engine else None)
@@ -627,9 +1199,21 @@ def main(argv: Optional[List[str]] = None) -> int:
         except EngineError as err:
             engine.quit()
             parser.error(f"--agent {args.agent}: {err.message}")
-    catalogue = load_catalogue(args.pieces) if args.pieces else engine.catalogue()
-    root = tk.Tk()
+    try:
+        catalogue = load_catalogue(args.pieces) if args.pieces else engine.catalogue()
+    except (OSError, ValueError, EngineProblem) as err:
+        engine.quit()
+        parser.error(f"--pieces {args.pieces}: {err}" if args.pieces else f"the engine's catalogue: {err}")
+    try:
+        root = tk.Tk()
+    except tk.TclError as err:
+        engine.quit()
+        parser.exit(2, f"blockudoku_gui.py: cannot open a window: {err}\n")
     app = BlockudokuApp(root, engine, catalogue, seed=args.seed, movetime=args.movetime, delay=args.delay)
+    if args.load:
+        app.load_record(args.load)  # a record that does not replay is shown in a dialog
+    if args.analysis:
+        app.enter_analysis()
     try:
         root.mainloop()
     finally:

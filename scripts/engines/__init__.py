@@ -25,7 +25,7 @@ from .base import (
     find_binary,
     parse_info,
 )
-from .blockudoku import BlockudokuEngine, Placement, PlayState, SearchResult as BlockudokuResult, board_rows, normalise_board
+from .blockudoku import AnalysisLine, BlockudokuEngine, Placement, PlayState, SearchResult as BlockudokuResult, board_rows, normalise_board
 from .pieces import Piece, cells_of, load_catalogue
 from .sudoku import (
     MODES,
@@ -40,7 +40,7 @@ from .sudoku import (
 from .tools import Grid, Solution, SudokuTools, ToolError
 
 __all__ = [
-    "BlockudokuEngine", "BlockudokuResult", "EngineDied", "EngineError", "EngineOption", "EngineProblem",
+    "AnalysisLine", "BlockudokuEngine", "BlockudokuResult", "EngineDied", "EngineError", "EngineOption", "EngineProblem",
     "EngineTimeout", "LineEngine", "Piece", "Placement", "PlayReply", "PlayState", "ProtocolViolation",
     "MODES", "SudokuEngine", "SudokuMove", "SudokuResult", "SudokuState", "board_rows", "cells_of", "find_binary", "load_catalogue",
     "normalise_board", "parse_info", "parse_rows", "rows_string", "Grid", "Solution", "SudokuTools", "ToolError",

@@ -40,6 +40,38 @@ class SearchResult:
 
 
 @dataclass
+class AnalysisLine:
+    """One line of an `analyse` answer (protocol/blockudoku.md, `analyse`)."""
+
+    placements: List[Placement]  # in play order, slots as in the position's hand
+    eval: int  # the evaluation of the board left
+    dead: int  # ordered deals of three pieces that cannot be placed on the board left
+    deals: int  # all ordered deals (47^3)
+    points: int  # points the line scores
+    cleared: int  # regions it clears
+    score: int  # score after the line
+    streak: int  # streak after the line
+    board: str  # the board left, 81 cells
+
+    @property
+    def dead_chance(self) -> float:
+        return self.dead / self.deals
+
+    @classmethod
+    def parse(cls, line: str) -> "AnalysisLine":
+        tokens = line.split()
+        try:
+            moves_at, eval_at = tokens.index("moves"), tokens.index("eval")
+            fields = dict(zip(tokens[eval_at::2], tokens[eval_at + 1::2]))
+            dead, _, deals = fields["dead"].partition("/")
+            return cls([Placement.parse(t) for t in tokens[moves_at + 1:eval_at]], int(fields["eval"]),
+                       int(dead), int(deals), int(fields["points"]), int(fields["cleared"]),
+                       int(fields["score"]), int(fields["streak"]), normalise_board(fields["board"]))
+        except (ValueError, KeyError, ProtocolViolation) as err:
+            raise ProtocolViolation(f"bad analysis line {line!r}: {err}") from None
+
+
+@dataclass
 class PlayState:
     """The engine's answer to `play`: the position after the placements."""
 
@@ -134,6 +166,21 @@ class BlockudokuEngine(LineEngine):
         if not 1 <= len(tokens) <= 3:
             raise ProtocolViolation(f"bad bestmove line {lines[-1]!r}")
         return SearchResult([Placement.parse(t) for t in tokens], False, infos, lines)
+
+    def analyse(self, movetime: Optional[int] = None, lines: int = 3, *,
+                timeout: Optional[float] = None) -> List[AnalysisLine]:
+        """The agent's line and up to `lines - 1` alternatives for the current position, each
+        with its figures (`analyse` in protocol/blockudoku.md); [] when the hand is dead."""
+        parts = ["analyse"] + (["movetime", str(int(movetime))] if movetime else []) + ["lines", str(int(lines))]
+        line = " ".join(parts)
+        if timeout is None:
+            timeout = (movetime or 0) / 1000.0 + self.unlimited_search_timeout
+        self.send(line)
+        answer = self.read_until(lambda l: l.split()[:2] == ["analysis", "done"] or l.startswith("error"),
+                                 timeout, line)
+        if answer[-1].startswith("error"):
+            raise EngineError(answer[-1].partition(" ")[2].strip(), line)
+        return [AnalysisLine.parse(l) for l in answer if l.split()[:2] == ["analysis", "line"]]
 
     def catalogue(self) -> Dict[int, "Piece"]:
         """The engine's piece catalogue (`catalogue` command): id -> Piece, for drawing."""

@@ -21,11 +21,13 @@
 use clap::{Parser, Subcommand};
 
 mod agents;
+mod analysis;
 mod bench;
 mod eval;
 mod lab;
 mod legacy;
 mod protocol;
+mod record;
 mod search;
 mod session;
 
@@ -51,6 +53,9 @@ enum Sub {
     /// Agents side by side on the positions where the default agent's trouble starts: the
     /// next-hand death chances of their continuations, paired position by position.
     Crises(lab::crises::CrisesArgs),
+    /// Play a game record through the rules: each game's final position and score, or the
+    /// first illegal step (exit status 1).
+    Replay(record::ReplayArgs),
 }
 
 fn main() {
@@ -64,5 +69,6 @@ fn main() {
         Some(Sub::Bench(args)) => bench::run_bench(&args),
         Some(Sub::Crowded(args)) => lab::crowded::run_crowded(&args),
         Some(Sub::Crises(args)) => lab::crises::run_crises(&args),
+        Some(Sub::Replay(args)) => args.run(),
     });
 }

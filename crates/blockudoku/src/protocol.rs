@@ -115,6 +115,8 @@ pub enum Command {
     Eval,
     /// `catalogue`: the shapes of the 47 catalogue pieces.
     Catalogue,
+    /// `analyse ...`: the agent's line and alternatives with their figures.
+    Analyse(crate::analysis::AnalyseRequest),
     /// `quit`.
     Quit,
     /// One-shot line `<board> <p> [<p> [<p>]]`.
@@ -342,6 +344,7 @@ pub fn parse_line(line: &str) -> Result<Command, String> {
         "setoption" => parse_setoption(toks),
         "position" => parse_position(toks),
         "go" => parse_go(toks),
+        "analyse" => crate::analysis::parse(toks).map(Command::Analyse),
         "play" => {
             let placements = toks.map(parse_placement).collect::<Result<Vec<_>, _>>()?;
             if placements.is_empty() {

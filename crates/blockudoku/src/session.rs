@@ -10,6 +10,7 @@ use engine_kit::io::say;
 use puzzle_rules::blockudoku::{Board, GameState, Hand, Scoring};
 
 use crate::agents::{self, Agent, Objective, Request, SETTINGS};
+use crate::analysis;
 use crate::eval::Terms;
 use crate::legacy;
 use crate::protocol::{self, Command, GoLimits, Setting};
@@ -129,6 +130,38 @@ impl Session {
         Ok(())
     }
 
+    /// Starts an `analyse` request on the search thread (answered like `go`, stopped by
+    /// `stop`).
+    fn analyse(&mut self, req: analysis::AnalyseRequest) {
+        if self.hand.no_pieces() {
+            say(&["error no pieces in hand: send position first"]);
+            return;
+        }
+        let a = analysis::Analysis {
+            state: self.state,
+            hand: self.hand.clone(),
+            scoring: self.scoring,
+            request: analysis::RequestOptions {
+                agent: self.agent,
+                objective: self.objective,
+                threads: self.threads,
+            },
+        };
+        let stop_after = req
+            .limits
+            .movetime
+            .map(|ms| Duration::from_millis(ms).saturating_sub(Duration::from_millis(2)));
+        self.running_clock = stop_after.is_some();
+        let search = move |stop: &AtomicBool| {
+            let start = Instant::now();
+            let answer = analysis::run(&a, req, stop);
+            analysis::reply(&a, &answer, start.elapsed().as_millis() as u64)
+        };
+        self.running = Some(SearchHandle::go(false, stop_after, search, |lines| {
+            say(&lines)
+        }));
+    }
+
     /// The options' request for a search from a position with `streak`.
     fn asked(&self, streak: u32) -> Asked {
         Asked {
@@ -206,6 +239,7 @@ impl Session {
                     say(&[format!("error {e}")]);
                 }
             }
+            Command::Analyse(req) => self.analyse(req),
             Command::Play(p) => match self.play(&p) {
                 Ok(line) => say(&[line]),
                 Err(e) => say(&[format!("error {e}")]),

@@ -131,6 +131,8 @@ pub(crate) struct Round {
     pub(crate) clears: Clears,
     /// The strong agent's hand lookahead chose it (not the default agent's move).
     pub(crate) weighed: bool,
+    /// The placements, in play order.
+    pub(crate) line: [search::Step; 3],
 }
 
 impl Setup<'_> {
@@ -142,8 +144,13 @@ impl Setup<'_> {
         rng: &mut rand::rngs::SmallRng,
         never: &AtomicBool,
     ) -> Option<Round> {
-        let ids = [(); 3].map(|_| rng.gen_range(0..self.set.len()));
+        let ids = self.deal(rng);
         self.play_hand(state, ids, never)
+    }
+
+    /// Deals one hand from `rng`: three indices into the set.
+    pub(crate) fn deal(&self, rng: &mut rand::rngs::SmallRng) -> Deal {
+        [(); 3].map(|_| rng.gen_range(0..self.set.len()))
     }
 
     /// Plays the agent's answer to the hand of set indices `ids` on `state`, or `None` when
@@ -188,7 +195,9 @@ impl Setup<'_> {
             return None;
         };
         let mut clears = Clears::default();
-        for step in line {
+        let mut played = [search::Step::default(); 3];
+        for (i, &step) in line.iter().enumerate() {
+            played[i] = step;
             let piece = hand[step.slot].1;
             let a = step.anchor as usize;
             let streak = state.streak;
@@ -200,6 +209,7 @@ impl Setup<'_> {
         Some(Round {
             clears,
             weighed: out.weighed,
+            line: played,
         })
     }
 }

@@ -17,6 +17,7 @@ use super::{
     BeamOverride, ChainAgent, Clears, Setup,
 };
 use crate::agents::{Settings, SETTINGS};
+use crate::record::GameRecord;
 
 /// Arguments of `blockudoku selfplay`.
 #[derive(clap::Args)]
@@ -48,6 +49,10 @@ pub struct SelfplayArgs {
     /// Also write one JSON object per game to this file.
     #[arg(long)]
     jsonl: Option<std::path::PathBuf>,
+    /// Also write every game as a record (protocol/records.md, "Blockudoku"): the hands
+    /// dealt and the placements played; `blockudoku replay FILE` checks it.
+    #[arg(long)]
+    record: Option<std::path::PathBuf>,
     /// Beam widths after the first and second placement (0 = no pruning; without it each
     /// objective's own: 10 6 to survive, 30 15 for points).
     #[arg(long, num_args = 2, value_names = ["W1", "W2"])]
@@ -99,20 +104,36 @@ struct GameResult {
     score: u64,
     died: bool,
     clears: Clears,
+    /// The game's record text (with `--record`).
+    record: Option<String>,
 }
 
-fn play_game(setup: &Setup, index: u64, seed: u64, progress: &AtomicU64) -> GameResult {
+fn play_game(
+    setup: &Setup,
+    index: u64,
+    seed: u64,
+    progress: &AtomicU64,
+    record: bool,
+) -> GameResult {
     let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut rec = record.then(|| GameRecord::new(index, seed));
     let mut state = GameState::default();
     let never = AtomicBool::new(false);
     let mut rounds = 0;
     let mut died = false;
     let mut clears = Clears::default();
     while rounds < setup.max_rounds {
-        let Some(round) = setup.play_round(&mut state, &mut rng, &never) else {
+        let deal = setup.deal(&mut rng);
+        if let Some(r) = rec.as_mut() {
+            r.hand(&deal);
+        }
+        let Some(round) = setup.play_hand(&mut state, deal, &never) else {
             died = true;
             break;
         };
+        if let Some(r) = rec.as_mut() {
+            r.play(&round.line);
+        }
         clears.add(&round.clears);
         rounds += 1;
         if rounds.is_multiple_of(256) {
@@ -127,6 +148,7 @@ fn play_game(setup: &Setup, index: u64, seed: u64, progress: &AtomicU64) -> Game
         score: state.score,
         died,
         clears,
+        record: rec.map(|r| r.finish(died, rounds, state.score)),
     }
 }
 
@@ -312,6 +334,24 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
         .as_ref()
         .map(|p| std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display())))
         .transpose()?;
+    let record = args
+        .record
+        .as_ref()
+        .map(|p| -> Result<std::fs::File> {
+            if chains.is_some() {
+                bail!("--record does not go with --chain-rounds");
+            }
+            let mut f = std::fs::File::create(p)
+                .with_context(|| format!("cannot write {}", p.display()))?;
+            let comment = format!(
+                "blockudoku selfplay --agent {} --seed {} --games {}",
+                args.agent, args.seed, args.games
+            );
+            f.write_all(crate::record::file_header(&set, scoring, &comment).as_bytes())?;
+            Ok(f)
+        })
+        .transpose()?;
+    let recording = record.is_some();
     let settings = settings_of(args)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
@@ -344,10 +384,10 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
     let tty = std::io::stderr().is_terminal();
     // Each game's line (stdout) and JSON object (--jsonl) are written as soon as it ends, in
     // the order games finish, so an interrupted long run keeps every finished game.
-    let sink = std::sync::Mutex::new((std::io::stdout(), jsonl));
+    let sink = std::sync::Mutex::new((std::io::stdout(), jsonl, record));
     let report = |r: &GameResult| -> std::io::Result<()> {
         let mut guard = sink.lock().unwrap_or_else(|e| e.into_inner());
-        let (out, jsonl) = &mut *guard;
+        let (out, jsonl, record) = &mut *guard;
         let result = if r.died { "died" } else { "capped" };
         if tty {
             eprint!("\r{:70}\r", "");
@@ -360,6 +400,10 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
         out.flush()?;
         if let Some(f) = jsonl.as_mut() {
             writeln!(f, "{}", json_line(r, &args.agent, scoring))?;
+            f.flush()?;
+        }
+        if let (Some(f), Some(text)) = (record.as_mut(), r.record.as_ref()) {
+            f.write_all(text.as_bytes())?;
             f.flush()?;
         }
         Ok(())
@@ -376,7 +420,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
             (0..args.games)
                 .into_par_iter()
                 .map(|i| {
-                    let r = play_game(&setup, i, game_seed(args.seed, i), &progress);
+                    let r = play_game(&setup, i, game_seed(args.seed, i), &progress, recording);
                     done_games.fetch_add(1, Ordering::Relaxed);
                     report(&r)?;
                     Ok(r)
@@ -427,8 +471,8 @@ mod tests {
             Scoring::Blockudoku,
             30,
         );
-        let a = play_game(&setup, 0, game_seed(1, 0), &p);
-        let b = play_game(&setup, 0, game_seed(1, 0), &p);
+        let a = play_game(&setup, 0, game_seed(1, 0), &p, false);
+        let b = play_game(&setup, 0, game_seed(1, 0), &p, false);
         assert_eq!((a.rounds, a.score, a.died), (b.rounds, b.score, b.died));
     }
 
@@ -442,7 +486,7 @@ mod tests {
         let mut clears = Clears::default();
         let mut points = 0;
         for game in 0..4 {
-            let r = play_game(&setup, game, game_seed(7, game), &p);
+            let r = play_game(&setup, game, game_seed(7, game), &p, false);
             clears.add(&r.clears);
             points += r.score;
         }

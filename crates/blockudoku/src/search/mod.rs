@@ -29,7 +29,7 @@ pub use lookahead::LookaheadParams;
 pub use points::PointsParams;
 
 /// One placement of the chosen line: hand slot (0-based), anchor cell `row * 9 + col`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Step {
     /// Hand slot, 0-based.
     pub slot: usize,
