@@ -169,6 +169,14 @@ pub fn quoted(tok: &str) -> String {
     format!("'{}'", shown(tok))
 }
 
+/// The complaint about a board or piece token: `<word> '<tok>': <error>`, the error's own
+/// leading `<word> ` dropped (`board '.....': needs 81 cells, got 5`).
+fn refused_token(word: &str, tok: &str, e: &dyn std::fmt::Display) -> String {
+    let e = e.to_string();
+    let e = e.strip_prefix(word).map_or(&e[..], str::trim_start);
+    format!("{word} {}: {e}", quoted(tok))
+}
+
 /// The error for a keyword given twice in one command.
 fn twice(keyword: &str) -> String {
     format!("{} given twice", quoted(keyword))
@@ -192,7 +200,7 @@ fn parse_pieces<'a>(
         if t == "-" {
             hand.push(None);
         } else {
-            let piece = Piece::parse(t).map_err(|e| format!("piece {}: {e}", quoted(t)))?;
+            let piece = Piece::parse(t).map_err(|e| refused_token("piece", t, &e))?;
             hand.push(Some(piece));
         }
     }
@@ -209,7 +217,7 @@ fn parse_position<'a>(toks: impl Iterator<Item = &'a str>) -> Result<Command, St
         Some("empty") => {}
         Some("board") => {
             let b = toks.next().ok_or("board needs a value")?;
-            state.board = Board::parse(b).map_err(|e| format!("board {}: {e}", quoted(b)))?;
+            state.board = Board::parse(b).map_err(|e| refused_token("board", b, &e))?;
         }
         Some("pieces") => return finish_position(state, parse_pieces(&mut toks)?, toks),
         Some(other) => return Err(format!("unexpected {}", quoted(other))),
@@ -408,15 +416,15 @@ fn parse_command(line: &str) -> Result<Command, Refusal> {
         }
         _ if looks_like_board(first) => {
             let board = Board::parse(first)
-                .map_err(|e| Bad(ONE_SHOT, format!("board {}: {e}", quoted(first))))?;
+                .map_err(|e| Bad(ONE_SHOT, refused_token("board", first, &e)))?;
             let mut hand = Vec::new();
             for t in toks {
                 if hand.len() == 3 {
                     let what = format!("a hand has at most 3 pieces, got {}", quoted(t));
                     return Err(Bad(ONE_SHOT, what));
                 }
-                let piece = Piece::parse(t)
-                    .map_err(|e| Bad(ONE_SHOT, format!("piece {}: {e}", quoted(t))))?;
+                let piece =
+                    Piece::parse(t).map_err(|e| Bad(ONE_SHOT, refused_token("piece", t, &e)))?;
                 hand.push(Some(piece));
             }
             if hand.is_empty() {

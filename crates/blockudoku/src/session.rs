@@ -163,16 +163,14 @@ impl Session {
         let mut hand = self.hand.clone();
         let mut cleared = 0;
         for p in placements {
-            let piece = hand.take(p.slot).map_err(|e| format!("play: {e}"))?;
+            let refused = |e: &dyn std::fmt::Display| {
+                let text = format!("{}@{}", p.slot, protocol::cell_name(p.row * 9 + p.col));
+                format!("play: {}: {e}", protocol::quoted(&text))
+            };
+            let piece = hand.take(p.slot).map_err(|e| refused(&e))?;
             let report = state
                 .place(&piece, p.row, p.col, self.scoring)
-                .map_err(|e| {
-                    format!(
-                        "play: {}@{}: {e}",
-                        p.slot,
-                        protocol::cell_name(p.row * 9 + p.col)
-                    )
-                })?;
+                .map_err(|e| refused(&e))?;
             cleared += report.regions;
         }
         self.state = state;
