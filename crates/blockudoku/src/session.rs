@@ -29,6 +29,9 @@ struct Session {
     /// Set by `stop` (and `quit`, end of input): a `go infinite` holds its answer until then,
     /// even when a `movetime` or `nodes` limit ended its thinking.
     released: Arc<AtomicBool>,
+    /// Set once the running search has printed its `bestmove` (its thread may still be
+    /// ending): from then on lines are answered, not kept waiting.
+    answered: Arc<AtomicBool>,
     /// The running search has a clock (`movetime`, `infinite`): `quit` stops it. A search
     /// without one (a bare `go`, `go nodes`) ends by itself, and its answer is the same
     /// however soon `quit` or the end of input comes.
@@ -86,6 +89,7 @@ impl Session {
             threads: 1,
             running: None,
             released: Arc::new(AtomicBool::new(true)),
+            answered: Arc::new(AtomicBool::new(true)),
             running_clock: false,
         }
     }
@@ -101,8 +105,9 @@ impl Session {
         }
     }
 
+    /// A search runs whose `bestmove` has not been printed yet.
     fn searching(&self) -> bool {
-        self.running.as_ref().is_some_and(|r| !r.is_finished())
+        self.running.is_some() && !self.answered.load(Ordering::Acquire)
     }
 
     /// Starts a search; `read` is when the `go` line was read (`info time` counts from it).
@@ -138,8 +143,11 @@ impl Session {
             }
             (out, searched)
         };
+        self.answered = Arc::new(AtomicBool::new(false));
+        let answered = Arc::clone(&self.answered);
         let answer = move |(out, searched): (Outcome, Duration)| {
-            say(&protocol::go_reply(&out, searched, read.elapsed()))
+            say(&protocol::go_reply(&out, searched, read.elapsed()));
+            answered.store(true, Ordering::Release);
         };
         self.running = Some(SearchHandle::go(false, stop_after, search, answer));
         Ok(())
