@@ -695,8 +695,6 @@ class Fuzzer:
         raise Failure(f"undocumented reply: {text[:300]!r}")
 
     def marker_reply(self, n):
-        if self.kind == "blockudoku":
-            return f"error unknown command zzsync{n}"
         return f"error unknown command 'zzsync{n}'"
 
     # -- process handling ----------------------------------------------------------------

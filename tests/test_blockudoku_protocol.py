@@ -144,13 +144,75 @@ def test_go_with_empty_hand_is_an_error(blockudoku_bin):
     with Engine(blockudoku_bin) as engine:
         engine.send("newgame")
         engine.send("go")
-        assert engine.read() == "error no pieces in hand: send position first"
+        assert engine.read() == "error go: no pieces in hand: send position first"
         engine.send("position empty pieces 1")
         engine.send("play 1@r5c5")
         engine.read()
         engine.send("go nodes 10")
-        assert engine.read() == "error no pieces in hand: send position first"
+        assert engine.read() == "error go: no pieces in hand: send position first"
         assert engine.finish() == (0, [])
+
+
+def test_score_and_streak_never_wrap(blockudoku_bin):
+    with Engine(blockudoku_bin) as engine:
+        # Values that could wrap when playing on are refused, naming the field and its range.
+        engine.send("position empty pieces 1 score 18446744073709551615")
+        assert engine.read() == "error position: score must be 0 to 9007199254740992, got '18446744073709551615'"
+        engine.send("position empty pieces 1 streak 4294967295")
+        assert engine.read() == "error position: streak must be 0 to 2147483647, got '4294967295'"
+        engine.send("play 1@r1c1")
+        assert engine.read() == "error play: '1@r1c1': slot 1 is not in the hand"
+        # The largest accepted values play on without wrapping: the dot completes row 1
+        # (0 cells left + 18 for one region + 9 for the streak).
+        engine.send("position board .########/" + "/".join(["........."] * 8) +
+                    " pieces 1 score 9007199254740992 streak 2147483647")
+        engine.send("play 1@r1c1")
+        assert engine.read() == ("position board " + "/".join(["........."] * 9) +
+                                 " pieces - score 9007199254741019 streak 2147483648 cleared 1")
+        assert engine.finish() == (0, [])
+
+
+def test_lines_sent_during_a_search_wait_for_its_bestmove(blockudoku_bin):
+    # A bad line and a valid one during a search: isready comes at once, then the search's
+    # info and bestmove, then the two answers in input order.
+    with Engine(blockudoku_bin) as engine:
+        engine.send("position empty pieces 33 34 35")
+        engine.send("go movetime 300")
+        engine.send("frobnicate")
+        engine.send("play 1@r9c9")
+        engine.send("isready")
+        got = [engine.read() for _ in range(5)]
+        assert got[0] == "readyok", got
+        assert got[1].startswith("info nodes ") and got[2].startswith("bestmove "), got
+        assert got[3:] == ["error unknown command 'frobnicate'", "error play: '1@r9c9': piece does not fit on the board there"]
+        assert engine.finish() == (0, [])
+
+
+def test_infinite_with_movetime_answers_only_after_stop(blockudoku_bin):
+    with Engine(blockudoku_bin) as engine:
+        engine.send("position empty pieces 33 34 35")
+        engine.send("go infinite movetime 50")
+        time.sleep(0.4)
+        engine.send("isready")
+        assert engine.read() == "readyok"
+        engine.send("stop")
+        info = engine.read()
+        assert engine.read().startswith("bestmove ")
+        # `info time` counts from the go line, so it includes the wait for stop.
+        ms = int(re.search(r" time (\d+)", info).group(1))
+        assert ms >= 400, info
+        assert engine.finish() == (0, [])
+
+
+def test_selfplay_numbers_games_from_1_with_seed_1_by_default(blockudoku_bin):
+    args = [str(blockudoku_bin), "selfplay", "--games", "2", "--max-rounds", "3"]
+    default = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    seeded = subprocess.run([*args, "--seed", "1"], capture_output=True, text=True, timeout=60)
+    assert default.returncode == 0, default.stderr
+    lines = default.stdout.splitlines()
+    assert lines[0] == "selfplay games 2 seed 1 scoring blockudoku threads 1"
+    assert sorted(l.split()[1] for l in lines if l.startswith("game ")) == ["1", "2"]
+    assert default.stdout.split("rounds per second")[0] == seeded.stdout.split("rounds per second")[0]
 
 
 def test_stop_during_infinite_and_isready(blockudoku_bin):
@@ -212,7 +274,7 @@ def test_selfplay_summary_and_jsonl(blockudoku_bin, tmp_path):
     assert re.search(r"deaths per 1000 rounds [\d.]+ \(95% CI [\d.]+ - [\d.]+\)", first.stdout)
     assert "rounds per second" in first.stdout and "points per round" in first.stdout
     records = [json.loads(l) for l in jsonl.read_text().splitlines()]
-    assert sorted(r["game"] for r in records) == [0, 1, 2]
+    assert sorted(r["game"] for r in records) == [1, 2, 3]
     assert all(len(r["clears"]) == 4 and 0 <= r["streak_clears"] <= sum(r["clears"]) for r in records)
 
 
@@ -230,7 +292,7 @@ def test_selfplay_chains_compare_and_jsonl(blockudoku_bin, tmp_path):
     # The same agent on the same dealer seeds plays the same chains.
     assert chains[0] == chains[1] and chains[2] == chains[3]
     assert all(re.search(r" rounds 1000 deaths \d+ games \d+ points \d+ probe [\d.e-]+$", l) for l in chains)
-    summaries = [l for l in out if not l.startswith(("chain ", "rounds per second", "compare "))]
+    summaries = [l for l in out if not l.startswith(("selfplay ", "chain ", "rounds per second", "compare "))]
     assert len(summaries) == 14 and summaries[:7] == summaries[7:]
     assert summaries[6].startswith("clears per round: 1 region "), summaries[6]
     assert re.fullmatch(r"agent default scoring blockudoku chains 2 chain-rounds 1000 burn-in 10 deaths \d+ rounds 2000",
@@ -245,7 +307,7 @@ def test_selfplay_chains_compare_and_jsonl(blockudoku_bin, tmp_path):
     assert re.fullmatch(r"compare default / default: hazard ratio (1\.000|n/a) \(95% CI [\d.]+ - ([\d.]+|inf), "
                         r"exact conditional on \d+ deaths\), p-value 1\.0000", ratio[0]), ratio
     records = [json.loads(l) for l in jsonl.read_text().splitlines()]
-    assert sorted(r["chain"] for r in records) == [0, 0, 1, 1]
+    assert sorted(r["chain"] for r in records) == [1, 1, 2, 2]
     assert all(r["rounds"] == 1000 and r["burn_in"] == 10 and r["probe"] >= 0 and r["agent"] == "default"
                and r["weighed"] is None and r["windows"] is None for r in records)
     # The records' entries add up to the summary's (each chain is in the file twice, once per agent).

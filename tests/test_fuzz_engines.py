@@ -30,7 +30,7 @@ def test_fuzz_sudoku(sudoku_bin):
 
 
 # A minimal engine for either protocol: it answers hello, isready, go (one bestmove none) and
-# one-shot lines, says `error unknown command <word>` to words it does not know and ignores
+# one-shot lines, says `error unknown command '<word>'` to words it does not know and ignores
 # the rest. FAULT breaks it in one way.
 FAKE = r'''
 import sys
@@ -79,7 +79,7 @@ for raw in sys.stdin.buffer:
         say("bestmove none")
     elif cmd not in KNOWN:
         cmd = cmd.encode("unicode_escape").decode("ascii")
-        say("error unknown command " + (cmd if kind == "blockudoku" else "'%s'" % cmd))
+        say("error unknown command '%s'" % cmd)
 '''
 
 

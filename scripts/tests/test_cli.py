@@ -46,7 +46,7 @@ def test_batch_help_explains_its_terms(game):
 @pytest.mark.parametrize("args, refused", [
     (["sudoku", "--opponents", "greedy,nosuch"], "got 'nosuch'"),
     (["sudoku", "--agents", "seed,nobody"], "got 'nobody'"),
-    (["blockudoku", "--agents", "default,nobody:points"], "unknown agent nobody"),
+    (["blockudoku", "--agents", "default,nobody:points"], "unknown agent 'nobody'"),
     (["blockudoku", "--agents", "default:sideways"], "sideways"),
     (["blockudoku", "--scorings", "classic,backwards"], "backwards"),
 ])
@@ -63,12 +63,12 @@ def test_batch_refuses_unknown_agents_before_any_job(args, refused, tmp_path):
 
 def test_latency_tool_refuses_an_unknown_agent():
     proc = run("go_latency.py", "--agent", "nobody", "--engine", str(bin_dir() / "blockudoku"))
-    assert proc.returncode == 2 and "unknown agent nobody" in proc.stderr, proc.stderr
+    assert proc.returncode == 2 and "unknown agent 'nobody'" in proc.stderr, proc.stderr
 
 
 @pytest.mark.parametrize("script, args, refused", [
     ("sudoku_gui.py", ["--player2", "nobody"], "got 'nobody'"),
-    ("blockudoku_gui.py", ["--agent", "nobody"], "unknown agent nobody"),
+    ("blockudoku_gui.py", ["--agent", "nobody"], "unknown agent 'nobody'"),
 ])
 def test_front_ends_refuse_an_unknown_agent_before_the_window(script, args, refused):
     engine = bin_dir() / ("sudoku-agent" if script == "sudoku_gui.py" else "blockudoku")

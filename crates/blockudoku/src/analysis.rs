@@ -12,7 +12,7 @@ use puzzle_rules::blockudoku::{catalogue, Dealer, GameState, Hand, Scoring};
 
 use crate::agents::{self, Objective, Request, SETTINGS};
 use crate::eval::Terms;
-use crate::protocol::{placements_text, shown, GoLimits, MAX_MOVETIME};
+use crate::protocol::{placements_text, quoted, GoLimits, MAX_MOVETIME};
 use crate::search::{self, Control, FinalBoard, Job, Method, Step, Tally, Valuation};
 
 /// Lines shown when `lines` is not given.
@@ -37,35 +37,36 @@ pub fn parse<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<AnalyseReque
     };
     let mut lines_seen = false;
     let number = |what: &str, tok: Option<&str>| -> Result<u64, String> {
-        let tok = tok.ok_or_else(|| format!("analyse: {what} needs a value"))?;
+        let tok = tok.ok_or_else(|| format!("{what} needs a value"))?;
         tok.parse::<u64>()
-            .map_err(|_| format!("analyse: {what} is not a number: {}", shown(tok)))
+            .map_err(|_| format!("{what} is not a number: {}", quoted(tok)))
     };
     while let Some(t) = toks.next() {
         match t {
             "movetime" if req.limits.movetime.is_none() => {
                 let ms = number("movetime", toks.next())?;
                 if ms > MAX_MOVETIME {
-                    return Err(format!("analyse: movetime must be at most {MAX_MOVETIME}"));
+                    return Err(format!("movetime must be 0 to {MAX_MOVETIME}"));
                 }
                 req.limits.movetime = Some(ms);
             }
             "nodes" if req.limits.nodes.is_none() => {
                 let n = number("nodes", toks.next())?;
                 if n == 0 {
-                    return Err("analyse: nodes must be at least 1".into());
+                    return Err("nodes must be at least 1".into());
                 }
                 req.limits.nodes = Some(n);
             }
             "lines" if !lines_seen => {
                 let k = number("lines", toks.next())?;
                 if !(1..=MAX_LINES as u64).contains(&k) {
-                    return Err(format!("analyse: lines must be 1-{MAX_LINES}"));
+                    return Err(format!("lines must be 1 to {MAX_LINES}"));
                 }
                 req.lines = k as usize;
                 lines_seen = true;
             }
-            other => return Err(format!("analyse: unexpected {}", shown(other))),
+            "movetime" | "nodes" | "lines" => return Err(format!("{} given twice", quoted(t))),
+            other => return Err(format!("unexpected {}", quoted(other))),
         }
     }
     Ok(req)

@@ -128,23 +128,36 @@ pub enum Command {
     },
 }
 
-fn number(what: &str, tok: Option<&str>) -> Result<u64, String> {
-    let tok = tok.ok_or_else(|| format!("{what} needs a value"))?;
-    if tok.starts_with('-') {
-        return Err(format!("{what} must not be negative: {}", shown(tok)));
+/// Highest `score` a `position` accepts: 2^53, exact in a double (front ends in JavaScript
+/// read it unrounded) and far from `u64::MAX`, so playing on from it can never wrap.
+pub const MAX_SCORE: u64 = 1 << 53;
+
+/// Highest `streak` a `position` accepts: 2^31 - 1 (a signed 32-bit number), far from
+/// `u32::MAX`, so playing on from it can never wrap.
+pub const MAX_STREAK: u64 = i32::MAX as u64;
+
+/// `field`'s value from `tok`, a whole number from `min` to `max`; the error names the field,
+/// its range and the input.
+fn number(field: &str, tok: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
+    let tok = tok.ok_or_else(|| format!("{field} needs a value ({min} to {max})"))?;
+    match tok.parse::<u64>() {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "{field} must be {min} to {max}, got {}",
+            quoted(tok)
+        )),
     }
-    tok.parse::<u64>()
-        .map_err(|_| format!("{what} is not a number: {}", shown(tok)))
 }
 
-/// `tok` made safe to echo: control characters escaped, at most 40 characters.
+/// `tok` made safe to echo: control characters (and any other character that is not
+/// printable ASCII) escaped as `\u{..}`, at most 40 characters.
 pub fn shown(tok: &str) -> String {
     let mut out = String::new();
     for c in tok.chars().take(40) {
-        if c.is_ascii_graphic() {
+        if c.is_ascii_graphic() && c != '\'' && c != '\\' {
             out.push(c);
         } else {
-            out.extend(c.escape_default());
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
         }
     }
     if tok.chars().count() > 40 {
@@ -153,26 +166,48 @@ pub fn shown(tok: &str) -> String {
     out
 }
 
+/// `tok` as an error message quotes it: `'tok'`, made safe by [`shown`].
+pub fn quoted(tok: &str) -> String {
+    format!("'{}'", shown(tok))
+}
+
+/// The complaint about a board or piece token: `<word> '<tok>': <error>`, the error's own
+/// leading `<word> ` dropped (`board '.....': needs 81 cells, got 5`).
+fn refused_token(word: &str, tok: &str, e: &dyn std::fmt::Display) -> String {
+    let e = e.to_string();
+    let e = e.strip_prefix(word).map_or(&e[..], str::trim_start);
+    format!("{word} {}: {e}", quoted(tok))
+}
+
+/// The error for a keyword given twice in one command.
+fn twice(keyword: &str) -> String {
+    format!("{} given twice", quoted(keyword))
+}
+
+/// Keywords of `position` that end the piece list.
+const POSITION_KEYWORDS: [&str; 5] = ["board", "empty", "pieces", "score", "streak"];
+
 fn parse_pieces<'a>(
     toks: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>,
 ) -> Result<Hand, String> {
     let mut hand = Vec::new();
     while let Some(&t) = toks.peek() {
-        if t == "score" || t == "streak" {
+        if POSITION_KEYWORDS.contains(&t) {
             break;
         }
         toks.next();
         if hand.len() == 3 {
-            return Err("a hand has at most 3 pieces".into());
+            return Err(format!("a hand has at most 3 pieces, got {}", quoted(t)));
         }
         if t == "-" {
             hand.push(None);
         } else {
-            hand.push(Some(Piece::parse(t).map_err(|e| e.to_string())?));
+            let piece = Piece::parse(t).map_err(|e| refused_token("piece", t, &e))?;
+            hand.push(Some(piece));
         }
     }
     if hand.iter().all(|p| p.is_none()) {
-        return Err("position needs 1 to 3 pieces".into());
+        return Err("needs 1 to 3 pieces".into());
     }
     Ok(Hand::new(hand))
 }
@@ -184,16 +219,18 @@ fn parse_position<'a>(toks: impl Iterator<Item = &'a str>) -> Result<Command, St
         Some("empty") => {}
         Some("board") => {
             let b = toks.next().ok_or("board needs a value")?;
-            state.board = Board::parse(b).map_err(|e| e.to_string())?;
+            state.board = Board::parse(b).map_err(|e| refused_token("board", b, &e))?;
         }
         Some("pieces") => return finish_position(state, parse_pieces(&mut toks)?, toks),
-        Some(other) => return Err(format!("position: unexpected {}", shown(other))),
-        None => return Err("position needs pieces".into()),
+        Some(other) => return Err(format!("unexpected {}", quoted(other))),
+        None => return Err("needs pieces".into()),
     }
     match toks.next() {
         Some("pieces") => {}
-        Some(other) => return Err(format!("position: expected pieces, got {}", shown(other))),
-        None => return Err("position needs pieces".into()),
+        Some("board") => return Err(twice("board")),
+        Some("empty") => return Err("unexpected 'empty' after the board".into()),
+        Some(other) => return Err(format!("expected pieces, got {}", quoted(other))),
+        None => return Err("needs pieces".into()),
     }
     let hand = parse_pieces(&mut toks)?;
     finish_position(state, hand, toks)
@@ -207,16 +244,20 @@ fn finish_position<'a>(
     let (mut score_seen, mut streak_seen) = (false, false);
     while let Some(t) = toks.next() {
         match t {
-            "score" if !score_seen => {
-                state.score = number("score", toks.next())?;
+            "score" if score_seen => return Err(twice(t)),
+            "streak" if streak_seen => return Err(twice(t)),
+            "score" => {
+                state.score = number("score", toks.next(), 0, MAX_SCORE)?;
                 score_seen = true;
             }
-            "streak" if !streak_seen => {
-                let v = number("streak", toks.next())?;
-                state.streak = u32::try_from(v).map_err(|_| "streak is too large".to_string())?;
+            "streak" => {
+                let v = number("streak", toks.next(), 0, MAX_STREAK)?;
+                state.streak = u32::try_from(v).expect("MAX_STREAK fits a u32");
                 streak_seen = true;
             }
-            other => return Err(format!("position: unexpected {}", shown(other))),
+            "pieces" => return Err(twice(t)),
+            "board" | "empty" => return Err(format!("{} must come before pieces", quoted(t))),
+            other => return Err(format!("unexpected {}", quoted(other))),
         }
     }
     Ok(Command::Position { state, hand })
@@ -226,22 +267,13 @@ fn parse_go<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<Command, Stri
     let mut limits = GoLimits::default();
     while let Some(t) = toks.next() {
         match t {
-            "movetime" if limits.movetime.is_none() => {
-                let ms = number("movetime", toks.next())?;
-                if ms > MAX_MOVETIME {
-                    return Err(format!("movetime must be at most {MAX_MOVETIME}"));
-                }
-                limits.movetime = Some(ms);
-            }
-            "nodes" if limits.nodes.is_none() => {
-                let n = number("nodes", toks.next())?;
-                if n == 0 {
-                    return Err("nodes must be at least 1".into());
-                }
-                limits.nodes = Some(n);
-            }
-            "infinite" if !limits.infinite => limits.infinite = true,
-            other => return Err(format!("go: unexpected {}", shown(other))),
+            "movetime" if limits.movetime.is_some() => return Err(twice(t)),
+            "nodes" if limits.nodes.is_some() => return Err(twice(t)),
+            "infinite" if limits.infinite => return Err(twice(t)),
+            "movetime" => limits.movetime = Some(number(t, toks.next(), 0, MAX_MOVETIME)?),
+            "nodes" => limits.nodes = Some(number(t, toks.next(), 1, u64::MAX)?),
+            "infinite" => limits.infinite = true,
+            other => return Err(format!("unexpected {}", quoted(other))),
         }
     }
     Ok(Command::Go(limits))
@@ -249,7 +281,7 @@ fn parse_go<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<Command, Stri
 
 /// Parses `<slot>@r<row>c<col>`.
 pub fn parse_placement(tok: &str) -> Result<PlacementText, String> {
-    let bad = || format!("bad placement {} (want <slot>@r<row>c<col>)", shown(tok));
+    let bad = || format!("bad placement {} (want <slot>@r<row>c<col>)", quoted(tok));
     let (slot, cell) = tok.split_once('@').ok_or_else(bad)?;
     let cell = cell.strip_prefix('r').ok_or_else(bad)?;
     let (row, col) = cell.split_once('c').ok_or_else(bad)?;
@@ -262,10 +294,10 @@ pub fn parse_placement(tok: &str) -> Result<PlacementText, String> {
     };
     let (slot, row, col) = (digit(slot)?, digit(row)?, digit(col)?);
     if !(1..=3).contains(&slot) {
-        return Err(format!("slot must be 1-3 in {}", shown(tok)));
+        return Err(format!("slot must be 1 to 3 in {}", quoted(tok)));
     }
     if !(1..=9).contains(&row) || !(1..=9).contains(&col) {
-        return Err(format!("cell off the board in {}", shown(tok)));
+        return Err(format!("row and column must be 1 to 9 in {}", quoted(tok)));
     }
     Ok(PlacementText {
         slot,
@@ -275,22 +307,26 @@ pub fn parse_placement(tok: &str) -> Result<PlacementText, String> {
 }
 
 fn parse_setoption<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<Command, String> {
+    const USAGE: &str = "needs: name <N> value <V>";
     if toks.next() != Some("name") {
-        return Err("setoption needs: name <N> value <V>".into());
+        return Err(USAGE.into());
     }
-    let name = toks.next().ok_or("setoption needs: name <N> value <V>")?;
+    let name = toks.next().ok_or(USAGE)?;
     let table = options();
     let spec = table
         .find(name)
-        .ok_or_else(|| format!("unknown option {}", shown(name)))?;
+        .ok_or_else(|| format!("unknown option {}", quoted(name)))?;
     if toks.next() != Some("value") {
-        return Err(format!("setoption {} needs a value", spec.name));
+        return Err(format!("{} needs a value", spec.name));
     }
     let value = toks
         .next()
-        .ok_or_else(|| format!("setoption {} needs a value", spec.name))?;
+        .ok_or_else(|| format!("{} needs a value", spec.name))?;
     if let Some(extra) = toks.next() {
-        return Err(format!("setoption: unexpected {}", shown(extra)));
+        return Err(match extra {
+            "name" | "value" => twice(extra),
+            _ => format!("unexpected {}", quoted(extra)),
+        });
     }
     let setting = match spec.name {
         "Threads" => {
@@ -299,80 +335,112 @@ fn parse_setoption<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<Comman
                 Some(v) => Setting::Threads(v as usize),
                 None => {
                     return Err(format!(
-                        "option Threads value must be {min}-{max}, got {}",
-                        shown(value)
+                        "Threads must be {min} to {max}, got {}",
+                        quoted(value)
                     ))
                 }
             }
         }
-        "Scoring" => Setting::Scoring(
-            value
-                .parse()
-                .map_err(|e: puzzle_rules::blockudoku::UnknownScoring| e.to_string())?,
-        ),
+        "Scoring" => Setting::Scoring(value.parse().map_err(|_| {
+            let names: Vec<&str> = SCORINGS.iter().map(|s| s.name()).collect();
+            format!("unknown scoring {} ({})", quoted(value), names.join(", "))
+        })?),
         "Objective" => Setting::Objective(Objective::from_name(value).ok_or_else(|| {
             let names: Vec<&str> = OBJECTIVES.iter().map(|o| o.name()).collect();
-            format!("unknown objective {} ({})", shown(value), names.join(", "))
+            format!("unknown objective {} ({})", quoted(value), names.join(", "))
         })?),
         _ => Setting::Agent(Agent::from_name(value).ok_or_else(|| {
             let names: Vec<&str> = AGENTS.iter().map(|a| a.name()).collect();
-            format!("unknown agent {} ({})", shown(value), names.join(", "))
+            format!("unknown agent {} ({})", quoted(value), names.join(", "))
         })?),
     };
     Ok(Command::SetOption(setting))
 }
 
-/// Parses one input line (without its line end; a trailing `\r` is whitespace).
+/// The name of a one-shot line (`<board> <p> [<p> [<p>]]`) in its error messages.
+pub const ONE_SHOT: &str = "one-shot";
+
+/// Parses one input line (without its line end; a trailing `\r` is whitespace). The error
+/// is the reply after `error `: `<command>: <what was wrong>` with the offending input in
+/// single quotes, or `unknown command '<word>'`; always one printable line.
 pub fn parse_line(line: &str) -> Result<Command, String> {
+    let Some(first) = line.split_whitespace().next() else {
+        return Ok(Command::Empty);
+    };
+    parse_command(line).map_err(|what| match what {
+        Unknown => format!("unknown command {}", quoted(first)),
+        Bad(name, what) => format!("{name}: {what}"),
+    })
+}
+
+/// Why a line was refused: an unknown first word, or a known command's complaint.
+enum Refusal {
+    Unknown,
+    Bad(&'static str, String),
+}
+use Refusal::{Bad, Unknown};
+
+fn parse_command(line: &str) -> Result<Command, Refusal> {
     let mut toks = line.split_whitespace();
     let Some(first) = toks.next() else {
         return Ok(Command::Empty);
     };
-    let no_args = |cmd: Command, mut toks: std::str::SplitWhitespace| match toks.next() {
-        None => Ok(cmd),
-        Some(extra) => Err(format!("{}: unexpected {}", first, shown(extra))),
-    };
+    let no_args =
+        |name: &'static str, cmd: Command, mut toks: std::str::SplitWhitespace| match toks.next() {
+            None => Ok(cmd),
+            Some(extra) => Err(Bad(name, format!("unexpected {}", quoted(extra)))),
+        };
+    let bad = |name: &'static str| move |what: String| Bad(name, what);
     match first {
-        "hello" => no_args(Command::Hello, toks),
-        "isready" => no_args(Command::IsReady, toks),
-        "newgame" => no_args(Command::NewGame, toks),
-        "stop" => no_args(Command::Stop, toks),
-        "show" => no_args(Command::Show, toks),
-        "eval" => no_args(Command::Eval, toks),
-        "catalogue" => no_args(Command::Catalogue, toks),
-        "quit" => no_args(Command::Quit, toks),
-        "setoption" => parse_setoption(toks),
-        "position" => parse_position(toks),
-        "go" => parse_go(toks),
-        "analyse" => crate::analysis::parse(toks).map(Command::Analyse),
+        "hello" => no_args("hello", Command::Hello, toks),
+        "isready" => no_args("isready", Command::IsReady, toks),
+        "newgame" => no_args("newgame", Command::NewGame, toks),
+        "stop" => no_args("stop", Command::Stop, toks),
+        "show" => no_args("show", Command::Show, toks),
+        "eval" => no_args("eval", Command::Eval, toks),
+        "catalogue" => no_args("catalogue", Command::Catalogue, toks),
+        "quit" => no_args("quit", Command::Quit, toks),
+        "setoption" => parse_setoption(toks).map_err(bad("setoption")),
+        "position" => parse_position(toks).map_err(bad("position")),
+        "go" => parse_go(toks).map_err(bad("go")),
+        "analyse" => crate::analysis::parse(toks)
+            .map(Command::Analyse)
+            .map_err(bad("analyse")),
         "play" => {
-            let placements = toks.map(parse_placement).collect::<Result<Vec<_>, _>>()?;
+            let placements = toks
+                .map(parse_placement)
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(bad("play"))?;
             if placements.is_empty() {
-                return Err("play needs 1 to 3 placements".into());
+                return Err(Bad("play", "needs 1 to 3 placements".into()));
             }
             if placements.len() > 3 {
-                return Err("play takes at most 3 placements".into());
+                return Err(Bad("play", "takes at most 3 placements".into()));
             }
             Ok(Command::Play(placements))
         }
         _ if looks_like_board(first) => {
-            let board = Board::parse(first).map_err(|e| e.to_string())?;
+            let board = Board::parse(first)
+                .map_err(|e| Bad(ONE_SHOT, refused_token("board", first, &e)))?;
             let mut hand = Vec::new();
             for t in toks {
                 if hand.len() == 3 {
-                    return Err("a hand has at most 3 pieces".into());
+                    let what = format!("a hand has at most 3 pieces, got {}", quoted(t));
+                    return Err(Bad(ONE_SHOT, what));
                 }
-                hand.push(Some(Piece::parse(t).map_err(|e| e.to_string())?));
+                let piece =
+                    Piece::parse(t).map_err(|e| Bad(ONE_SHOT, refused_token("piece", t, &e)))?;
+                hand.push(Some(piece));
             }
             if hand.is_empty() {
-                return Err("one-shot line needs 1 to 3 pieces after the board".into());
+                return Err(Bad(ONE_SHOT, "needs 1 to 3 pieces after the board".into()));
             }
             Ok(Command::OneShot {
                 board,
                 hand: Hand::new(hand),
             })
         }
-        _ => Err(format!("unknown command {}", shown(first))),
+        _ => Err(Unknown),
     }
 }
 
@@ -407,11 +475,11 @@ pub fn bestmove_line(best: Option<&[Step]>) -> String {
     }
 }
 
-/// The reply to `go`: one `info` line (nodes, speed, time, and the evaluation and line
-/// when there is a move), then `bestmove`.
-pub fn go_reply(out: &Outcome, elapsed: Duration) -> [String; 2] {
-    let ms = elapsed.as_millis() as u64;
-    let nps = (out.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
+/// The reply to `go`: one `info` line (nodes, speed over the `searched` time, `time` since
+/// the `go` line was read, and the evaluation and line when there is a move), then `bestmove`.
+pub fn go_reply(out: &Outcome, searched: Duration, since_go: Duration) -> [String; 2] {
+    let ms = since_go.as_millis() as u64;
+    let nps = (out.nodes as f64 / searched.as_secs_f64().max(1e-6)) as u64;
     let info = match &out.best {
         Some((line, value)) => format!(
             "info nodes {} nps {nps} time {ms} eval {value} pv {}",
@@ -533,30 +601,152 @@ mod tests {
     #[test]
     fn rejects_bad_input_with_messages() {
         for (line, msg) in [
-            ("position", "position needs pieces"),
-            ("position garbage", "position: unexpected garbage"),
-            ("go movetime -5", "movetime must not be negative: -5"),
+            ("position", "position: needs pieces"),
+            ("position garbage", "position: unexpected 'garbage'"),
+            (
+                "go movetime -5",
+                "go: movetime must be 0 to 86400000, got '-5'",
+            ),
             (
                 "go movetime 99999999999999999999999",
-                "movetime is not a number: 99999999999999999999999",
+                "go: movetime must be 0 to 86400000, got '99999999999999999999999'",
             ),
             (
                 "setoption name NoSuchOption value 1",
-                "unknown option NoSuchOption",
+                "setoption: unknown option 'NoSuchOption'",
             ),
             (
                 "setoption name Threads value 0",
-                "option Threads value must be 1-64, got 0",
+                "setoption: Threads must be 1 to 64, got '0'",
             ),
             (
                 "position empty pieces 48",
-                "unknown piece id 48 (ids are 1-47)",
+                "position: piece '48': unknown piece id 48 (ids are 1-47)",
             ),
-            ("play 1@r0c1", "cell off the board in 1@r0c1"),
-            ("play", "play needs 1 to 3 placements"),
-            ("frobnicate", "unknown command frobnicate"),
+            (
+                "play 1@r0c1",
+                "play: row and column must be 1 to 9 in '1@r0c1'",
+            ),
+            ("play", "play: needs 1 to 3 placements"),
+            ("frobnicate", "unknown command 'frobnicate'"),
+            ("isready now", "isready: unexpected 'now'"),
+            ("\u{1b}[2J", "unknown command '\\u{1b}[2J'"),
         ] {
             assert_eq!(parse_line(line).unwrap_err(), msg, "{line}");
+        }
+    }
+
+    #[test]
+    fn refuses_numbers_that_could_wrap_naming_the_field() {
+        let max = u64::MAX;
+        for (line, msg) in [
+            (
+                format!("position empty pieces 1 score {max}"),
+                format!("position: score must be 0 to {MAX_SCORE}, got '{max}'"),
+            ),
+            (
+                format!("position empty pieces 1 score {}", MAX_SCORE + 1),
+                format!(
+                    "position: score must be 0 to {MAX_SCORE}, got '{}'",
+                    MAX_SCORE + 1
+                ),
+            ),
+            (
+                "position empty pieces 1 streak 4294967295".into(),
+                format!("position: streak must be 0 to {MAX_STREAK}, got '4294967295'"),
+            ),
+            (
+                "go nodes 0".into(),
+                format!("go: nodes must be 1 to {max}, got '0'"),
+            ),
+            (
+                "go nodes 18446744073709551616".into(),
+                format!("go: nodes must be 1 to {max}, got '18446744073709551616'"),
+            ),
+            (
+                "go movetime 86400001".into(),
+                "go: movetime must be 0 to 86400000, got '86400001'".into(),
+            ),
+            (
+                "go movetime".into(),
+                "go: movetime needs a value (0 to 86400000)".into(),
+            ),
+        ] {
+            assert_eq!(parse_line(&line).unwrap_err(), msg, "{line}");
+        }
+        // The limits themselves are accepted.
+        let top = format!("position empty pieces 1 score {MAX_SCORE} streak {MAX_STREAK}");
+        assert!(matches!(parse_line(&top).unwrap(),
+            Command::Position { state, .. } if state.score == MAX_SCORE && state.streak as u64 == MAX_STREAK));
+        assert!(parse_line(&format!("go nodes {max} movetime 86400000")).is_ok());
+    }
+
+    const EMPTY: &str =
+        "........./........./........./........./........./........./........./........./.........";
+
+    #[test]
+    fn refuses_repeated_keywords_naming_them() {
+        for (line, msg) in [
+            ("go movetime 10 movetime 20", "go: 'movetime' given twice"),
+            ("go nodes 5 nodes 6", "go: 'nodes' given twice"),
+            (
+                "go infinite movetime 5 infinite",
+                "go: 'infinite' given twice",
+            ),
+            (
+                "position empty pieces 1 score 1 score 2",
+                "position: 'score' given twice",
+            ),
+            (
+                "position empty pieces 1 streak 1 score 3 streak 2",
+                "position: 'streak' given twice",
+            ),
+            (
+                "position empty pieces 1 pieces 2",
+                "position: 'pieces' given twice",
+            ),
+            (
+                &format!("position board {EMPTY} board {EMPTY} pieces 1"),
+                "position: 'board' given twice",
+            ),
+            (
+                "setoption name Threads value 2 value 3",
+                "setoption: 'value' given twice",
+            ),
+            (
+                "setoption name Threads value 2 name Agent",
+                "setoption: 'name' given twice",
+            ),
+        ] {
+            assert_eq!(parse_line(line).unwrap_err(), msg, "{line}");
+        }
+    }
+
+    #[test]
+    fn every_error_names_its_command() {
+        for line in [
+            "hello there",
+            "position empty pieces ##/#",
+            "position board ..x pieces 1",
+            "go depth 3",
+            "play r1c1",
+            "setoption name Scoring value golf",
+            "setoption name Agent value best",
+            ".........# 1 2 3",
+            "......... 1 2 3 4",
+        ] {
+            let e = parse_line(line).unwrap_err();
+            let command = line.split(' ').next().unwrap();
+            let want = if command.starts_with('.') {
+                ONE_SHOT
+            } else {
+                command
+            };
+            assert!(e.starts_with(&format!("{want}: ")), "{line}: {e}");
+            assert!(
+                e.contains('\''),
+                "{line}: the offending input is quoted: {e}"
+            );
         }
     }
 
@@ -630,7 +820,8 @@ mod tests {
         fn grammar_soup_parses_or_errors_on_one_line(toks in prop::collection::vec(token(), 0..12)) {
             match parse_line(&toks.join(" ")) {
                 Ok(_) => {}
-                Err(msg) => prop_assert!(!msg.contains('\n') && !msg.is_empty()),
+                Err(msg) => prop_assert!(!msg.contains('\n') && !msg.is_empty()
+                    && !msg.chars().any(|c| c.is_control())),
             }
         }
     }

@@ -2,7 +2,10 @@
 //! and `stop` are answered while a search runs), the game state, the options, and the
 //! search handle. `protocol` parses and formats; `agents` answers.
 
-use std::sync::atomic::AtomicBool;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use engine_kit::handle::SearchHandle;
@@ -24,6 +27,12 @@ struct Session {
     objective: Objective,
     threads: usize,
     running: Option<SearchHandle>,
+    /// Set by `stop` (and `quit`, end of input): a `go infinite` holds its answer until then,
+    /// even when a `movetime` or `nodes` limit ended its thinking.
+    released: Arc<AtomicBool>,
+    /// Set once the running search has printed its `bestmove` (its thread may still be
+    /// ending): from then on lines are answered, not kept waiting.
+    answered: Arc<AtomicBool>,
     /// The running search has a clock (`movetime`, `infinite`): `quit` stops it. A search
     /// without one (a bare `go`, `go nodes`) ends by itself, and its answer is the same
     /// however soon `quit` or the end of input comes.
@@ -80,6 +89,8 @@ impl Session {
             objective: Objective::Survive,
             threads: 1,
             running: None,
+            released: Arc::new(AtomicBool::new(true)),
+            answered: Arc::new(AtomicBool::new(true)),
             running_clock: false,
         }
     }
@@ -87,18 +98,23 @@ impl Session {
     /// Waits for a running search (stopping it first if asked); its bestmove is printed by
     /// the search thread itself.
     fn finish_search(&mut self, stop_first: bool) {
+        if stop_first {
+            self.released.store(true, Ordering::Relaxed);
+        }
         if let Some(run) = self.running.take() {
             run.join(stop_first);
         }
     }
 
+    /// A search runs whose `bestmove` has not been printed yet.
     fn searching(&self) -> bool {
-        self.running.as_ref().is_some_and(|r| !r.is_finished())
+        self.running.is_some() && !self.answered.load(Ordering::Acquire)
     }
 
-    fn go(&mut self, limits: GoLimits) -> Result<(), String> {
+    /// Starts a search; `read` is when the `go` line was read (`info time` counts from it).
+    fn go(&mut self, limits: GoLimits, read: Instant) -> Result<(), String> {
         if self.hand.no_pieces() {
-            return Err("no pieces in hand: send position first".into());
+            return Err("go: no pieces in hand: send position first".into());
         }
         // Stop a little early: the answer still has to be formatted and written.
         let stop_after = limits
@@ -115,18 +131,26 @@ impl Session {
             widen,
             timed,
         };
+        // `go infinite` holds its answer until released (`stop`, `quit`, end of input), not
+        // merely until the clock or the node limit ends the thinking.
+        self.released = Arc::new(AtomicBool::new(!limits.infinite));
+        let released = Arc::clone(&self.released);
         let search = move |stop: &AtomicBool| {
             let start = Instant::now();
             let out = search_now(board, &hand, asked, stop, budget);
-            (out, start.elapsed())
+            let searched = start.elapsed();
+            while !released.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            (out, searched)
         };
-        let answer = |(out, elapsed): (Outcome, Duration)| say(&protocol::go_reply(&out, elapsed));
-        self.running = Some(SearchHandle::go(
-            limits.infinite,
-            stop_after,
-            search,
-            answer,
-        ));
+        self.answered = Arc::new(AtomicBool::new(false));
+        let answered = Arc::clone(&self.answered);
+        let answer = move |(out, searched): (Outcome, Duration)| {
+            say(&protocol::go_reply(&out, searched, read.elapsed()));
+            answered.store(true, Ordering::Release);
+        };
+        self.running = Some(SearchHandle::go(false, stop_after, search, answer));
         Ok(())
     }
 
@@ -180,16 +204,14 @@ impl Session {
         let mut hand = self.hand.clone();
         let mut cleared = 0;
         for p in placements {
-            let piece = hand.take(p.slot).map_err(|e| format!("play: {e}"))?;
+            let refused = |e: &dyn std::fmt::Display| {
+                let text = format!("{}@{}", p.slot, protocol::cell_name(p.row * 9 + p.col));
+                format!("play: {}: {e}", protocol::quoted(&text))
+            };
+            let piece = hand.take(p.slot).map_err(|e| refused(&e))?;
             let report = state
                 .place(&piece, p.row, p.col, self.scoring)
-                .map_err(|e| {
-                    format!(
-                        "play: {}@{}: {e}",
-                        p.slot,
-                        protocol::cell_name(p.row * 9 + p.col)
-                    )
-                })?;
+                .map_err(|e| refused(&e))?;
             cleared += report.regions;
         }
         self.state = state;
@@ -197,11 +219,21 @@ impl Session {
         Ok(protocol::position_line(&self.state, &self.hand, cleared))
     }
 
-    /// Handles one command; returns false on quit.
-    fn handle(&mut self, cmd: Command) -> bool {
-        // Only isready and stop are served while a search runs; anything else waits for its
-        // bestmove (a `go infinite` is stopped: it would never finish), so piped lines get
-        // the same answers however fast they arrive. `quit` stops a search with a clock.
+    /// Answers one line read at `read` (no search is running: lines that come during a
+    /// search wait in [`serve`]); returns false on quit.
+    fn line(&mut self, line: &str, read: Instant) -> bool {
+        match protocol::parse_line(line) {
+            Ok(cmd) => self.handle(cmd, read),
+            Err(e) => {
+                say(&[format!("error {e}")]);
+                true
+            }
+        }
+    }
+
+    /// Handles one command read at `read`; returns false on quit.
+    fn handle(&mut self, cmd: Command, read: Instant) -> bool {
+        // A search that has answered is joined first (a clocked one is stopped on `quit`).
         if !matches!(cmd, Command::IsReady | Command::Stop | Command::Empty) {
             self.finish_search(cmd == Command::Quit && self.running_clock);
         }
@@ -235,7 +267,7 @@ impl Session {
                 self.hand = hand;
             }
             Command::Go(limits) => {
-                if let Err(e) = self.go(limits) {
+                if let Err(e) = self.go(limits, read) {
                     say(&[format!("error {e}")]);
                 }
             }
@@ -275,13 +307,55 @@ impl Session {
     }
 }
 
+/// How often the loop looks whether the running search has answered while lines wait.
+const POLL: Duration = Duration::from_millis(1);
+
 /// Serves the protocol (or the legacy I/O) on stdin/stdout until `quit` or end of input.
+///
+/// While a search runs, `isready` is answered at once and `stop` stops it at once; every
+/// other line, valid or not, waits (with when it was read) until the search has printed its
+/// `bestmove`, then is answered in input order. `quit` and the end of input stop a search
+/// with a clock (`movetime`, `infinite`) at once and end the session after the lines before
+/// them; a bare `go` or `go nodes` ends as it would, so its answer does not depend on how
+/// soon they come.
 pub fn serve() {
     let rx = engine_kit::io::spawn_reader();
     let mut session = Session::new();
     let mut legacy: Option<legacy::Legacy> = None;
     let mut first_token_seen = false;
-    while let Ok(Some(line)) = rx.recv() {
+    let mut waiting: VecDeque<(String, Instant)> = VecDeque::new();
+    let mut input_ended = false;
+    loop {
+        if !session.searching() {
+            session.finish_search(false);
+            if let Some((line, read)) = waiting.pop_front() {
+                if !session.line(&line, read) {
+                    break;
+                }
+                continue;
+            }
+            if input_ended {
+                break;
+            }
+        } else if input_ended {
+            // End of input acts as `quit`.
+            session.finish_search(session.running_clock);
+            continue;
+        }
+        let message = if session.searching() && !waiting.is_empty() {
+            match rx.recv_timeout(POLL) {
+                Ok(message) => message,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => None,
+            }
+        } else {
+            rx.recv().unwrap_or(None)
+        };
+        let Some(line) = message else {
+            input_ended = true;
+            continue;
+        };
+        let read = Instant::now();
         if !first_token_seen {
             let Some(first) = line.split_whitespace().next() else {
                 continue;
@@ -298,20 +372,25 @@ pub fn serve() {
             }
             continue;
         }
-        let keep_going = match protocol::parse_line(&line) {
-            Ok(cmd) => session.handle(cmd),
-            Err(e) => {
-                say(&[format!("error {e}")]);
-                true
+        if session.searching() {
+            match protocol::parse_line(&line) {
+                Ok(Command::IsReady) => say(&["readyok"]),
+                Ok(Command::Stop) => session.finish_search(true),
+                Ok(Command::Empty) => {}
+                Ok(Command::Quit) => {
+                    if session.running_clock {
+                        session.finish_search(true);
+                    }
+                    waiting.push_back((line, read));
+                }
+                _ => waiting.push_back((line, read)),
             }
-        };
-        if !keep_going {
+            continue;
+        }
+        if !session.line(&line, read) {
             break;
         }
-        if !session.searching() {
-            session.finish_search(false);
-        }
     }
-    // Quit or end of input: a running search still answers before the process exits.
+    // Quit: a running search still answers before the process exits.
     session.finish_search(session.running_clock);
 }

@@ -26,7 +26,7 @@ pub struct SelfplayArgs {
     #[arg(long)]
     games: u64,
     /// Seed of the dealer (game i uses a seed derived from this and i).
-    #[arg(long)]
+    #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Stop a game after this many rounds (counted as capped, not as a death).
     #[arg(long, default_value_t = 100_000)]
@@ -366,6 +366,14 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
         scoring,
         max_rounds: args.max_rounds,
     };
+    // The run's header: what was asked, with the seed that reproduces it.
+    engine_kit::println_or_exit!(
+        "selfplay {} {} seed {} scoring {scoring} threads {}",
+        if chains.is_some() { "chains" } else { "games" },
+        args.games,
+        args.seed,
+        args.threads
+    );
     if let Some((plan, agents)) = chains {
         return super::chains::run(
             &mut setup,
@@ -417,10 +425,11 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
     };
     let mut results = with_progress(&progress, start, line, || {
         pool.install(|| {
-            (0..args.games)
+            // Games are numbered from 1; game i's dealer is the (i-1)-th of the seed's.
+            (1..=args.games)
                 .into_par_iter()
                 .map(|i| {
-                    let r = play_game(&setup, i, game_seed(args.seed, i), &progress, recording);
+                    let r = play_game(&setup, i, game_seed(args.seed, i - 1), &progress, recording);
                     done_games.fetch_add(1, Ordering::Relaxed);
                     report(&r)?;
                     Ok(r)

@@ -243,7 +243,11 @@ impl Worker<'_, '_> {
                 let left = (mask & !cleared.cells).count_ones();
                 let p = (self.tally.scoring).points(piece.size(), left, cleared.regions, streak);
                 self.points += p as u32;
-                self.streak = if cleared.regions > 0 { streak + 1 } else { 0 };
+                self.streak = if cleared.regions > 0 {
+                    streak.saturating_add(1)
+                } else {
+                    0
+                };
             }
             // Orders that reach the same board with the same pieces left (and the same points
             // and streak, when counted) have the same future.

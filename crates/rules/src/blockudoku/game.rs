@@ -159,9 +159,10 @@ impl GameState {
         let left = (mask & !cleared.cells).count_ones();
         let points = scoring.points(piece_cells, left, cleared.regions, self.streak);
         self.board = board;
-        self.score += points;
+        // Saturating: a score or streak at the top of its type stays there, never wraps.
+        self.score = self.score.saturating_add(points);
         self.streak = if cleared.regions > 0 {
-            self.streak + 1
+            self.streak.saturating_add(1)
         } else {
             0
         };
@@ -239,6 +240,27 @@ mod tests {
         assert_eq!(Scoring::Squared.points(5, 5, 0, 0), 0);
         assert_eq!("classic".parse::<Scoring>().unwrap(), Scoring::Classic);
         assert!("nope".parse::<Scoring>().is_err());
+    }
+
+    #[test]
+    fn score_and_streak_saturate_instead_of_wrapping() {
+        let dot = Piece::parse("1").unwrap();
+        let mut s = GameState {
+            score: u64::MAX - 1,
+            ..GameState::default()
+        };
+        s.place(&dot, 0, 0, Scoring::Blockudoku).unwrap();
+        assert_eq!(s.score, u64::MAX);
+        s.place(&dot, 0, 1, Scoring::Blockudoku).unwrap();
+        assert_eq!(s.score, u64::MAX);
+        // A full row but one cell: the last dot clears it with the streak at its top.
+        let mut s = GameState {
+            board: Board::parse(&format!("{}.{}", "#".repeat(8), ".".repeat(72))).unwrap(),
+            score: 0,
+            streak: u32::MAX,
+        };
+        s.place(&dot, 0, 8, Scoring::Blockudoku).unwrap();
+        assert_eq!(s.streak, u32::MAX);
     }
 
     #[test]

@@ -388,10 +388,11 @@ fn run_agent(
         |r: u64, rate: f64| format!("{name}: about {r} / {total} rounds, {rate:.0} rounds/s");
     let mut results = with_progress(&progress, start, line, || {
         pool.install(|| {
-            (0..chains)
+            // Chains are numbered from 1; chain i's dealer is the (i-1)-th of the seed's.
+            (1..=chains)
                 .into_par_iter()
                 .map(|i| {
-                    let r = play_chain(setup, plan, i, game_seed(seed, i), &progress);
+                    let r = play_chain(setup, plan, i, game_seed(seed, i - 1), &progress);
                     report(&r)?;
                     Ok(r)
                 })
