@@ -8,7 +8,7 @@ use std::time::Instant;
 use puzzle_rules::sudoku::board::{Board, Move};
 use puzzle_rules::sudoku::game::{cell_moves, Game, Mode, Player};
 
-use super::root::analyse_root;
+use super::root::{analyse_root, AnalysisBudget};
 use super::{best_child, Event, Limits};
 
 /// The real-move game the original agent searches.
@@ -141,7 +141,7 @@ pub fn choose(
     // empty 25x25 board: it must end at `stop` and at the deadline too.
     let halt =
         || stop.load(Ordering::Relaxed) || limits.deadline.is_some_and(|d| Instant::now() >= d);
-    let Some(root) = analyse_root(game, &halt) else {
+    let Some(root) = analyse_root(game, &halt, AnalysisBudget::for_search(game, &limits)) else {
         let mv = game.legal_moves(game.turn()).first().copied();
         if let Some(m) = mv {
             report(Event::Propose(m));

@@ -42,7 +42,7 @@ use std::time::Instant;
 use puzzle_rules::sudoku::board::Move;
 use puzzle_rules::sudoku::game::Game;
 
-use super::root::{analyse_root, quick_move, solve_until, Solved};
+use super::root::{analyse_root, quick_move, solve_until, AnalysisBudget, Solved};
 use super::{Event, Limits, INF};
 use node::{real_move, Node, Setup};
 pub use table::Table;
@@ -154,7 +154,8 @@ pub fn search(
     let stop_analysis = || {
         stop_flag.load(Ordering::Relaxed) || analysis_deadline.is_some_and(|d| Instant::now() >= d)
     };
-    let root = match analyse_root(game, &stop_analysis) {
+    let budget = AnalysisBudget::for_search(game, &stopper.limits);
+    let root = match analyse_root(game, &stop_analysis, budget) {
         Some(r) => r,
         None => {
             return Outcome {
@@ -165,6 +166,7 @@ pub fn search(
     };
     let setup = Setup::new(game);
     let node = Node::new(game, &setup, &root);
+    let passes_known = root.complete && root.taboo.len() <= MAX_TABOO;
     let mut best_move = quick;
     let diff = score_diff(game);
     // Helper threads are detached: the answer must not wait for a descheduled helper to
@@ -185,7 +187,9 @@ pub fn search(
             report(Event::Propose(real));
         }
         best_move = Some(real);
-        let exact = !w.horizon;
+        // A proof needs every pass known (a complete root analysis, all of its taboo moves
+        // tracked) and a value that rests on nothing unproven.
+        let exact = !w.horizon && passes_known;
         report(Event::Info {
             depth,
             nodes: stopper.shared.nodes.load(Ordering::Relaxed) + (w.nodes & 255),
