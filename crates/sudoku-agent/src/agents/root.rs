@@ -40,7 +40,8 @@ impl AnalysisBudget {
     /// 9x9 and smaller boards the solver is fast and ignores budgets).
     pub fn for_search(game: &Game, limits: &super::Limits) -> AnalysisBudget {
         let shape = game.board().shape();
-        let unclocked = limits.deadline.is_none() && (limits.nodes.is_some() || limits.depth.is_some());
+        let unclocked =
+            limits.deadline.is_none() && (limits.nodes.is_some() || limits.depth.is_some());
         AnalysisBudget {
             per_move: SEARCH_MOVE_NODES.min(referee_nodes(shape)),
             total: if unclocked && shape.size() > 9 {
