@@ -420,6 +420,157 @@ def c_sudoku_propose_first(p: Protocol, cmd: List[str]) -> str:
         return f"first propose after {latency:.1f} ms"
 
 
+
+# --- the conventions of both protocols (protocol/README.md, C1..C12) ------------------------------
+# One check per convention, for both engines. A protocol supplies what differs (its cell syntax,
+# its fields); `EXPECTED_FAILURES` names the conventions an engine does not follow yet, with why.
+
+def _one_reply(e: Engine, line: str) -> List[str]:
+    e.send(line)
+    return e.sync()
+
+
+def _tool(cmd: List[str], args: List[str], stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run(cmd + args, input=stdin.encode(), capture_output=True, timeout=120)
+
+
+def c1_cells(p: Protocol, cmd: List[str]) -> str:
+    with Engine(cmd) as e:
+        return p.check_cells(e)
+
+
+def c2_errors(p: Protocol, cmd: List[str]) -> str:
+    with Engine(cmd) as e:
+        lines = _one_reply(e, "frobnicate\x1b")
+        expect(lines == ["error unknown command 'frobnicate\\u{1b}'"], f"unknown command gave {lines}")
+        lines = _one_reply(e, "go movetime abc")
+        expect(len(lines) == 1 and lines[0].startswith("error go: ") and "'abc'" in lines[0],
+               f"'go movetime abc' gave {lines} (want error go: ... 'abc')")
+        return lines[0]
+
+
+def c3_repeated_keywords(p: Protocol, cmd: List[str]) -> str:
+    with Engine(cmd) as e:
+        for line, key in p.repeated_keywords:
+            lines = _one_reply(e, line)
+            expect(len(lines) == 1 and lines[0].startswith("error ") and key in lines[0],
+                   f"{line!r} gave {lines} (want one error naming {key!r})")
+        return f"{len(p.repeated_keywords)} commands"
+
+
+def c4_number_ranges(p: Protocol, cmd: List[str]) -> str:
+    with Engine(cmd) as e:
+        e.send(p.positions[0])
+        for line, field in [("go nodes 0", "nodes"), ("go nodes 18446744073709551616", "nodes"),
+                            ("go movetime 18446744073709551616", "movetime")] + p.out_of_range:
+            lines = _one_reply(e, line)
+            expect(len(lines) == 1 and lines[0].startswith("error ") and field in lines[0],
+                   f"{line!r} gave {lines} (want one error naming {field!r})")
+        return p.check_no_wrap(e)
+
+
+def c5_bare_go_ends(p: Protocol, cmd: List[str]) -> str:
+    with Engine(cmd) as e:
+        e.send(p.positions[0])
+        e.sync()
+        sent, stamp, _ = go_and_collect(e, "go", timeout=30)
+        return f"bestmove after {(stamp - sent) * 1000:.0f} ms"
+
+
+def c6_infinite_waits_for_stop(p: Protocol, cmd: List[str]) -> str:
+    with Engine(cmd) as e:
+        for limit in ("movetime 50", "nodes 1"):
+            e.send(p.positions[0])
+            e.send(f"go infinite {limit}")
+            early = [l for l in e.drain(0.5) if is_bestmove(l)]
+            expect(early == [], f"'go infinite {limit}' answered before stop: {early}")
+            e.send("stop")
+            e.read_until(is_bestmove, timeout=5)
+            extra = e.sync()
+            expect(not any(is_bestmove(l) for l in extra), "more than one bestmove")
+        return ""
+
+
+def c7_order_of_replies(p: Protocol, cmd: List[str]) -> str:
+    with Engine(cmd) as e:
+        e.send(p.positions[0])
+        e.sync()
+        e.send("go movetime 300")
+        e.send("frobnicate")
+        e.send("isready")
+        _, lines = e.read_until(lambda l: l == "readyok", timeout=5)
+        expect(not any(is_bestmove(l) or l.startswith("error") for l in lines),
+               f"readyok did not come at once during the search: {lines}")
+        _, lines = e.read_until(lambda l: l.startswith("error"), timeout=10)
+        expect(any(is_bestmove(l) for l in lines), f"the error came before the search's bestmove: {lines}")
+        return ""
+
+
+def c8_info_time_since_go(p: Protocol, cmd: List[str]) -> str:
+    with Engine(cmd) as e:
+        e.send(p.positions[0])
+        e.sync()
+        sent, stamp, lines = go_and_collect(e, "go movetime 200")
+        times = [int(l.split()[l.split().index("time") + 1]) for l in lines
+                 if l.startswith("info ") and "time" in l.split()]
+        expect(times, f"no info time in {lines}")
+        expect(times == sorted(times), f"info times go back: {times}")
+        wall = (stamp - sent) * 1000
+        expect(times[-1] <= wall + 5, f"info time {times[-1]} ms later than the bestmove at {wall:.0f} ms")
+        return f"last info time {times[-1]} ms, bestmove at {wall:.0f} ms"
+
+
+def c9_limits_on_every_board(p: Protocol, cmd: List[str]) -> str:
+    bound = TIMING["stop_ms"]
+    details = []
+    with Engine(cmd) as e:
+        for pos in p.board_sizes:
+            for go in ("go nodes 1", "go depth 1"):
+                if go == "go depth 1" and not p.has_depth:
+                    continue
+                e.send(pos)
+                e.sync()
+                sent, stamp, lines = go_and_collect(e, go, timeout=60)
+                expect(lines[-1] != "bestmove none", f"{go}: no move on {pos[:30]!r}")
+                details.append(f"{(stamp - sent) * 1000:.0f}")
+            start_infinite(e, pos, 1.0)
+            sent = e.send("stop")
+            stamp, _ = e.read_until(is_bestmove, timeout=10)
+            latency = (stamp - sent) * 1000
+            expect(latency <= bound, f"stop took {latency:.0f} ms (bound {bound:.0f}) on {pos[:30]!r}")
+            details.append(f"stop {latency:.0f}")
+    return "ms: " + " ".join(details)
+
+
+def c10_exact_is_proof(p: Protocol, cmd: List[str]) -> str:
+    return p.check_exact(cmd)
+
+
+def c11_tool_games_and_seed(p: Protocol, cmd: List[str]) -> str:
+    return p.check_tool_numbering(cmd)
+
+
+def c12_tool_exit_codes(p: Protocol, cmd: List[str]) -> str:
+    proc = _tool(cmd, ["--no-such-option"])
+    expect(proc.returncode == 2, f"unknown option: exit {proc.returncode}")
+    return p.check_tool_exit_codes(cmd)
+
+
+CONVENTIONS = [
+    ("C1 cells", c1_cells),
+    ("C2 errors", c2_errors),
+    ("C3 repeated keywords", c3_repeated_keywords),
+    ("C4 number ranges", c4_number_ranges),
+    ("C5 go without limits ends", c5_bare_go_ends),
+    ("C6 infinite waits for stop", c6_infinite_waits_for_stop),
+    ("C7 order of replies", c7_order_of_replies),
+    ("C8 info time since go", c8_info_time_since_go),
+    ("C9 limits on every board", c9_limits_on_every_board),
+    ("C10 exact is a proof", c10_exact_is_proof),
+    ("C11 tools number games from 1, seed 1", c11_tool_games_and_seed),
+    ("C12 tool exit codes", c12_tool_exit_codes),
+]
+
 COMMON = [
     ("handshake and options", c_handshake),
     ("isready answered", c_isready),

@@ -900,7 +900,7 @@ class Fuzzer:
         if best == ["none"]:
             if self.kind == "sudoku":
                 replies, kinds = self.run_batch([b"play none"])
-                if replies not in (["error the game is over"],) and kinds != ["passed"]:
+                if replies not in (["error play: the game is over"],) and kinds != ["passed"]:
                     raise Failure(f"after bestmove none, play none gave {replies!r}")
             return
         replies, kinds = self.run_batch([("play " + " ".join(best)).encode()])

@@ -116,6 +116,7 @@ impl Session {
             deadline: movetime.map(|ms| deadline_for(start, ms)),
             nodes: limits.nodes,
             depth: limits.depth,
+            since: Some(start),
         };
         let (game, agent) = (self.game.clone(), self.agent.clone());
         let search = move |stop: &AtomicBool| {
@@ -132,9 +133,9 @@ impl Session {
     fn play(&mut self, mv: Option<puzzle_rules::sudoku::board::Move>) {
         let Some(mv) = mv else {
             if self.game.is_over() {
-                out("error the game is over");
+                out("error play: the game is over");
             } else if self.game.can_move(self.game.turn()) {
-                out("error play none: the player to move has a legal move");
+                out("error play: none: the player to move has a legal move");
             } else {
                 self.game.pass();
                 out(&format!("passed {}", self.state_words()));
@@ -142,7 +143,7 @@ impl Session {
             return;
         };
         if self.game.is_over() {
-            out("error the game is over");
+            out("error play: the game is over");
             return;
         }
         match self
@@ -154,7 +155,7 @@ impl Session {
                 self.state_words()
             )),
             Ok(Outcome::Taboo) => out(&format!("played {mv} taboo {}", self.state_words())),
-            Err(f) => out(&format!("error {f}")),
+            Err(f) => out(&format!("error play: {f}")),
         }
     }
 
@@ -227,7 +228,7 @@ fn read_file(cmd: Command) -> Result<Command, String> {
     match cmd {
         Command::PositionFile { path, extras } => board_file::read_position_file(&path, &extras)
             .map(|game| Command::Position(Box::new(game)))
-            .map_err(|e| protocol::printable(&e)),
+            .map_err(|e| protocol::printable(&protocol::name_command("position", &e))),
         other => Ok(other),
     }
 }
@@ -249,6 +250,8 @@ pub fn serve() -> anyhow::Result<()> {
         let cmd = match protocol::parse_line(line).and_then(read_file) {
             Ok(c) => c,
             Err(e) => {
+                // An error waits for a running search's bestmove like any other reply.
+                s.finish_search(false);
                 out(&format!("error {e}"));
                 continue;
             }

@@ -168,7 +168,7 @@ pub fn choose(
         nodes: 0,
         aborted: false,
     };
-    let start = Instant::now();
+    let start = limits.since.unwrap_or_else(Instant::now);
     let max_depth = limits.depth.unwrap_or(u32::MAX);
     let mut depth = 1;
     while depth <= max_depth && depth <= (cells - game.board().filled()) as u32 {

@@ -118,7 +118,7 @@ pub fn search(
     table: &Arc<Table>,
     report: &mut dyn FnMut(Event),
 ) -> Outcome {
-    let start = Instant::now();
+    let start = limits.since.unwrap_or_else(Instant::now);
     let stopper = Stopper {
         flag: stop_flag,
         limits,
