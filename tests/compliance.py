@@ -38,8 +38,9 @@ from engines.timed import TimedProcess  # noqa: E402
 # The end-to-end tests use LOAD_SLACK_MS for their own wall-clock bounds.
 LOAD_SLACK_MS = 1000.0
 TIMINGS = {
-    "strict": {"movetime_slack_ms": 10.0, "first_propose_ms": 50.0},
-    "behaviour": {"movetime_slack_ms": LOAD_SLACK_MS, "first_propose_ms": LOAD_SLACK_MS},
+    "strict": {"movetime_slack_ms": 10.0, "first_propose_ms": 50.0, "stop_ms": 50.0},
+    "behaviour": {"movetime_slack_ms": LOAD_SLACK_MS, "first_propose_ms": LOAD_SLACK_MS,
+                  "stop_ms": LOAD_SLACK_MS},
 }
 TIMING = dict(TIMINGS["strict"])
 
@@ -196,6 +197,53 @@ class BlockudokuProtocol(Protocol):
         line = self.replay(engine, position, tokens)
         expect(line.startswith("position "), f"play of its own bestmove answered {line!r}")
 
+    # Conventions (protocol/README.md).
+    repeated_keywords = [("go movetime 10 movetime 20", "movetime"), ("go nodes 5 nodes 6", "nodes")]
+    out_of_range = [("go movetime 86400001", "movetime"), ("setoption name Threads value 0", "Threads")]
+    has_depth = False
+
+    @property
+    def board_sizes(self) -> List[str]:
+        return [self.positions[0]]
+
+    def check_cells(self, e: Engine) -> str:
+        e.send("position empty pieces 1")
+        lines = _one_reply(e, "play 1@r9c9")
+        expect(len(lines) == 1 and "r9c9" in lines[0], f"'play 1@r9c9' gave {lines} (want the cell as r9c9)")
+        return lines[0]
+
+    def check_no_wrap(self, e: Engine) -> str:
+        top = 2 ** 64 - 1
+        for setup, field in ((f"position empty pieces 1 score {top}", "score"),
+                             (f"position empty pieces 1 streak {2 ** 32 - 1}", "streak")):
+            lines = _one_reply(e, setup)
+            if lines:
+                expect(len(lines) == 1 and field in lines[0], f"{setup!r} gave {lines}")
+                continue
+            reply = _one_reply(e, "play 1@r1c1")
+            expect(len(reply) == 1, f"play gave {reply}")
+            value = int(reply[0].split(f" {field} ")[1].split()[0]) if f" {field} " in reply[0] else None
+            expect(value is not None and value >= (top if field == "score" else 2 ** 32 - 1),
+                   f"{field} wrapped: {reply[0]!r}")
+        return ""
+
+    def check_exact(self, cmd: List[str]) -> str:
+        return "blockudoku 1 prints no exact scores"
+
+    def check_tool_numbering(self, cmd: List[str]) -> str:
+        proc = _tool(cmd, ["selfplay", "--games", "2"])
+        expect(proc.returncode == 0, f"selfplay without --seed: exit {proc.returncode}: {proc.stderr.decode()[:200]}")
+        out = proc.stdout.decode().splitlines()
+        expect(out and "seed 1" in out[0], f"header line without 'seed 1': {out[:1]}")
+        expect(any(re.match(r"game 1\b", l) for l in out) and not any(re.match(r"game 0\b", l) for l in out),
+               f"games not numbered from 1: {out[:4]}")
+        return out[0]
+
+    def check_tool_exit_codes(self, cmd: List[str]) -> str:
+        proc = _tool(cmd, ["selfplay", "--games", "1", "--pieces", "/nonexistent/pieces.txt"])
+        expect(proc.returncode == 2, f"unreadable file named on the command line: exit {proc.returncode}")
+        return ""
+
 
 class SudokuProtocol(Protocol):
     name = "sudoku"
@@ -218,6 +266,86 @@ class SudokuProtocol(Protocol):
         expect(re.fullmatch(r"\d+,\d+=\d+", tokens[0]) is not None, f"bad move {tokens[0]!r}")
         line = self.replay(engine, position, tokens)
         expect(not line.startswith("error"), f"play of its own bestmove answered {line!r}")
+
+    # Conventions (protocol/README.md).
+    empty4 = "position 2x2 ..../..../..../...."
+    repeated_keywords = [("go depth 5 depth 6", "depth"), ("go movetime 10 movetime 20", "movetime"),
+                         (empty4 + " turn 1 turn 2", "turn")]
+    out_of_range = [("go depth 0", "depth"), ("go depth 1001", "depth"), ("go movetime 86400001", "movetime"),
+                    ("setoption name Threads value 0", "Threads"), (empty4 + " scores 1 4294967296", "score")]
+    has_depth = True
+    board_sizes = [f"position {k}x{k} " + "/".join(["." * (k * k)] * (k * k)) for k in (2, 3, 4, 5)]
+
+    def check_cells(self, e: Engine) -> str:
+        e.send(self.empty4)
+        lines = _one_reply(e, "play r1c2=1")
+        expect(len(lines) == 1 and lines[0].startswith("played 0,1=1 "), f"'play r1c2=1' gave {lines}")
+        e.send(self.empty4 + " mode rows allowed1 r1c1 allowed2 4,4")
+        lines = _one_reply(e, "show")
+        expect("allowed1 0,0" in lines and "allowed2 3,3" in lines, f"allowed r1c1 / 4,4 gave {lines[-4:]}")
+        return ""
+
+    def check_no_wrap(self, e: Engine) -> str:
+        # Scores are 0..2^32-1 and a game adds at most 7 per cell: refused when they could wrap.
+        top = 2 ** 32 - 1
+        lines = _one_reply(e, f"position 2x2 1+2-3+./3-4+1-./2+1-4+./4-3+2-. scores {top} 0")
+        if lines:
+            expect(len(lines) == 1 and "score" in lines[0], f"scores {top} gave {lines}")
+            return lines[0]
+        lines = _one_reply(e, "play 0,3=4")
+        expect(len(lines) == 1 and f"scores {top} " in lines[0], f"score wrapped: {lines}")
+        return ""
+
+    def check_exact(self, cmd: List[str]) -> str:
+        # The value of a short endgame searched to its end, then node-limited searches with one
+        # and two threads: every exact score they print must be that value. An empty 9x9 game
+        # is far from solved at `go nodes 1`: no exact score at all.
+        pos = "position 2x2 1+2-3+4-/3-4+../..../.... mode rows"
+        with Engine(cmd) as e:
+            e.send("setoption name Threads value 1")
+            e.send(pos)
+            _, _, lines = go_and_collect(e, "go depth 1000", timeout=60)
+            exact = [l for l in lines if l.startswith("info ") and " exact" in l]
+            expect(len(exact) == 1, f"full search: {exact}")
+            truth = int(exact[0].split(" score ")[1].split()[0])
+            seen = 0
+            for threads in (1, 2):
+                e.send(f"setoption name Threads value {threads}")
+                for nodes in (1, 100, 300, 1000, 3000):
+                    e.send(pos)
+                    _, _, lines = go_and_collect(e, f"go nodes {nodes}", timeout=60)
+                    for l in lines:
+                        if l.startswith("info ") and " exact" in l:
+                            seen += 1
+                            score = int(l.split(" score ")[1].split()[0])
+                            expect(score == truth, f"threads {threads} nodes {nodes}: {l!r}, value {truth}")
+            e.send("setoption name Threads value 2")
+            for _ in range(10):
+                e.send(self.positions[0])
+                _, _, lines = go_and_collect(e, "go nodes 1", timeout=60)
+                expect(not any(" exact" in l for l in lines), f"empty 9x9 at go nodes 1: {lines}")
+        return f"value {truth}, {seen} exact reports agree"
+
+    def check_tool_numbering(self, cmd: List[str]) -> str:
+        proc = _tool(cmd, ["arena", "--first", "random", "--second", "greedy", "--board", "2x2", "--games", "2"])
+        expect(proc.returncode == 0, f"arena without --seed: exit {proc.returncode}: {proc.stderr.decode()[:200]}")
+        out = proc.stdout.decode().splitlines()
+        expect(any(re.match(r"game 1\b", l) for l in out) and not any(re.match(r"game 0\b", l) for l in out),
+               f"games not numbered from 1: {out[:4]}")
+        expect(out and "seed 1" in out[0], f"header line without 'seed 1': {out[:1]}")
+        return out[0]
+
+    def check_tool_exit_codes(self, cmd: List[str]) -> str:
+        grid = "2x2 1234/3412/2143/4312"
+        expect(_tool(cmd, ["check", grid]).returncode == 1, "an invalid grid: want exit 1")
+        expect(_tool(cmd, ["check", "2x2 1234/3412/2143/4321"]).returncode == 0, "a valid grid: want exit 0")
+        expect(_tool(cmd, ["solve", "--file", "/nonexistent/puzzles.txt"]).returncode == 2,
+               "unreadable file named on the command line: want exit 2")
+        proc = _tool(cmd, ["solve"], stdin="2x2 1.../..../..../....\nbad\n2x2 ..../..../..../...1\n")
+        out = proc.stdout.decode().splitlines()
+        expect(proc.returncode == 1 and len(out) == 2 and "line 2" in proc.stderr.decode(),
+               f"stdin with a bad line 2: exit {proc.returncode}, out {out}, err {proc.stderr.decode()!r}")
+        return ""
 
 
 # --- the checks -------------------------------------------------------------------------------
@@ -586,12 +714,27 @@ COMMON = [
     ("end of input ends cleanly with exit code 0", c_eof_exits_cleanly),
 ]
 
+# Conventions an engine does not follow yet: (suite, check title) -> why. Such a check is run and
+# reported as XFAIL while it fails; once it passes it is reported as XPASS and counts as a
+# failure, so the entry is removed as soon as the engine is fixed.
+EXPECTED_FAILURES = {
+    ("blockudoku", "C2 errors"): "blockudoku 1 quotes no input and names no command in its errors",
+    ("blockudoku", "C3 repeated keywords"): "blockudoku accepts a repeated go keyword",
+    ("blockudoku", "C4 number ranges"): "blockudoku: score and streak wrap, error text names no field",
+    ("blockudoku", "C6 infinite waits for stop"): "blockudoku answers go infinite movetime N at N ms",
+    ("blockudoku", "C7 order of replies"): "blockudoku prints an error before the running search's bestmove",
+    ("blockudoku", "C8 info time since go"): "blockudoku's info time counts from the search's start",
+    ("blockudoku", "C11 tools number games from 1, seed 1"): "blockudoku selfplay needs --seed and numbers games from 0",
+    ("blockudoku", "C12 tool exit codes"): "blockudoku exits 1 for an unreadable file named on the command line",
+    ("sudoku", "C11 tools number games from 1, seed 1"): "sudoku-agent arena prints its seed in the closing summary, not a header line",
+}
+
 SUITES = {
-    "blockudoku": (BlockudokuProtocol(), COMMON + [
+    "blockudoku": (BlockudokuProtocol(), COMMON + CONVENTIONS + [
         ("legacy mode (original GUI I/O)", c_blockudoku_legacy),
         ("one-shot piping", c_blockudoku_piping),
     ]),
-    "sudoku": (SudokuProtocol(), COMMON + [
+    "sudoku": (SudokuProtocol(), COMMON + CONVENTIONS + [
         ("propose comes early", c_sudoku_propose_first),
     ]),
 }
@@ -603,16 +746,24 @@ def run_suite(name: str, cmd: List[str], out=sys.stdout, timing: str = "strict")
     protocol, checks = SUITES[name]
     passed = failed = 0
     for number, (title, check) in enumerate(checks, 1):
+        known = EXPECTED_FAILURES.get((name, title))
         try:
             detail = check(protocol, cmd)
+            if known:
+                failed += 1
+                print(f"{number}. XPASS {title}: passes now; remove its EXPECTED_FAILURES entry ({known})",
+                      file=out, flush=True)
+                continue
             passed += 1
             print(f"{number}. PASS {title}" + (f" ({detail})" if detail else ""), file=out, flush=True)
-        except CheckFailed as err:
+        except (CheckFailed, OSError, subprocess.SubprocessError) as err:
+            text = str(err) if isinstance(err, CheckFailed) else f"{type(err).__name__}: {err}"
+            if known:
+                passed += 1
+                print(f"{number}. XFAIL {title}: {known} ({text})", file=out, flush=True)
+                continue
             failed += 1
-            print(f"{number}. FAIL {title}: {err}", file=out, flush=True)
-        except (OSError, subprocess.SubprocessError) as err:
-            failed += 1
-            print(f"{number}. FAIL {title}: {type(err).__name__}: {err}", file=out, flush=True)
+            print(f"{number}. FAIL {title}: {text}", file=out, flush=True)
     print(f"{name}: {passed} passed, {failed} failed", file=out, flush=True)
     return passed, failed
 

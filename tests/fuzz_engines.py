@@ -476,7 +476,7 @@ S_SHAPES = [(m, n) for m in range(1, 6) for n in range(1, 6) if m * n <= 25]
 
 
 # protocol/competitive-sudoku.md, "Errors and hostile input": `play` on a sparse large board.
-UNDECIDED = "error taboo check too expensive: "
+UNDECIDED = "error play: taboo check too expensive: "
 
 
 def s_symbol(v):

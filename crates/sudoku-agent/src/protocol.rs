@@ -18,6 +18,9 @@ use crate::agents::Event;
 pub const PROTOCOL_LINE: &str = "protocol competitive-sudoku 1";
 /// Largest accepted `movetime` (one day), so deadlines never overflow.
 pub const MAX_MOVETIME_MS: u64 = 86_400_000;
+/// Largest accepted score in `position`: a game adds at most 7 points per cell (4,375 on
+/// 25x25), so a score never wraps.
+pub const MAX_SCORE: u32 = 2_147_483_647;
 /// Largest accepted `Threads`.
 pub const MAX_THREADS: usize = 256;
 
@@ -325,7 +328,14 @@ pub fn parse_extras(tokens: &[&str]) -> Result<Extras, String> {
                 };
                 let parse = |t: &str| {
                     t.parse::<u32>()
-                        .map_err(|_| format!("position: score '{}' is not a number", quote(t)))
+                        .ok()
+                        .filter(|&s| s <= MAX_SCORE)
+                        .ok_or_else(|| {
+                            format!(
+                                "position: scores must be 0..{MAX_SCORE}, got '{}'",
+                                quote(t)
+                            )
+                        })
                 };
                 ex.scores = Some([parse(a)?, parse(b)?]);
             }
@@ -352,6 +362,11 @@ pub fn parse_extras(tokens: &[&str]) -> Result<Extras, String> {
 
 /// Builds the game from a board, its owners and the optional parts.
 pub fn build_game(board: Board, owners: Vec<u8>, extras: Extras) -> Result<Game, String> {
+    if let Some(s) = extras.scores.iter().flatten().find(|&&s| s > MAX_SCORE) {
+        return Err(format!(
+            "position: scores must be 0..{MAX_SCORE}, got '{s}'"
+        ));
+    }
     GameSetup {
         board,
         owners,

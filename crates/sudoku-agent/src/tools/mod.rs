@@ -154,8 +154,9 @@ pub fn run(cmd: ToolCommand) -> Result<()> {
                 })
             })?;
             if broken > 0 {
-                // The answer is "no": exit 1 with the reason on stderr, the answers on stdout.
-                bail!("{broken} invalid grid(s)");
+                // The answer is "no": exit 1, the answers are on stdout.
+                let _ = std::io::stdout().flush();
+                std::process::exit(1);
             }
             Ok(())
         }
@@ -257,6 +258,20 @@ fn for_each_puzzle(
             .collect(),
         None => vec![(None, parse_puzzle(&words.join(" ")))],
     };
+    if let [(None, p)] = puzzles.as_slice() {
+        // One puzzle from the arguments: its error is the tool's one line.
+        let a = p
+            .as_ref()
+            .map_err(|e| anyhow!("{e}"))
+            .and_then(&mut answer)?;
+        let mut out = std::io::stdout().lock();
+        if json {
+            writeln!(out, "{{{}}}", a.fields)?;
+        } else {
+            writeln!(out, "{}", a.text)?;
+        }
+        return Ok(());
+    }
     let mut out = std::io::stdout().lock();
     let mut failed = 0;
     for (no, p) in &puzzles {
@@ -283,10 +298,9 @@ fn for_each_puzzle(
         }
     }
     if failed > 0 {
-        bail!(
-            "{failed} of {} puzzles could not be answered",
-            puzzles.len()
-        );
+        // Each bad puzzle already had its line on stderr.
+        out.flush()?;
+        std::process::exit(1);
     }
     Ok(())
 }
