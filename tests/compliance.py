@@ -207,7 +207,7 @@ class BlockudokuProtocol(Protocol):
         return [self.positions[0]]
 
     def check_cells(self, e: Engine) -> str:
-        e.send("position empty pieces 1")
+        e.send("position empty pieces ##")
         lines = _one_reply(e, "play 1@r9c9")
         expect(len(lines) == 1 and "r9c9" in lines[0], f"'play 1@r9c9' gave {lines} (want the cell as r9c9)")
         return lines[0]
@@ -280,9 +280,9 @@ class SudokuProtocol(Protocol):
         e.send(self.empty4)
         lines = _one_reply(e, "play r1c2=1")
         expect(len(lines) == 1 and lines[0].startswith("played 0,1=1 "), f"'play r1c2=1' gave {lines}")
-        e.send(self.empty4 + " mode rows allowed1 r1c1 allowed2 4,4")
+        e.send(self.empty4 + " mode rows allowed1 r1c1 allowed2 3,3")
         lines = _one_reply(e, "show")
-        expect("allowed1 0,0" in lines and "allowed2 3,3" in lines, f"allowed r1c1 / 4,4 gave {lines[-4:]}")
+        expect("allowed1 0,0" in lines and "allowed2 3,3" in lines, f"allowed r1c1 / 3,3 gave {lines[-4:]}")
         return ""
 
     def check_no_wrap(self, e: Engine) -> str:
@@ -311,14 +311,15 @@ class SudokuProtocol(Protocol):
             seen = 0
             for threads in (1, 2):
                 e.send(f"setoption name Threads value {threads}")
-                for nodes in (1, 100, 300, 1000, 3000):
+                for limit in ("nodes 1", "nodes 300", "nodes 3000", "nodes 30000", "nodes 300000", "depth 2",
+                              "depth 6", "depth 20"):
                     e.send(pos)
-                    _, _, lines = go_and_collect(e, f"go nodes {nodes}", timeout=60)
+                    _, _, lines = go_and_collect(e, f"go {limit}", timeout=60)
                     for l in lines:
                         if l.startswith("info ") and " exact" in l:
                             seen += 1
                             score = int(l.split(" score ")[1].split()[0])
-                            expect(score == truth, f"threads {threads} nodes {nodes}: {l!r}, value {truth}")
+                            expect(score == truth, f"threads {threads} {limit}: {l!r}, value {truth}")
             e.send("setoption name Threads value 2")
             for _ in range(10):
                 e.send(self.positions[0])
@@ -624,11 +625,10 @@ def c7_order_of_replies(p: Protocol, cmd: List[str]) -> str:
         e.send(p.positions[0])
         e.sync()
         e.send("go movetime 300")
-        e.send("frobnicate")
         e.send("isready")
         _, lines = e.read_until(lambda l: l == "readyok", timeout=5)
-        expect(not any(is_bestmove(l) or l.startswith("error") for l in lines),
-               f"readyok did not come at once during the search: {lines}")
+        expect(not any(is_bestmove(l) for l in lines), f"readyok did not come at once during the search: {lines}")
+        e.send("frobnicate")
         _, lines = e.read_until(lambda l: l.startswith("error"), timeout=10)
         expect(any(is_bestmove(l) for l in lines), f"the error came before the search's bestmove: {lines}")
         return ""
@@ -719,13 +719,10 @@ COMMON = [
 # failure, so the entry is removed as soon as the engine is fixed.
 EXPECTED_FAILURES = {
     ("blockudoku", "C2 errors"): "blockudoku 1 quotes no input and names no command in its errors",
-    ("blockudoku", "C3 repeated keywords"): "blockudoku accepts a repeated go keyword",
     ("blockudoku", "C4 number ranges"): "blockudoku: score and streak wrap, error text names no field",
     ("blockudoku", "C6 infinite waits for stop"): "blockudoku answers go infinite movetime N at N ms",
     ("blockudoku", "C7 order of replies"): "blockudoku prints an error before the running search's bestmove",
-    ("blockudoku", "C8 info time since go"): "blockudoku's info time counts from the search's start",
     ("blockudoku", "C11 tools number games from 1, seed 1"): "blockudoku selfplay needs --seed and numbers games from 0",
-    ("blockudoku", "C12 tool exit codes"): "blockudoku exits 1 for an unreadable file named on the command line",
     ("sudoku", "C11 tools number games from 1, seed 1"): "sudoku-agent arena prints its seed in the closing summary, not a header line",
 }
 
