@@ -25,6 +25,7 @@ mod bench;
 mod board_file;
 mod cell_game;
 mod eval;
+mod exact;
 mod protocol;
 mod session;
 mod tools;

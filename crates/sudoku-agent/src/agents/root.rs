@@ -14,6 +14,11 @@ pub struct RootInfo {
     /// Every candidate move was classified (safe or taboo): no stop, no budget ran out. Only
     /// then can a search of the passes be exact.
     pub complete: bool,
+    /// The board has exactly one solution (decided within the per-move budget). Only then is
+    /// the cell game the real game: every value off the solution is taboo at once, and the
+    /// taboo moves of later positions are root taboo moves still free of duplicates. With
+    /// several solutions a player may steer between them, which the cell game does not see.
+    pub unique: bool,
 }
 
 /// How much solver work the root analysis may spend.
@@ -152,10 +157,12 @@ pub fn analyse_root(
         }
         spent = spent.saturating_add(tried);
     }
+    let unique = !stop() && solver::count_solutions_within(board, 2, per_move) == Some(1);
     Some(RootInfo {
         solution,
         taboo,
         complete,
+        unique,
     })
 }
 

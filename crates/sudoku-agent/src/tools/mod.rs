@@ -9,7 +9,9 @@
 //! invalid grid (`check`), 2 a bad command line or an unreadable file named on it.
 
 mod bench;
+mod exact_check;
 mod input;
+mod solve_game;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -102,6 +104,12 @@ pub enum ToolCommand {
         #[arg(long)]
         generated: Vec<String>,
     },
+    /// Solve a Competitive Sudoku position exactly: the game value under perfect play, the
+    /// optimal first moves, nodes and time.
+    SolveGame(solve_game::SolveGameArgs),
+    /// Check the `default` agent's `exact` scores against the exact solver on random 2x2
+    /// positions and limits, with 1 and 2 threads.
+    CheckExact(exact_check::CheckExactArgs),
 }
 
 /// Runs a tool subcommand.
@@ -203,6 +211,8 @@ pub fn run(cmd: ToolCommand) -> Result<()> {
             Ok(())
         }
         ToolCommand::BenchSolver { file, generated } => bench::run(file, generated),
+        ToolCommand::SolveGame(args) => solve_game::run(args),
+        ToolCommand::CheckExact(args) => exact_check::run(args),
     }
 }
 

@@ -166,7 +166,9 @@ pub fn search(
     };
     let setup = Setup::new(game);
     let node = Node::new(game, &setup, &root);
-    let passes_known = root.complete && root.taboo.len() <= MAX_TABOO;
+    // The cell game is the real game only when every pass is known (a complete analysis,
+    // all of its taboo moves tracked) and the board has one solution.
+    let passes_known = root.complete && root.unique && root.taboo.len() <= MAX_TABOO;
     let mut best_move = quick;
     let diff = score_diff(game);
     // Helper threads are detached: the answer must not wait for a descheduled helper to
@@ -187,8 +189,8 @@ pub fn search(
             report(Event::Propose(real));
         }
         best_move = Some(real);
-        // A proof needs every pass known (a complete root analysis, all of its taboo moves
-        // tracked) and a value that rests on nothing unproven.
+        // A proof needs the cell game to be the real game and a value that rests on nothing
+        // unproven.
         let exact = !w.horizon && passes_known;
         report(Event::Info {
             depth,

@@ -1,0 +1,175 @@
+//! The exact solver of Competitive Sudoku: the value of a position under perfect play by
+//! both sides, and the value of every move of the player to move, proven by searching the
+//! whole game tree. Pure computation (no I/O, no clock): a node budget bounds the work, and
+//! a search that runs out of it says so instead of answering.
+//!
+//! It follows the referee's rules ([`puzzle_rules::sudoku::game`]) exactly: the mode's
+//! allowed squares, moves on the taboo list are never proposed, a move that leaves the
+//! sudoku unsolvable is not placed but listed as taboo and passes the turn (so every such
+//! move is a possible deliberate pass), a player with no legal move passes, and the game
+//! ends when the board is full or neither player can move.
+//!
+//! Why it is shaped this way (see [`solutions`] and [`search`]):
+//! - The starting board's solutions are enumerated once; the solutions still consistent
+//!   with the board are one bitset, and a move is placed exactly when that set has a
+//!   solution with the move's value in its cell. A move unsolvable now stays unsolvable.
+//! - A state is what affects the rest of the game: the values on the board, the empty
+//!   cells each player may reach (under the allowed-squares rules), the taboo-listed moves
+//!   that can still be proposed (empty cell, value not a duplicate) and the player to
+//!   move. Scores are only an offset: values are future points.
+//! - Negamax alpha-beta with a transposition table of proven bounds on those states.
+
+mod search;
+mod solutions;
+
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+use puzzle_rules::sudoku::{Game, Move, Player};
+
+pub use solutions::SolutionSets;
+
+/// How much work a solve may do before it gives up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Search nodes (positions visited, transpositions included).
+    pub max_nodes: u64,
+    /// Solutions of the starting board the solver enumerates at most.
+    pub max_solutions: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            max_nodes: 200_000_000,
+            max_solutions: 1_000_000,
+        }
+    }
+}
+
+/// Why a solve gave no answer: it never reports a value it did not prove.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutOfBudget {
+    /// The search visited `max_nodes` nodes without finishing.
+    Nodes {
+        /// The node budget.
+        max_nodes: u64,
+    },
+    /// The starting board has more solutions than the budget allows to enumerate.
+    Solutions {
+        /// The solution budget.
+        max_solutions: usize,
+    },
+    /// The board has more cells than the solver's cell sets hold.
+    TooLarge {
+        /// Cells of the board.
+        cells: usize,
+    },
+}
+
+impl fmt::Display for OutOfBudget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OutOfBudget::Nodes { max_nodes } => {
+                write!(f, "not solved: the search passed {max_nodes} nodes")
+            }
+            OutOfBudget::Solutions { max_solutions } => write!(
+                f,
+                "not solved: the starting board has more than {max_solutions} sudoku solutions"
+            ),
+            OutOfBudget::TooLarge { cells } => write!(
+                f,
+                "not solved: the board has {cells} cells, the exact solver takes at most {}",
+                search::MAX_CELLS
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OutOfBudget {}
+
+/// What a first move does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// The value is placed for these points (0, 1, 3 or 7).
+    Placed {
+        /// Points of the move.
+        points: u32,
+    },
+    /// The move leaves the sudoku unsolvable: it becomes taboo and the turn passes.
+    Taboo,
+    /// The player to move has no legal move and passes.
+    Pass,
+}
+
+/// One move of the player to move and its proven value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FirstMove {
+    /// The move (`None` for a pass).
+    pub play: Option<Move>,
+    /// What it does.
+    pub effect: Effect,
+    /// Future points of the player to move minus the opponent's after this move, both
+    /// playing perfectly afterwards (the move's own points included).
+    pub value: i32,
+}
+
+/// The solved position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The player to move.
+    pub mover: Player,
+    /// The game value: points the player to move scores from now on minus the points the
+    /// opponent scores, under perfect play by both (the best [`FirstMove::value`]; 0 when
+    /// the game is over).
+    pub value: i32,
+    /// Final score of player 1 minus final score of player 2 under perfect play (the
+    /// current scores plus [`Solution::value`] seen from player 1).
+    pub final_difference: i64,
+    /// Every move of the player to move (or the one pass), with its value.
+    pub first_moves: Vec<FirstMove>,
+    /// Search nodes visited.
+    pub nodes: u64,
+    /// Positions in the transposition table at the end.
+    pub table_entries: usize,
+    /// Solutions of the starting board.
+    pub sudoku_solutions: usize,
+}
+
+impl Solution {
+    /// The optimal first moves (value equal to the game value).
+    pub fn best_moves(&self) -> impl Iterator<Item = &FirstMove> {
+        self.first_moves.iter().filter(|m| m.value == self.value)
+    }
+}
+
+/// Solves `game` exactly within `budget`.
+pub fn solve(game: &Game, budget: Budget) -> Result<Solution, OutOfBudget> {
+    let cells = game.board().shape().cells();
+    if cells > search::MAX_CELLS {
+        return Err(OutOfBudget::TooLarge { cells });
+    }
+    let sets = SolutionSets::enumerate(game.board(), budget.max_solutions).ok_or(
+        OutOfBudget::Solutions {
+            max_solutions: budget.max_solutions,
+        },
+    )?;
+    let root = search::solve_root(game, &sets, budget.max_nodes)?;
+    let value = root.first_moves.iter().map(|m| m.value).max().unwrap_or(0);
+    let [one, two] = game.scores();
+    let from_one = match game.turn() {
+        Player::One => value,
+        Player::Two => -value,
+    };
+    Ok(Solution {
+        mover: game.turn(),
+        value,
+        final_difference: one as i64 - two as i64 + from_one as i64,
+        first_moves: root.first_moves,
+        nodes: root.nodes,
+        table_entries: root.table_entries,
+        sudoku_solutions: sets.count(),
+    })
+}

@@ -1,0 +1,724 @@
+//! The exhaustive search of [`super::solve`]: negamax alpha-beta over the game's states
+//! with a transposition table of proven bounds.
+//!
+//! A state's key packs what decides the rest of the game and nothing else: the value of
+//! every cell, under the allowed-squares rules the empty cells each player may reach
+//! (starting cells and neighbours of its own cells; who filled a cell matters only through
+//! them), the taboo-listed moves that could still be proposed (empty cell, value not a
+//! duplicate) and the player to move. The key is exact (no hash signature), so a table hit
+//! is never a collision. Keys are a fixed number of words chosen from the board size, so
+//! the table holds plain arrays.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
+use smallvec::SmallVec;
+
+use puzzle_rules::sudoku::board::score_for_regions;
+use puzzle_rules::sudoku::{Game, Mode, Move, Player, Shape};
+
+use super::solutions::SolutionSets;
+use super::{Effect, FirstMove, OutOfBudget};
+
+/// Cells of the largest board: cell sets are `u128`.
+pub const MAX_CELLS: usize = 128;
+
+/// Bigger than any number of points left in a game.
+const INFINITY: i32 = 1 << 20;
+
+/// What the root search hands back to [`super::solve`].
+pub struct Root {
+    pub first_moves: Vec<FirstMove>,
+    pub nodes: u64,
+    pub table_entries: usize,
+}
+
+/// Solves the root: the exact value of every move of the player to move.
+pub fn solve_root(game: &Game, sets: &SolutionSets, max_nodes: u64) -> Result<Root, OutOfBudget> {
+    let tables = Tables::new(game);
+    match tables.key_words() {
+        0..=3 => Search::<3>::new(game, &tables, sets, max_nodes).root(),
+        4 => Search::<4>::new(game, &tables, sets, max_nodes).root(),
+        5..=6 => Search::<6>::new(game, &tables, sets, max_nodes).root(),
+        7..=8 => Search::<8>::new(game, &tables, sets, max_nodes).root(),
+        9..=12 => Search::<12>::new(game, &tables, sets, max_nodes).root(),
+        13..=16 => Search::<16>::new(game, &tables, sets, max_nodes).root(),
+        17..=24 => Search::<24>::new(game, &tables, sets, max_nodes).root(),
+        _ => Search::<32>::new(game, &tables, sets, max_nodes).root(),
+    }
+}
+
+/// The board's geometry and the mode's starting cells, fixed for a solve.
+struct Tables {
+    size: usize,
+    cells: usize,
+    row_of: Vec<usize>,
+    col_of: Vec<usize>,
+    block_of: Vec<usize>,
+    /// The 8-neighbourhood of each cell.
+    neighbours: Vec<u128>,
+    /// Starting cells of each player (every cell under `classic`).
+    starts: [u128; 2],
+    classic: bool,
+    /// Bits of one cell value in a key.
+    value_bits: usize,
+    /// Cell maps under which the game is the same (the identity first): a state's key is
+    /// the smallest over these maps and over renamings of the values.
+    symmetries: Vec<Vec<usize>>,
+    /// States with at most this many filled cells use the cell maps; fuller states only
+    /// rename values (their subtrees are small, and a key per map costs more than it saves).
+    symmetric_fill: usize,
+}
+
+impl Tables {
+    fn new(game: &Game) -> Tables {
+        let shape = game.board().shape();
+        let size = shape.size();
+        let cells = size * size;
+        let mut neighbours = vec![0u128; cells];
+        for (cell, mask) in neighbours.iter_mut().enumerate() {
+            let (r, c) = (cell / size, cell % size);
+            for nr in r.saturating_sub(1)..=(r + 1).min(size - 1) {
+                for nc in c.saturating_sub(1)..=(c + 1).min(size - 1) {
+                    if (nr, nc) != (r, c) {
+                        *mask |= 1u128 << (nr * size + nc);
+                    }
+                }
+            }
+        }
+        let classic = game.mode() == Mode::Classic;
+        let mut starts = [0u128; 2];
+        for player in [Player::One, Player::Two] {
+            starts[player.index()] = if classic {
+                u128::MAX
+            } else {
+                game.starts(player)
+                    .iter()
+                    .fold(0, |acc, &(r, c)| acc | 1u128 << (r * size + c))
+            };
+        }
+        let symmetries = symmetries(shape, classic, &starts);
+        Tables {
+            size,
+            cells,
+            row_of: (0..cells).map(|i| i / size).collect(),
+            col_of: (0..cells).map(|i| i % size).collect(),
+            block_of: (0..cells)
+                .map(|i| shape.block_of(i / size, i % size))
+                .collect(),
+            neighbours,
+            starts,
+            classic,
+            value_bits: (usize::BITS - size.leading_zeros()) as usize,
+            symmetric_fill: if symmetries.len() > FEW_SYMMETRIES {
+                MANY_SYMMETRIES_FILL
+            } else {
+                cells
+            },
+            symmetries,
+        }
+    }
+
+    /// 64-bit words of a state key.
+    fn key_words(&self) -> usize {
+        let reach = if self.classic { 0 } else { 2 * self.cells };
+        let bits = self.cells * self.value_bits + reach + self.cells * self.size + 1;
+        bits.div_ceil(64)
+    }
+}
+
+/// Most geometric symmetries a key is minimised over (each costs a key per node).
+const MAX_SYMMETRIES: usize = 128;
+
+/// Up to this many cell maps, every state's key uses them all.
+const FEW_SYMMETRIES: usize = 8;
+
+/// With more cell maps (the 128 of a classic 4x4 board), only states with at most this many
+/// filled cells use them (a key per map per node costs more than deep transpositions save).
+/// On the 4x4 board 1.../..2./.3../...4 (four givens) a fill of 0, 4, 6, 8 took 155,331,
+/// 128,213, 91,471, 49,483 nodes in 243, 201, 349, 1152 ms; 6 keeps most of the saving near
+/// the empty board, where the subtrees are largest.
+const MANY_SYMMETRIES_FILL: usize = 6;
+
+/// The cell maps that keep the game the same. Renaming values never changes it; a cell map
+/// must keep rows, columns and blocks (row orders that keep bands together, column orders
+/// that keep stacks together, the transpose for square blocks). Under the allowed-squares
+/// rules it must also keep neighbours (so only reversals and the transpose) and each
+/// player's starting cells. Under `classic` all such maps are used when there are at most
+/// [`MAX_SYMMETRIES`], else only the reversals and the transpose.
+fn symmetries(shape: Shape, classic: bool, starts: &[u128; 2]) -> Vec<Vec<usize>> {
+    let size = shape.size();
+    let cells = size * size;
+    let reversals = || -> Vec<Vec<usize>> { vec![(0..size).collect(), (0..size).rev().collect()] };
+    // Line orders keeping groups of `width` lines together.
+    let grouped = |width: usize| -> Vec<Vec<usize>> {
+        let mut all = Vec::new();
+        if size > 8 {
+            return all;
+        }
+        let mut perm: Vec<usize> = (0..size).collect();
+        permutations(&mut perm, 0, &mut |p: &[usize]| {
+            let keeps = (0..size).all(|i| p[i] / width == p[i - i % width] / width);
+            if keeps {
+                all.push(p.to_vec());
+            }
+        });
+        all
+    };
+    let transposes: &[bool] = if shape.m() == shape.n() {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    let pick = |rows: Vec<Vec<usize>>, cols: Vec<Vec<usize>>| -> Vec<Vec<usize>> {
+        let mut maps = Vec::new();
+        for &t in transposes {
+            for rp in &rows {
+                for cp in &cols {
+                    let map: Vec<usize> = (0..cells)
+                        .map(|i| {
+                            let (r, c) = (rp[i / size], cp[i % size]);
+                            if t {
+                                c * size + r
+                            } else {
+                                r * size + c
+                            }
+                        })
+                        .collect();
+                    maps.push(map);
+                }
+            }
+        }
+        maps
+    };
+    let mut maps = if classic {
+        let (rows, cols) = (grouped(shape.m()), grouped(shape.n()));
+        if rows.len() * cols.len() * transposes.len() <= MAX_SYMMETRIES {
+            pick(rows, cols)
+        } else {
+            pick(reversals(), reversals())
+        }
+    } else {
+        pick(reversals(), reversals())
+    };
+    let moved = |mask: u128, map: &[usize]| {
+        (0..cells).fold(0u128, |acc, i| acc | ((mask >> map[i]) & 1) << i)
+    };
+    if !classic {
+        maps.retain(|map| starts.iter().all(|&s| moved(s, map) == s));
+    }
+    // The identity first, duplicates removed (a reversal can equal a band order).
+    maps.sort();
+    maps.dedup();
+    let identity: Vec<usize> = (0..cells).collect();
+    maps.retain(|m| *m != identity);
+    maps.insert(0, identity);
+    maps
+}
+
+/// Calls `visit` with every ordering of `items[at..]` (items before `at` fixed).
+fn permutations(items: &mut [usize], at: usize, visit: &mut dyn FnMut(&[usize])) {
+    if at == items.len() {
+        visit(items);
+        return;
+    }
+    for i in at..items.len() {
+        items.swap(at, i);
+        permutations(items, at + 1, visit);
+        items.swap(at, i);
+    }
+}
+
+/// A state key of `K` words (see the module comment).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Key<const K: usize>([u64; K]);
+
+impl<const K: usize> Hash for Key<K> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for &w in &self.0 {
+            state.write_u64(w);
+        }
+    }
+}
+
+/// A multiply-rotate hasher for the table's keys (exact keys, so only speed matters).
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(23) ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// Proven bounds on a state's value, and the move that was best when they were stored.
+#[derive(Clone, Copy)]
+struct Bounds {
+    low: i32,
+    high: i32,
+    best: u16,
+}
+
+const NO_MOVE: u16 = u16::MAX;
+
+/// A candidate move: `points` is `None` for a move that becomes taboo.
+#[derive(Clone, Copy)]
+struct Candidate {
+    cell: usize,
+    value: u8,
+    points: Option<u32>,
+}
+
+impl Candidate {
+    fn code(self) -> u16 {
+        (self.cell * 32 + self.value as usize) as u16
+    }
+}
+
+struct Search<'a, const K: usize> {
+    t: &'a Tables,
+    sets: &'a SolutionSets,
+    values: Vec<u8>,
+    empty: u128,
+    /// Cells each player may play when empty: starting cells and neighbours of its cells.
+    reach: [u128; 2],
+    rows: Vec<u32>,
+    cols: Vec<u32>,
+    blocks: Vec<u32>,
+    row_filled: Vec<usize>,
+    col_filled: Vec<usize>,
+    block_filled: Vec<usize>,
+    /// Taboo-listed values of each cell.
+    listed: Vec<u32>,
+    turn: usize,
+    /// Consistent solutions after each number of placed values (`words` words each).
+    consistent: Vec<u64>,
+    placed: usize,
+    table: HashMap<Key<K>, Bounds, BuildHasherDefault<WordHasher>>,
+    nodes: u64,
+    max_nodes: u64,
+}
+
+impl<'a, const K: usize> Search<'a, K> {
+    fn new(game: &Game, t: &'a Tables, sets: &'a SolutionSets, max_nodes: u64) -> Self {
+        let size = t.size;
+        let board = game.board();
+        let mut s = Search {
+            t,
+            sets,
+            values: board.cells().to_vec(),
+            empty: 0,
+            reach: t.starts,
+            rows: vec![0; size],
+            cols: vec![0; size],
+            blocks: vec![0; size],
+            row_filled: vec![0; size],
+            col_filled: vec![0; size],
+            block_filled: vec![0; size],
+            listed: vec![0; t.cells],
+            turn: game.turn().index(),
+            consistent: sets.all(),
+            placed: 0,
+            table: HashMap::default(),
+            nodes: 0,
+            max_nodes,
+        };
+        for cell in 0..t.cells {
+            let v = s.values[cell];
+            if v == 0 {
+                s.empty |= 1u128 << cell;
+                continue;
+            }
+            let bit = 1u32 << (v - 1);
+            s.rows[t.row_of[cell]] |= bit;
+            s.cols[t.col_of[cell]] |= bit;
+            s.blocks[t.block_of[cell]] |= bit;
+            s.row_filled[t.row_of[cell]] += 1;
+            s.col_filled[t.col_of[cell]] += 1;
+            s.block_filled[t.block_of[cell]] += 1;
+            let owner = game.owners()[cell];
+            if owner != 0 && !t.classic {
+                s.reach[owner as usize - 1] |= t.neighbours[cell];
+            }
+        }
+        for mv in game.taboo() {
+            s.listed[mv.row * size + mv.col] |= 1 << (mv.value - 1);
+        }
+        s
+    }
+
+    /// Values that break no duplicate rule in `cell`.
+    fn free_values(&self, cell: usize) -> u32 {
+        let full = (1u32 << self.t.size) - 1;
+        full & !(self.rows[self.t.row_of[cell]]
+            | self.cols[self.t.col_of[cell]]
+            | self.blocks[self.t.block_of[cell]])
+    }
+
+    fn playable(&self, player: usize) -> u128 {
+        self.empty & self.reach[player]
+    }
+
+    /// True when `player` has a move it may propose (placed or taboo).
+    fn can_move(&self, player: usize) -> bool {
+        let mut cells = self.playable(player);
+        while cells != 0 {
+            let cell = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            if self.free_values(cell) & !self.listed[cell] != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn consistent_now(&self) -> &[u64] {
+        let w = self.sets.words();
+        &self.consistent[self.placed * w..(self.placed + 1) * w]
+    }
+
+    /// True when some consistent solution has `value` in `cell`.
+    fn solvable(&self, cell: usize, value: u8) -> bool {
+        self.consistent_now()
+            .iter()
+            .zip(self.sets.with(cell, value))
+            .any(|(a, b)| a & b != 0)
+    }
+
+    fn points(&self, cell: usize) -> u32 {
+        let n = self.t.size - 1;
+        let regions = (self.row_filled[self.t.row_of[cell]] == n) as usize
+            + (self.col_filled[self.t.col_of[cell]] == n) as usize
+            + (self.block_filled[self.t.block_of[cell]] == n) as usize;
+        score_for_regions(regions)
+    }
+
+    /// The moves of the player to move, placed moves by points first, taboo moves last.
+    fn moves(&self) -> SmallVec<[Candidate; 64]> {
+        let mut placed: SmallVec<[Candidate; 64]> = SmallVec::new();
+        let mut taboo: SmallVec<[Candidate; 32]> = SmallVec::new();
+        let mut cells = self.playable(self.turn);
+        while cells != 0 {
+            let cell = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            let mut free = self.free_values(cell) & !self.listed[cell];
+            while free != 0 {
+                let value = free.trailing_zeros() as u8 + 1;
+                free &= free - 1;
+                if self.solvable(cell, value) {
+                    let points = Some(self.points(cell));
+                    placed.push(Candidate {
+                        cell,
+                        value,
+                        points,
+                    });
+                } else {
+                    taboo.push(Candidate {
+                        cell,
+                        value,
+                        points: None,
+                    });
+                }
+            }
+        }
+        placed.sort_by_key(|c| std::cmp::Reverse(c.points));
+        placed.extend(taboo);
+        placed
+    }
+
+    /// The state's key: the smallest over the symmetries of the board and renamings of
+    /// the values.
+    fn key(&self) -> Key<K> {
+        let cells = self.t.cells;
+        let mut live = [0u32; MAX_CELLS];
+        let mut empty = self.empty;
+        while empty != 0 {
+            let cell = empty.trailing_zeros() as usize;
+            empty &= empty - 1;
+            live[cell] = self.listed[cell] & self.free_values(cell);
+        }
+        let playable = [self.playable(0), self.playable(1)];
+        let mut best = self.key_under(&self.t.symmetries[0], &live[..cells], playable);
+        let filled = cells - self.empty.count_ones() as usize;
+        let maps = if filled <= self.t.symmetric_fill {
+            &self.t.symmetries[1..]
+        } else {
+            &[]
+        };
+        for map in maps {
+            let key = self.key_under(map, &live[..cells], playable);
+            if key < best {
+                best = key;
+            }
+        }
+        best
+    }
+
+    /// The key of the state seen through the cell map `map` (new cell `i` shows old cell
+    /// `map[i]`), values renamed in order of first appearance, then values not on the board
+    /// by where they are taboo-listed (values alike in both are interchangeable).
+    fn key_under(&self, map: &[usize], live: &[u32], playable: [u128; 2]) -> Key<K> {
+        let size = self.t.size;
+        let mut label = [0u8; 33];
+        let mut next = 1u8;
+        for &cell in map {
+            let v = self.values[cell] as usize;
+            if v != 0 && label[v] == 0 {
+                label[v] = next;
+                next += 1;
+            }
+        }
+        if (next as usize) <= size {
+            let mut signature = [0u128; 33];
+            for (i, &cell) in map.iter().enumerate() {
+                let mut values = live[cell];
+                while values != 0 {
+                    let v = values.trailing_zeros() as usize + 1;
+                    values &= values - 1;
+                    signature[v] |= 1u128 << i;
+                }
+            }
+            let mut rest: SmallVec<[usize; 32]> = (1..=size).filter(|&v| label[v] == 0).collect();
+            rest.sort_by_key(|&v| std::cmp::Reverse(signature[v]));
+            for v in rest {
+                label[v] = next;
+                next += 1;
+            }
+        }
+        let mut words = [0u64; K];
+        let mut at = 0usize;
+        let mut put = |bits: u128, width: usize| {
+            let mut bits = bits;
+            let mut width = width;
+            while width > 0 {
+                let (w, b) = (at / 64, at % 64);
+                let take = width.min(64 - b);
+                let chunk = (bits as u64) & (u64::MAX >> (64 - take));
+                words[w] |= chunk << b;
+                bits >>= take;
+                width -= take;
+                at += take;
+            }
+        };
+        for &cell in map {
+            put(label[self.values[cell] as usize] as u128, self.t.value_bits);
+        }
+        if !self.t.classic {
+            for mask in playable {
+                let moved = map
+                    .iter()
+                    .enumerate()
+                    .fold(0u128, |acc, (i, &cell)| acc | ((mask >> cell) & 1) << i);
+                put(moved, self.t.cells);
+            }
+        }
+        for &cell in map {
+            if self.values[cell] == 0 {
+                let mut values = live[cell];
+                let mut renamed = 0u32;
+                while values != 0 {
+                    let v = values.trailing_zeros() as usize + 1;
+                    values &= values - 1;
+                    renamed |= 1 << (label[v] - 1);
+                }
+                put(renamed as u128, size);
+            }
+        }
+        put(self.turn as u128, 1);
+        Key(words)
+    }
+
+    /// Plays `c` for the player to move; returns the reach it replaced.
+    fn make(&mut self, c: Candidate) -> u128 {
+        let old_reach = self.reach[self.turn];
+        match c.points {
+            Some(_) => {
+                let t = self.t;
+                let bit = 1u32 << (c.value - 1);
+                self.values[c.cell] = c.value;
+                self.empty &= !(1u128 << c.cell);
+                self.rows[t.row_of[c.cell]] |= bit;
+                self.cols[t.col_of[c.cell]] |= bit;
+                self.blocks[t.block_of[c.cell]] |= bit;
+                self.row_filled[t.row_of[c.cell]] += 1;
+                self.col_filled[t.col_of[c.cell]] += 1;
+                self.block_filled[t.block_of[c.cell]] += 1;
+                if !t.classic {
+                    self.reach[self.turn] |= t.neighbours[c.cell];
+                }
+                let w = self.sets.words();
+                let need = (self.placed + 2) * w;
+                if self.consistent.len() < need {
+                    self.consistent.resize(need, 0);
+                }
+                let (now, next) = self.consistent.split_at_mut((self.placed + 1) * w);
+                let now = &now[self.placed * w..];
+                for ((n, a), b) in next[..w]
+                    .iter_mut()
+                    .zip(now)
+                    .zip(self.sets.with(c.cell, c.value))
+                {
+                    *n = a & b;
+                }
+                self.placed += 1;
+            }
+            None => self.listed[c.cell] |= 1 << (c.value - 1),
+        }
+        self.turn ^= 1;
+        old_reach
+    }
+
+    fn unmake(&mut self, c: Candidate, old_reach: u128) {
+        self.turn ^= 1;
+        self.reach[self.turn] = old_reach;
+        match c.points {
+            Some(_) => {
+                let t = self.t;
+                let bit = 1u32 << (c.value - 1);
+                self.values[c.cell] = 0;
+                self.empty |= 1u128 << c.cell;
+                self.rows[t.row_of[c.cell]] &= !bit;
+                self.cols[t.col_of[c.cell]] &= !bit;
+                self.blocks[t.block_of[c.cell]] &= !bit;
+                self.row_filled[t.row_of[c.cell]] -= 1;
+                self.col_filled[t.col_of[c.cell]] -= 1;
+                self.block_filled[t.block_of[c.cell]] -= 1;
+                self.placed -= 1;
+            }
+            None => self.listed[c.cell] &= !(1 << (c.value - 1)),
+        }
+    }
+
+    /// The value of the state for the player to move, fail-soft within (`alpha`, `beta`).
+    fn negamax(&mut self, mut alpha: i32, mut beta: i32) -> Result<i32, OutOfBudget> {
+        self.nodes += 1;
+        if self.nodes > self.max_nodes {
+            return Err(OutOfBudget::Nodes {
+                max_nodes: self.max_nodes,
+            });
+        }
+        if self.empty == 0 {
+            return Ok(0);
+        }
+        let key = self.key();
+        let mut hint = NO_MOVE;
+        if let Some(b) = self.table.get(&key) {
+            if b.low == b.high || b.low >= beta {
+                return Ok(b.low);
+            }
+            if b.high <= alpha {
+                return Ok(b.high);
+            }
+            alpha = alpha.max(b.low);
+            beta = beta.min(b.high);
+            hint = b.best;
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let mut moves = self.moves();
+        let mut best = -INFINITY;
+        let mut best_code = NO_MOVE;
+        if moves.is_empty() {
+            best = if self.can_move(self.turn ^ 1) {
+                self.turn ^= 1;
+                let child = self.negamax(-beta, -alpha);
+                self.turn ^= 1;
+                -child?
+            } else {
+                0
+            };
+        } else {
+            if let Some(i) = moves.iter().position(|c| c.code() == hint) {
+                moves[..=i].rotate_right(1);
+            }
+            for c in moves {
+                let points = c.points.unwrap_or(0) as i32;
+                let old = self.make(c);
+                let child = self.negamax(points - beta, points - alpha);
+                self.unmake(c, old);
+                let value = points - child?;
+                if value > best {
+                    best = value;
+                    best_code = c.code();
+                }
+                if best > alpha {
+                    alpha = best;
+                }
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        let entry = self.table.entry(key).or_insert(Bounds {
+            low: -INFINITY,
+            high: INFINITY,
+            best: NO_MOVE,
+        });
+        if best <= alpha0 {
+            entry.high = entry.high.min(best);
+        } else if best >= beta0 {
+            entry.low = entry.low.max(best);
+        } else {
+            entry.low = best;
+            entry.high = best;
+        }
+        if best_code != NO_MOVE {
+            entry.best = best_code;
+        }
+        Ok(best)
+    }
+
+    /// Every move of the player to move with its exact value (one full-window search each).
+    fn root(mut self) -> Result<Root, OutOfBudget> {
+        let mut first_moves = Vec::new();
+        let done = self.empty == 0 || (!self.can_move(0) && !self.can_move(1));
+        if !done {
+            let moves = self.moves();
+            if moves.is_empty() {
+                self.turn ^= 1;
+                let child = self.negamax(-INFINITY, INFINITY);
+                self.turn ^= 1;
+                first_moves.push(FirstMove {
+                    play: None,
+                    effect: Effect::Pass,
+                    value: -child?,
+                });
+            }
+            for c in moves {
+                let points = c.points.unwrap_or(0) as i32;
+                let old = self.make(c);
+                let child = self.negamax(-INFINITY, INFINITY);
+                self.unmake(c, old);
+                let size = self.t.size;
+                first_moves.push(FirstMove {
+                    play: Some(Move::new(c.cell / size, c.cell % size, c.value)),
+                    effect: match c.points {
+                        Some(points) => Effect::Placed { points },
+                        None => Effect::Taboo,
+                    },
+                    value: points - child?,
+                });
+            }
+        }
+        first_moves.sort_by_key(|m| {
+            (
+                std::cmp::Reverse(m.value),
+                m.play.map(|p| (p.row, p.col, p.value)),
+            )
+        });
+        Ok(Root {
+            first_moves,
+            nodes: self.nodes,
+            table_entries: self.table.len(),
+        })
+    }
+}
