@@ -34,6 +34,9 @@ struct Session {
     seed: u64,
     agent: Arc<Agent>,
     running: Option<SearchHandle>,
+    /// The running search has a clock (`movetime`, given or the default) or is infinite:
+    /// `quit` and end of input stop it; a `nodes`/`depth` search ends as it would.
+    running_clocked: bool,
 }
 
 fn default_threads() -> usize {
@@ -127,6 +130,7 @@ impl Session {
             Some(m) => out(&format!("bestmove {m}")),
             None => out("bestmove none"),
         };
+        self.running_clocked = limits.infinite || movetime.is_some();
         self.running = Some(SearchHandle::go(limits.infinite, None, search, answer));
     }
 
@@ -244,6 +248,7 @@ pub fn serve() -> anyhow::Result<()> {
         seed: 0,
         agent: Arc::new(Agent::new(AgentKind::Default, threads, 0)),
         running: None,
+        running_clocked: false,
     };
     while let Ok(Some(line)) = rx.recv() {
         let line = line.trim_end_matches(['\n', '\r']);
@@ -289,7 +294,9 @@ pub fn serve() -> anyhow::Result<()> {
             }
         }
     }
-    // `quit` and end of input stop a search at once.
-    s.finish_search(true);
+    // `quit` and end of input stop a clocked or infinite search at once; a `nodes` or
+    // `depth` search ends as it would, so piped input gets the same answer as typed input.
+    let clocked = s.running_clocked;
+    s.finish_search(clocked);
     Ok(())
 }

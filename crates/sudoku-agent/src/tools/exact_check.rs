@@ -14,9 +14,9 @@ use puzzle_rules::sudoku::generate::full_grid;
 use puzzle_rules::sudoku::{Board, Game, Mode, Player, Shape};
 
 use crate::agents::{Agent, AgentKind};
+use crate::agents::{Event, Limits};
 use crate::exact::{self, Budget, Solution};
 use crate::protocol::position_line;
-use crate::agents::{Event, Limits};
 
 /// Arguments of `check-exact`.
 #[derive(Args)]

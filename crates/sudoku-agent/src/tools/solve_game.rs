@@ -56,7 +56,12 @@ pub fn run(args: SolveGameArgs) -> Result<()> {
         engine_kit::println_or_exit!("best {}", move_list(solution.best_moves()));
         if args.all_moves {
             for m in &solution.first_moves {
-                engine_kit::println_or_exit!("move {} {} value {}", move_text(m), effect_text(m), m.value);
+                engine_kit::println_or_exit!(
+                    "move {} {} value {}",
+                    move_text(m),
+                    effect_text(m),
+                    m.value
+                );
             }
         }
         engine_kit::println_or_exit!(
