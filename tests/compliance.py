@@ -300,7 +300,7 @@ class SudokuProtocol(Protocol):
         # The value of a short endgame searched to its end, then node-limited searches with one
         # and two threads: every exact score they print must be that value. An empty 9x9 game
         # is far from solved at `go nodes 1`: no exact score at all.
-        pos = "position 2x2 1+2-3+4-/3-4+../..../.... mode rows"
+        pos = "position 2x2 1+2-3+./3-4+1-./2+1-4+./4-3+2-. scores 5 6"
         with Engine(cmd) as e:
             e.send("setoption name Threads value 1")
             e.send(pos)
