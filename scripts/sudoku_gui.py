@@ -39,6 +39,13 @@ FILL = {0: "white", 1: "#d7e6f7", 2: "#f7dcd8"}
 HUMAN = "human"
 
 
+
+def named(move) -> str:
+    """A move as people read it: its cell 1-based, `r<row>c<col>=v` (the wire form is 0-based)."""
+    if move is None:
+        return "pass"
+    return f"r{move.row + 1}c{move.col + 1}={move.value}"
+
 class SudokuApp:
     def __init__(self, root: tk.Tk, engine: SudokuEngine, board: str = "3x3", mode: str = "classic",
                  players: Tuple[str, str] = (HUMAN, "default"), movetime: int = 500,
@@ -245,16 +252,16 @@ class SudokuApp:
         try:
             reply = self.engine.play(move) if move is not None else self.engine.play_none()
         except EngineError as err:
-            self.status(f"{move}: {err.message}")
+            self.status(f"{named(move)}: {err.message}")
             return False
         except EngineProblem as err:
             self.engine_failed(err)
             return False
         self.moves.append(move)
         if reply.outcome == "placed":
-            text = f"{move} placed, {reply.points} point{'s' if reply.points != 1 else ''}"
+            text = f"{named(move)} placed, {reply.points} point{'s' if reply.points != 1 else ''}"
         elif reply.outcome == "taboo":
-            text = f"{move} is taboo: the turn passes"
+            text = f"{named(move)} is taboo: the turn passes"
         else:
             text = "no playable cell: the turn passes"
         self.last_reply = reply.line
