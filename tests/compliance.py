@@ -35,8 +35,9 @@ from engines.timed import TimedProcess
 # The end-to-end tests use LOAD_SLACK_MS for their own wall-clock bounds.
 LOAD_SLACK_MS = 1000.0
 TIMINGS = {
-    "strict": {"movetime_slack_ms": 10.0, "first_propose_ms": 50.0},
-    "behaviour": {"movetime_slack_ms": LOAD_SLACK_MS, "first_propose_ms": LOAD_SLACK_MS},
+    "strict": {"movetime_slack_ms": 10.0, "first_propose_ms": 50.0, "stop_ms": 50.0},
+    "behaviour": {"movetime_slack_ms": LOAD_SLACK_MS, "first_propose_ms": LOAD_SLACK_MS,
+                  "stop_ms": LOAD_SLACK_MS},
 }
 TIMING = dict(TIMINGS["strict"])
 
@@ -193,6 +194,53 @@ class BlockudokuProtocol(Protocol):
         line = self.replay(engine, position, tokens)
         expect(line.startswith("position "), f"play of its own bestmove answered {line!r}")
 
+    # Conventions (protocol/README.md).
+    repeated_keywords = [("go movetime 10 movetime 20", "movetime"), ("go nodes 5 nodes 6", "nodes")]
+    out_of_range = [("go movetime 86400001", "movetime"), ("setoption name Threads value 0", "Threads")]
+    has_depth = False
+
+    @property
+    def board_sizes(self) -> List[str]:
+        return [self.positions[0]]
+
+    def check_cells(self, e: Engine) -> str:
+        e.send("position empty pieces ##")
+        lines = _one_reply(e, "play 1@r9c9")
+        expect(len(lines) == 1 and "r9c9" in lines[0], f"'play 1@r9c9' gave {lines} (want the cell as r9c9)")
+        return lines[0]
+
+    def check_no_wrap(self, e: Engine) -> str:
+        top = 2 ** 64 - 1
+        for setup, field in ((f"position empty pieces 1 score {top}", "score"),
+                             (f"position empty pieces 1 streak {2 ** 32 - 1}", "streak")):
+            lines = _one_reply(e, setup)
+            if lines:
+                expect(len(lines) == 1 and field in lines[0], f"{setup!r} gave {lines}")
+                continue
+            reply = _one_reply(e, "play 1@r1c1")
+            expect(len(reply) == 1, f"play gave {reply}")
+            value = int(reply[0].split(f" {field} ")[1].split()[0]) if f" {field} " in reply[0] else None
+            expect(value is not None and value >= (top if field == "score" else 2 ** 32 - 1),
+                   f"{field} wrapped: {reply[0]!r}")
+        return ""
+
+    def check_exact(self, cmd: List[str]) -> str:
+        return "blockudoku 1 prints no exact scores"
+
+    def check_tool_numbering(self, cmd: List[str]) -> str:
+        proc = _tool(cmd, ["selfplay", "--games", "2"])
+        expect(proc.returncode == 0, f"selfplay without --seed: exit {proc.returncode}: {proc.stderr.decode()[:200]}")
+        out = proc.stdout.decode().splitlines()
+        expect(out and "seed 1" in out[0], f"header line without 'seed 1': {out[:1]}")
+        expect(any(re.match(r"game 1\b", l) for l in out) and not any(re.match(r"game 0\b", l) for l in out),
+               f"games not numbered from 1: {out[:4]}")
+        return out[0]
+
+    def check_tool_exit_codes(self, cmd: List[str]) -> str:
+        proc = _tool(cmd, ["selfplay", "--games", "1", "--pieces", "/nonexistent/pieces.txt"])
+        expect(proc.returncode == 2, f"unreadable file named on the command line: exit {proc.returncode}")
+        return ""
+
 
 class SudokuProtocol(Protocol):
     name = "sudoku"
@@ -215,6 +263,87 @@ class SudokuProtocol(Protocol):
         expect(re.fullmatch(r"\d+,\d+=\d+", tokens[0]) is not None, f"bad move {tokens[0]!r}")
         line = self.replay(engine, position, tokens)
         expect(not line.startswith("error"), f"play of its own bestmove answered {line!r}")
+
+    # Conventions (protocol/README.md).
+    empty4 = "position 2x2 ..../..../..../...."
+    repeated_keywords = [("go depth 5 depth 6", "depth"), ("go movetime 10 movetime 20", "movetime"),
+                         (empty4 + " turn 1 turn 2", "turn")]
+    out_of_range = [("go depth 0", "depth"), ("go depth 1001", "depth"), ("go movetime 86400001", "movetime"),
+                    ("setoption name Threads value 0", "Threads"), (empty4 + " scores 1 4294967296", "score")]
+    has_depth = True
+    board_sizes = [f"position {k}x{k} " + "/".join(["." * (k * k)] * (k * k)) for k in (2, 3, 4, 5)]
+
+    def check_cells(self, e: Engine) -> str:
+        e.send(self.empty4)
+        lines = _one_reply(e, "play r1c2=1")
+        expect(len(lines) == 1 and lines[0].startswith("played 0,1=1 "), f"'play r1c2=1' gave {lines}")
+        e.send(self.empty4 + " mode rows allowed1 r1c1 allowed2 3,3")
+        lines = _one_reply(e, "show")
+        expect("allowed1 0,0" in lines and "allowed2 3,3" in lines, f"allowed r1c1 / 3,3 gave {lines[-4:]}")
+        return ""
+
+    def check_no_wrap(self, e: Engine) -> str:
+        # Scores are 0..2^32-1 and a game adds at most 7 per cell: refused when they could wrap.
+        top = 2 ** 32 - 1
+        lines = _one_reply(e, f"position 2x2 1+2-3+./3-4+1-./2+1-4+./4-3+2-. scores {top} 0")
+        if lines:
+            expect(len(lines) == 1 and "score" in lines[0], f"scores {top} gave {lines}")
+            return lines[0]
+        lines = _one_reply(e, "play 0,3=4")
+        expect(len(lines) == 1 and f"scores {top} " in lines[0], f"score wrapped: {lines}")
+        return ""
+
+    def check_exact(self, cmd: List[str]) -> str:
+        # The value of a short endgame searched to its end, then node-limited searches with one
+        # and two threads: every exact score they print must be that value. An empty 9x9 game
+        # is far from solved at `go nodes 1`: no exact score at all.
+        pos = "position 2x2 1+2-3+./3-4+1-./2+1-4+./4-3+2-. scores 5 6"
+        with Engine(cmd) as e:
+            e.send("setoption name Threads value 1")
+            e.send(pos)
+            _, _, lines = go_and_collect(e, "go depth 1000", timeout=60)
+            exact = [l for l in lines if l.startswith("info ") and " exact" in l]
+            expect(len(exact) == 1, f"full search: {exact}")
+            truth = int(exact[0].split(" score ")[1].split()[0])
+            seen = 0
+            for threads in (1, 2):
+                e.send(f"setoption name Threads value {threads}")
+                for limit in ("nodes 1", "nodes 300", "nodes 3000", "nodes 30000", "nodes 300000", "depth 2",
+                              "depth 6", "depth 20"):
+                    e.send(pos)
+                    _, _, lines = go_and_collect(e, f"go {limit}", timeout=60)
+                    for l in lines:
+                        if l.startswith("info ") and " exact" in l:
+                            seen += 1
+                            score = int(l.split(" score ")[1].split()[0])
+                            expect(score == truth, f"threads {threads} {limit}: {l!r}, value {truth}")
+            e.send("setoption name Threads value 2")
+            for _ in range(10):
+                e.send(self.positions[0])
+                _, _, lines = go_and_collect(e, "go nodes 1", timeout=60)
+                expect(not any(" exact" in l for l in lines), f"empty 9x9 at go nodes 1: {lines}")
+        return f"value {truth}, {seen} exact reports agree"
+
+    def check_tool_numbering(self, cmd: List[str]) -> str:
+        proc = _tool(cmd, ["arena", "--first", "random", "--second", "greedy", "--board", "2x2", "--games", "2"])
+        expect(proc.returncode == 0, f"arena without --seed: exit {proc.returncode}: {proc.stderr.decode()[:200]}")
+        out = proc.stdout.decode().splitlines()
+        expect(any(re.match(r"game 1\b", l) for l in out) and not any(re.match(r"game 0\b", l) for l in out),
+               f"games not numbered from 1: {out[:4]}")
+        expect(out and "seed 1" in out[0], f"header line without 'seed 1': {out[:1]}")
+        return out[0]
+
+    def check_tool_exit_codes(self, cmd: List[str]) -> str:
+        grid = "2x2 1234/3412/2143/4312"
+        expect(_tool(cmd, ["check", grid]).returncode == 1, "an invalid grid: want exit 1")
+        expect(_tool(cmd, ["check", "2x2 1234/3412/2143/4321"]).returncode == 0, "a valid grid: want exit 0")
+        expect(_tool(cmd, ["solve", "--file", "/nonexistent/puzzles.txt"]).returncode == 2,
+               "unreadable file named on the command line: want exit 2")
+        proc = _tool(cmd, ["solve"], stdin="2x2 1.../..../..../....\nbad\n2x2 ..../..../..../...1\n")
+        out = proc.stdout.decode().splitlines()
+        expect(proc.returncode == 1 and len(out) == 2 and "line 2" in proc.stderr.decode(),
+               f"stdin with a bad line 2: exit {proc.returncode}, out {out}, err {proc.stderr.decode()!r}")
+        return ""
 
 
 # --- the checks -------------------------------------------------------------------------------
@@ -417,6 +546,156 @@ def c_sudoku_propose_first(p: Protocol, cmd: List[str]) -> str:
         return f"first propose after {latency:.1f} ms"
 
 
+
+# --- the conventions of both protocols (protocol/README.md, C1..C12) ------------------------------
+# One check per convention, for both engines. A protocol supplies what differs (its cell syntax,
+# its fields); `EXPECTED_FAILURES` names the conventions an engine does not follow yet, with why.
+
+def _one_reply(e: Engine, line: str) -> List[str]:
+    e.send(line)
+    return e.sync()
+
+
+def _tool(cmd: List[str], args: List[str], stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run(cmd + args, input=stdin.encode(), capture_output=True, timeout=120)
+
+
+def c1_cells(p: Protocol, cmd: List[str]) -> str:
+    with Engine(cmd) as e:
+        return p.check_cells(e)
+
+
+def c2_errors(p: Protocol, cmd: List[str]) -> str:
+    with Engine(cmd) as e:
+        lines = _one_reply(e, "frobnicate\x1b")
+        expect(lines == ["error unknown command 'frobnicate\\u{1b}'"], f"unknown command gave {lines}")
+        lines = _one_reply(e, "go movetime abc")
+        expect(len(lines) == 1 and lines[0].startswith("error go: ") and "'abc'" in lines[0],
+               f"'go movetime abc' gave {lines} (want error go: ... 'abc')")
+        return lines[0]
+
+
+def c3_repeated_keywords(p: Protocol, cmd: List[str]) -> str:
+    with Engine(cmd) as e:
+        for line, key in p.repeated_keywords:
+            lines = _one_reply(e, line)
+            expect(len(lines) == 1 and lines[0].startswith("error ") and key in lines[0],
+                   f"{line!r} gave {lines} (want one error naming {key!r})")
+        return f"{len(p.repeated_keywords)} commands"
+
+
+def c4_number_ranges(p: Protocol, cmd: List[str]) -> str:
+    with Engine(cmd) as e:
+        e.send(p.positions[0])
+        for line, field in [("go nodes 0", "nodes"), ("go nodes 18446744073709551616", "nodes"),
+                            ("go movetime 18446744073709551616", "movetime")] + p.out_of_range:
+            lines = _one_reply(e, line)
+            expect(len(lines) == 1 and lines[0].startswith("error ") and field in lines[0],
+                   f"{line!r} gave {lines} (want one error naming {field!r})")
+        return p.check_no_wrap(e)
+
+
+def c5_bare_go_ends(p: Protocol, cmd: List[str]) -> str:
+    with Engine(cmd) as e:
+        e.send(p.positions[0])
+        e.sync()
+        sent, stamp, _ = go_and_collect(e, "go", timeout=30)
+        return f"bestmove after {(stamp - sent) * 1000:.0f} ms"
+
+
+def c6_infinite_waits_for_stop(p: Protocol, cmd: List[str]) -> str:
+    with Engine(cmd) as e:
+        for limit in ("movetime 50", "nodes 1"):
+            e.send(p.positions[0])
+            e.send(f"go infinite {limit}")
+            early = [l for l in e.drain(0.5) if is_bestmove(l)]
+            expect(early == [], f"'go infinite {limit}' answered before stop: {early}")
+            e.send("stop")
+            e.read_until(is_bestmove, timeout=5)
+            extra = e.sync()
+            expect(not any(is_bestmove(l) for l in extra), "more than one bestmove")
+        return ""
+
+
+def c7_order_of_replies(p: Protocol, cmd: List[str]) -> str:
+    with Engine(cmd) as e:
+        e.send(p.positions[0])
+        e.sync()
+        e.send("go movetime 300")
+        e.send("isready")
+        _, lines = e.read_until(lambda l: l == "readyok", timeout=5)
+        expect(not any(is_bestmove(l) for l in lines), f"readyok did not come at once during the search: {lines}")
+        e.send("frobnicate")
+        _, lines = e.read_until(lambda l: l.startswith("error"), timeout=10)
+        expect(any(is_bestmove(l) for l in lines), f"the error came before the search's bestmove: {lines}")
+        return ""
+
+
+def c8_info_time_since_go(p: Protocol, cmd: List[str]) -> str:
+    with Engine(cmd) as e:
+        e.send(p.positions[0])
+        e.sync()
+        sent, stamp, lines = go_and_collect(e, "go movetime 200")
+        times = [int(l.split()[l.split().index("time") + 1]) for l in lines
+                 if l.startswith("info ") and "time" in l.split()]
+        expect(times, f"no info time in {lines}")
+        expect(times == sorted(times), f"info times go back: {times}")
+        wall = (stamp - sent) * 1000
+        expect(times[-1] <= wall + 5, f"info time {times[-1]} ms later than the bestmove at {wall:.0f} ms")
+        return f"last info time {times[-1]} ms, bestmove at {wall:.0f} ms"
+
+
+def c9_limits_on_every_board(p: Protocol, cmd: List[str]) -> str:
+    bound = TIMING["stop_ms"]
+    details = []
+    with Engine(cmd) as e:
+        for pos in p.board_sizes:
+            for go in ("go nodes 1", "go depth 1"):
+                if go == "go depth 1" and not p.has_depth:
+                    continue
+                e.send(pos)
+                e.sync()
+                sent, stamp, lines = go_and_collect(e, go, timeout=60)
+                expect(lines[-1] != "bestmove none", f"{go}: no move on {pos[:30]!r}")
+                details.append(f"{(stamp - sent) * 1000:.0f}")
+            start_infinite(e, pos, 1.0)
+            sent = e.send("stop")
+            stamp, _ = e.read_until(is_bestmove, timeout=10)
+            latency = (stamp - sent) * 1000
+            expect(latency <= bound, f"stop took {latency:.0f} ms (bound {bound:.0f}) on {pos[:30]!r}")
+            details.append(f"stop {latency:.0f}")
+    return "ms: " + " ".join(details)
+
+
+def c10_exact_is_proof(p: Protocol, cmd: List[str]) -> str:
+    return p.check_exact(cmd)
+
+
+def c11_tool_games_and_seed(p: Protocol, cmd: List[str]) -> str:
+    return p.check_tool_numbering(cmd)
+
+
+def c12_tool_exit_codes(p: Protocol, cmd: List[str]) -> str:
+    proc = _tool(cmd, ["--no-such-option"])
+    expect(proc.returncode == 2, f"unknown option: exit {proc.returncode}")
+    return p.check_tool_exit_codes(cmd)
+
+
+CONVENTIONS = [
+    ("C1 cells", c1_cells),
+    ("C2 errors", c2_errors),
+    ("C3 repeated keywords", c3_repeated_keywords),
+    ("C4 number ranges", c4_number_ranges),
+    ("C5 go without limits ends", c5_bare_go_ends),
+    ("C6 infinite waits for stop", c6_infinite_waits_for_stop),
+    ("C7 order of replies", c7_order_of_replies),
+    ("C8 info time since go", c8_info_time_since_go),
+    ("C9 limits on every board", c9_limits_on_every_board),
+    ("C10 exact is a proof", c10_exact_is_proof),
+    ("C11 tools number games from 1, seed 1", c11_tool_games_and_seed),
+    ("C12 tool exit codes", c12_tool_exit_codes),
+]
+
 COMMON = [
     ("handshake and options", c_handshake),
     ("isready answered", c_isready),
@@ -432,12 +711,24 @@ COMMON = [
     ("end of input ends cleanly with exit code 0", c_eof_exits_cleanly),
 ]
 
+# Conventions an engine does not follow yet: (suite, check title) -> why. Such a check is run and
+# reported as XFAIL while it fails; once it passes it is reported as XPASS and counts as a
+# failure, so the entry is removed as soon as the engine is fixed.
+EXPECTED_FAILURES = {
+    ("blockudoku", "C2 errors"): "blockudoku 1 quotes no input and names no command in its errors",
+    ("blockudoku", "C4 number ranges"): "blockudoku: score and streak wrap, error text names no field",
+    ("blockudoku", "C6 infinite waits for stop"): "blockudoku answers go infinite movetime N at N ms",
+    ("blockudoku", "C7 order of replies"): "blockudoku prints an error before the running search's bestmove",
+    ("blockudoku", "C11 tools number games from 1, seed 1"): "blockudoku selfplay needs --seed and numbers games from 0",
+    ("sudoku", "C11 tools number games from 1, seed 1"): "sudoku-agent arena prints its seed in the closing summary, not a header line",
+}
+
 SUITES = {
-    "blockudoku": (BlockudokuProtocol(), COMMON + [
+    "blockudoku": (BlockudokuProtocol(), COMMON + CONVENTIONS + [
         ("legacy mode (original GUI I/O)", c_blockudoku_legacy),
         ("one-shot piping", c_blockudoku_piping),
     ]),
-    "sudoku": (SudokuProtocol(), COMMON + [
+    "sudoku": (SudokuProtocol(), COMMON + CONVENTIONS + [
         ("propose comes early", c_sudoku_propose_first),
     ]),
 }
@@ -449,16 +740,24 @@ def run_suite(name: str, cmd: List[str], out=sys.stdout, timing: str = "strict")
     protocol, checks = SUITES[name]
     passed = failed = 0
     for number, (title, check) in enumerate(checks, 1):
+        known = EXPECTED_FAILURES.get((name, title))
         try:
             detail = check(protocol, cmd)
+            if known:
+                failed += 1
+                print(f"{number}. XPASS {title}: passes now; remove its EXPECTED_FAILURES entry ({known})",
+                      file=out, flush=True)
+                continue
             passed += 1
             print(f"{number}. PASS {title}" + (f" ({detail})" if detail else ""), file=out, flush=True)
-        except CheckFailed as err:
+        except (CheckFailed, OSError, subprocess.SubprocessError) as err:
+            text = str(err) if isinstance(err, CheckFailed) else f"{type(err).__name__}: {err}"
+            if known:
+                passed += 1
+                print(f"{number}. XFAIL {title}: {known} ({text})", file=out, flush=True)
+                continue
             failed += 1
-            print(f"{number}. FAIL {title}: {err}", file=out, flush=True)
-        except (OSError, subprocess.SubprocessError) as err:
-            failed += 1
-            print(f"{number}. FAIL {title}: {type(err).__name__}: {err}", file=out, flush=True)
+            print(f"{number}. FAIL {title}: {text}", file=out, flush=True)
     print(f"{name}: {passed} passed, {failed} failed", file=out, flush=True)
     return passed, failed
 

@@ -476,7 +476,7 @@ S_SHAPES = [(m, n) for m in range(1, 6) for n in range(1, 6) if m * n <= 25]
 
 
 # protocol/competitive-sudoku.md, "Errors and hostile input": `play` on a sparse large board.
-UNDECIDED = "error taboo check too expensive: "
+UNDECIDED = "error play: taboo check too expensive: "
 
 
 def s_symbol(v):
@@ -898,7 +898,7 @@ class Fuzzer:
         if best == ["none"]:
             if self.kind == "sudoku":
                 replies, kinds = self.run_batch([b"play none"])
-                if replies not in (["error the game is over"],) and kinds != ["passed"]:
+                if replies not in (["error play: the game is over"],) and kinds != ["passed"]:
                     raise Failure(f"after bestmove none, play none gave {replies!r}")
             return
         replies, kinds = self.run_batch([("play " + " ".join(best)).encode()])

@@ -117,7 +117,7 @@ def test_play_on_a_sparse_25x25_board_answers_at_once(sudoku_bin):
     proc = subprocess.run([str(sudoku_bin)], input=script, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0] == ("error taboo check too expensive: 40000 solver nodes did not decide whether "
+    assert lines[0] == ("error play: taboo check too expensive: 40000 solver nodes did not decide whether "
                         "the move leaves the sudoku solvable; nothing changed")
     mode = next(l for l in lines if l.startswith("mode "))
     assert mode == "mode classic scores 0 0 turn 1 taboo none", mode  # nothing changed

@@ -61,7 +61,7 @@ def test_2024_random_mode_owners_from_occupied_squares(sudoku_bin):
 def test_2024_file_plays_and_searches(sudoku_bin):
     out = session(sudoku_bin, f"position file {DATA / 'framework-2024-random-3x4.txt'}",
                   "play 11,4=1", "go nodes 3000")
-    assert out[0] == "error illegal move: the player may not play that cell"  # 11,4 is player 2's
+    assert out[0] == "error play: illegal move: the player may not play that cell"  # 11,4 is player 2's
     best = out[-1].split()
     assert best[0] == "bestmove" and best[1] != "none"
     r, c = (int(x) for x in best[1].split("=")[0].split(","))
@@ -75,7 +75,7 @@ def test_2024_bad_occupied_square_is_one_error(sudoku_bin, tmp_path):
     bad.write_text(text.replace("occupied-squares2 = (11,1)", "occupied-squares2 = (11,1), (12,0)"))
     out = session(sudoku_bin, f"position file {bad}", "isready")
     assert len(out) == 2 and out[1] == "readyok", out
-    assert out[0].startswith("error position file '") and out[0].endswith(
+    assert out[0].startswith("error position: file '") and out[0].endswith(
         "': occupied-squares2: square (12,0) is off the board"), out
 
 

@@ -32,6 +32,7 @@ pub fn run(nodes: u64) -> anyhow::Result<()> {
             deadline: None,
             nodes: Some(nodes),
             depth: None,
+            since: None,
         };
         let t = Instant::now();
         let best = agent.choose(&game, limits, &stop, &mut |_| {});

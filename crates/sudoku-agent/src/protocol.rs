@@ -18,6 +18,9 @@ use crate::agents::Event;
 pub const PROTOCOL_LINE: &str = "protocol competitive-sudoku 1";
 /// Largest accepted `movetime` (one day), so deadlines never overflow.
 pub const MAX_MOVETIME_MS: u64 = 86_400_000;
+/// Largest accepted score in `position`: a game adds at most 7 points per cell (4,375 on
+/// 25x25), so a score never wraps.
+pub const MAX_SCORE: u32 = 2_147_483_647;
 /// Largest accepted `Threads`.
 pub const MAX_THREADS: usize = 256;
 
@@ -117,8 +120,26 @@ pub use puzzle_rules::sudoku::notation::quote;
 
 /// Parses one input line. `Err` holds the text after `error ` of the reply: printable text
 /// on one line (control characters echoed from the input are escaped).
+/// The text is `<command>: <what was wrong>` (the conventions' error form), except for an
+/// unknown command, which has no command to name.
 pub fn parse_line(line: &str) -> Result<Command, String> {
-    parse_line_raw(line).map_err(|e| printable(&e))
+    parse_line_raw(line).map_err(|e| {
+        let head = line.split_whitespace().next().unwrap_or_default();
+        printable(&name_command(head, &e))
+    })
+}
+
+/// `what` as `<head>: <what>`: a message that starts with the command's name gets the colon
+/// after it, any other the prefix.
+pub fn name_command(head: &str, what: &str) -> String {
+    if what.starts_with("unknown command") {
+        return what.to_string();
+    }
+    match what.strip_prefix(head) {
+        Some(rest) if rest.starts_with(':') => what.to_string(),
+        Some(rest) if rest.starts_with(' ') => format!("{head}:{rest}"),
+        _ => format!("{head}: {what}"),
+    }
 }
 
 /// `text` with control characters and the Unicode line separators escaped (`\u{1b}`), so
@@ -159,13 +180,47 @@ fn parse_line_raw(line: &str) -> Result<Command, String> {
         "go" => parse_go(rest).map(Command::Go),
         "play" => match rest {
             ["none"] => Ok(Command::Play(None)),
-            [mv] => Move::parse(mv)
-                .map(|m| Command::Play(Some(m)))
-                .map_err(|e| e.to_string()),
-            _ => Err("play needs one move r,c=v (or none)".into()),
+            [mv] => parse_move(mv).map(|m| Command::Play(Some(m))),
+            _ => Err("play needs one move r,c=v or r<row>c<col>=v (or none)".into()),
         },
         _ => Err(format!("unknown command '{}'", quote(head))),
     }
+}
+
+/// A cell as people name it, `r<row>c<col>` (1-based, as in every message), as its
+/// 0-based row and column; `None` for any other text (`r0c1` included).
+fn parse_named_cell(text: &str) -> Option<(usize, usize)> {
+    let (row, col) = text.strip_prefix('r')?.split_once('c')?;
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    if !digits(row) || !digits(col) {
+        return None;
+    }
+    let (row, col): (usize, usize) = (row.parse().ok()?, col.parse().ok()?);
+    Some((row.checked_sub(1)?, col.checked_sub(1)?))
+}
+
+/// A cell in either form: the wire's `r,c` (0-based) or `r<row>c<col>` (1-based).
+pub fn parse_cell_token(text: &str) -> Option<(usize, usize)> {
+    parse_cell(text).ok().or_else(|| parse_named_cell(text))
+}
+
+/// A move in either form: the wire's `r,c=v` (0-based, the course framework's
+/// `Move(i, j, value)`) or `r<row>c<col>=v` (1-based, the cell as messages name it).
+pub fn parse_move(text: &str) -> Result<Move, String> {
+    if let Ok(m) = Move::parse(text) {
+        return Ok(m);
+    }
+    let named = text.split_once('=').and_then(|(cell, value)| {
+        let (row, col) = parse_named_cell(cell)?;
+        let value: u8 = value.parse().ok()?;
+        Some(Move::new(row, col, value))
+    });
+    named.ok_or_else(|| {
+        format!(
+            "'{}' is not a move of the form r,c=v or r<row>c<col>=v",
+            quote(text)
+        )
+    })
 }
 
 fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
@@ -174,15 +229,34 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
             name: name.to_string(),
             value: value.to_string(),
         }),
-        _ => Err("setoption needs: name <name> value <value>".into()),
+        _ => Err("setoption needs name <name> value <value>".into()),
     }
 }
 
+/// Largest accepted `depth`.
+pub const MAX_DEPTH: u64 = 1000;
+
+/// The `go` limits with their ranges: (keyword, smallest, largest).
+const GO_RANGES: [(&str, u64, u64); 3] = [
+    ("movetime", 0, MAX_MOVETIME_MS),
+    ("nodes", 1, u64::MAX),
+    ("depth", 1, MAX_DEPTH),
+];
+
 fn parse_go(rest: &[&str]) -> Result<GoLimits, String> {
     let mut limits = GoLimits::default();
+    let mut seen: Vec<&str> = Vec::new();
     let mut i = 0;
     while i < rest.len() {
         let key = rest[i];
+        let known = key == "infinite" || GO_RANGES.iter().any(|r| r.0 == key);
+        if !known {
+            return Err(format!("go: unknown limit '{}'", quote(key)));
+        }
+        if seen.contains(&key) {
+            return Err(format!("go: '{key}' given twice"));
+        }
+        seen.push(key);
         if key == "infinite" {
             limits.infinite = true;
             i += 1;
@@ -191,24 +265,16 @@ fn parse_go(rest: &[&str]) -> Result<GoLimits, String> {
         let Some(value) = rest.get(i + 1) else {
             return Err(format!("go: '{}' needs a value", quote(key)));
         };
-        let number: u64 = value
-            .parse()
-            .map_err(|_| format!("go: '{}' is not a non-negative number", quote(value)))?;
+        let &(_, low, high) = GO_RANGES.iter().find(|r| r.0 == key).expect("known");
+        let number = value
+            .parse::<u64>()
+            .ok()
+            .filter(|n| (low..=high).contains(n))
+            .ok_or_else(|| format!("go: {key} must be {low}..{high}, got '{}'", quote(value)))?;
         match key {
-            "movetime" => {
-                if number > MAX_MOVETIME_MS {
-                    return Err(format!("go: movetime above {MAX_MOVETIME_MS} ms"));
-                }
-                limits.movetime = Some(number);
-            }
+            "movetime" => limits.movetime = Some(number),
             "nodes" => limits.nodes = Some(number),
-            "depth" => {
-                if number == 0 || number > 1000 {
-                    return Err("go: depth must be 1..1000".into());
-                }
-                limits.depth = Some(number as u32);
-            }
-            _ => return Err(format!("go: unknown limit '{}'", quote(key))),
+            _ => limits.depth = Some(number as u32),
         }
         i += 2;
     }
@@ -262,23 +328,29 @@ pub fn parse_extras(tokens: &[&str]) -> Result<Extras, String> {
                 };
                 let parse = |t: &str| {
                     t.parse::<u32>()
-                        .map_err(|_| format!("position: score '{}' is not a number", quote(t)))
+                        .ok()
+                        .filter(|&s| s <= MAX_SCORE)
+                        .ok_or_else(|| {
+                            format!(
+                                "position: scores must be 0..{MAX_SCORE}, got '{}'",
+                                quote(t)
+                            )
+                        })
                 };
                 ex.scores = Some([parse(a)?, parse(b)?]);
             }
             "taboo" => {
                 for t in args {
                     ex.taboo
-                        .push(Move::parse(t).map_err(|e| format!("position: {e}"))?);
+                        .push(parse_move(t).map_err(|e| format!("position: {e}"))?);
                 }
             }
             _ => {
                 let mut cells = Vec::new();
                 for t in args {
-                    cells.push(
-                        parse_cell(t)
-                            .map_err(|_| format!("position: '{}' is not a cell r,c", quote(t)))?,
-                    );
+                    cells.push(parse_cell_token(t).ok_or_else(|| {
+                        format!("position: '{}' is not a cell r,c or r<row>c<col>", quote(t))
+                    })?);
                 }
                 ex.allowed[if key == "allowed1" { 0 } else { 1 }] = Some(cells);
             }
@@ -290,6 +362,11 @@ pub fn parse_extras(tokens: &[&str]) -> Result<Extras, String> {
 
 /// Builds the game from a board, its owners and the optional parts.
 pub fn build_game(board: Board, owners: Vec<u8>, extras: Extras) -> Result<Game, String> {
+    if let Some(s) = extras.scores.iter().flatten().find(|&&s| s > MAX_SCORE) {
+        return Err(format!(
+            "position: scores must be 0..{MAX_SCORE}, got '{s}'"
+        ));
+    }
     GameSetup {
         board,
         owners,

@@ -34,6 +34,9 @@ struct Session {
     seed: u64,
     agent: Arc<Agent>,
     running: Option<SearchHandle>,
+    /// The running search has a clock (`movetime`, given or the default) or is infinite:
+    /// `quit` and end of input stop it; a `nodes`/`depth` search ends as it would.
+    running_clocked: bool,
 }
 
 fn default_threads() -> usize {
@@ -116,6 +119,7 @@ impl Session {
             deadline: movetime.map(|ms| deadline_for(start, ms)),
             nodes: limits.nodes,
             depth: limits.depth,
+            since: Some(start),
         };
         let (game, agent) = (self.game.clone(), self.agent.clone());
         let search = move |stop: &AtomicBool| {
@@ -126,15 +130,16 @@ impl Session {
             Some(m) => out(&format!("bestmove {m}")),
             None => out("bestmove none"),
         };
+        self.running_clocked = limits.infinite || movetime.is_some();
         self.running = Some(SearchHandle::go(limits.infinite, None, search, answer));
     }
 
     fn play(&mut self, mv: Option<puzzle_rules::sudoku::board::Move>) {
         let Some(mv) = mv else {
             if self.game.is_over() {
-                out("error the game is over");
+                out("error play: the game is over");
             } else if self.game.can_move(self.game.turn()) {
-                out("error play none: the player to move has a legal move");
+                out("error play: none: the player to move has a legal move");
             } else {
                 self.game.pass();
                 out(&format!("passed {}", self.state_words()));
@@ -142,7 +147,7 @@ impl Session {
             return;
         };
         if self.game.is_over() {
-            out("error the game is over");
+            out("error play: the game is over");
             return;
         }
         match self
@@ -154,7 +159,7 @@ impl Session {
                 self.state_words()
             )),
             Ok(Outcome::Taboo) => out(&format!("played {mv} taboo {}", self.state_words())),
-            Err(f) => out(&format!("error {f}")),
+            Err(f) => out(&format!("error play: {f}")),
         }
     }
 
@@ -227,7 +232,7 @@ fn read_file(cmd: Command) -> Result<Command, String> {
     match cmd {
         Command::PositionFile { path, extras } => board_file::read_position_file(&path, &extras)
             .map(|game| Command::Position(Box::new(game)))
-            .map_err(|e| protocol::printable(&e)),
+            .map_err(|e| protocol::printable(&protocol::name_command("position", &e))),
         other => Ok(other),
     }
 }
@@ -243,12 +248,15 @@ pub fn serve() -> anyhow::Result<()> {
         seed: 0,
         agent: Arc::new(Agent::new(AgentKind::Default, threads, 0)),
         running: None,
+        running_clocked: false,
     };
     while let Ok(Some(line)) = rx.recv() {
         let line = line.trim_end_matches(['\n', '\r']);
         let cmd = match protocol::parse_line(line).and_then(read_file) {
             Ok(c) => c,
             Err(e) => {
+                // An error waits for a running search's bestmove like any other reply.
+                s.finish_search(false);
                 out(&format!("error {e}"));
                 continue;
             }
@@ -286,7 +294,9 @@ pub fn serve() -> anyhow::Result<()> {
             }
         }
     }
-    // `quit` and end of input stop a search at once.
-    s.finish_search(true);
+    // `quit` and end of input stop a clocked or infinite search at once; a `nodes` or
+    // `depth` search ends as it would, so piped input gets the same answer as typed input.
+    let clocked = s.running_clocked;
+    s.finish_search(clocked);
     Ok(())
 }

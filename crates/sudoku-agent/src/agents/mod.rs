@@ -225,6 +225,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Stop after this iteration depth.
     pub depth: Option<u32>,
+    /// When the `go` line was read: `info time` counts from here (the search's own start
+    /// when `None`).
+    pub since: Option<Instant>,
 }
 
 /// What a search reports while it runs.
@@ -238,7 +241,7 @@ pub enum Event {
         depth: u32,
         /// Nodes so far.
         nodes: u64,
-        /// Milliseconds since the start.
+        /// Milliseconds since the `go` line was read ([`Limits::since`]).
         millis: u64,
         /// Expected final score difference for the side to move.
         score: i32,
@@ -265,6 +268,7 @@ mod tests {
                 deadline: Some(start + Duration::from_millis(50)),
                 nodes: None,
                 depth: None,
+                since: None,
             };
             let best =
                 Agent::new(kind, 1, 0).choose(&g, limits, &AtomicBool::new(false), &mut |_| {});

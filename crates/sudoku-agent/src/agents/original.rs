@@ -8,7 +8,7 @@ use std::time::Instant;
 use puzzle_rules::sudoku::board::{Board, Move};
 use puzzle_rules::sudoku::game::{cell_moves, Game, Mode, Player};
 
-use super::root::analyse_root;
+use super::root::{analyse_root, AnalysisBudget};
 use super::{best_child, Event, Limits};
 
 /// The real-move game the original agent searches.
@@ -141,7 +141,7 @@ pub fn choose(
     // empty 25x25 board: it must end at `stop` and at the deadline too.
     let halt =
         || stop.load(Ordering::Relaxed) || limits.deadline.is_some_and(|d| Instant::now() >= d);
-    let Some(root) = analyse_root(game, &halt) else {
+    let Some(root) = analyse_root(game, &halt, AnalysisBudget::for_search(game, &limits)) else {
         let mv = game.legal_moves(game.turn()).first().copied();
         if let Some(m) = mv {
             report(Event::Propose(m));
@@ -168,7 +168,7 @@ pub fn choose(
         nodes: 0,
         aborted: false,
     };
-    let start = Instant::now();
+    let start = limits.since.unwrap_or_else(Instant::now);
     let max_depth = limits.depth.unwrap_or(u32::MAX);
     let mut depth = 1;
     while depth <= max_depth && depth <= (cells - game.board().filled()) as u32 {

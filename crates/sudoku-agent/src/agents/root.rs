@@ -11,6 +11,51 @@ pub struct RootInfo {
     pub solution: Vec<u8>,
     /// Moves of the player to move known to leave the sudoku unsolvable.
     pub taboo: Vec<Move>,
+    /// Every candidate move was classified (safe or taboo): no stop, no budget ran out. Only
+    /// then can a search of the passes be exact.
+    pub complete: bool,
+    /// The board has exactly one solution (decided within the per-move budget). Only then is
+    /// the cell game the real game: every value off the solution is taboo at once, and the
+    /// taboo moves of later positions are root taboo moves still free of duplicates. With
+    /// several solutions a player may steer between them, which the cell game does not see.
+    pub unique: bool,
+}
+
+/// How much solver work the root analysis may spend.
+#[derive(Clone, Copy, Debug)]
+pub struct AnalysisBudget {
+    /// Solver nodes for one candidate move (the referee's [`referee_nodes`] at most).
+    pub per_move: usize,
+    /// Solver nodes for all candidates together, counted by the budgets of the tries.
+    pub total: usize,
+}
+
+/// Solver nodes one candidate gets in a search's root analysis: one uninterruptible solver
+/// try of the referee's full budget takes about 170 ms on a sparse 25x25 board (two of them,
+/// the count and the solve, made `stop` take 340 ms), this one a few milliseconds.
+const SEARCH_MOVE_NODES: usize = 2 * SOLVE_NODES;
+/// Candidates' worth of [`SEARCH_MOVE_NODES`] a search limited only by `nodes` or `depth`
+/// spends on the analysis of a board larger than 9x9 (an empty 25x25 board would otherwise
+/// keep `go depth 1` busy for minutes).
+const COUNTED_SEARCH_MOVES: usize = 16;
+
+impl AnalysisBudget {
+    /// The budget of a search's root analysis: a small budget per candidate so `stop` is
+    /// prompt; without a clock (`nodes`, `depth`) also a total on boards larger than 9x9 (on
+    /// 9x9 and smaller boards the solver is fast and ignores budgets).
+    pub fn for_search(game: &Game, limits: &super::Limits) -> AnalysisBudget {
+        let shape = game.board().shape();
+        let unclocked =
+            limits.deadline.is_none() && (limits.nodes.is_some() || limits.depth.is_some());
+        AnalysisBudget {
+            per_move: SEARCH_MOVE_NODES.min(referee_nodes(shape)),
+            total: if unclocked && shape.size() > 9 {
+                COUNTED_SEARCH_MOVES * SEARCH_MOVE_NODES
+            } else {
+                usize::MAX
+            },
+        }
+    }
 }
 
 /// Solver nodes of the first try of [`solve_until`]; each further try doubles them.
@@ -33,8 +78,19 @@ pub enum Solved {
 /// its deadline (found by tests/fuzz_engines.py). At most about twice the work of one solve.
 /// Gives up after `max_nodes` nodes (the last try runs with exactly that budget).
 pub fn solve_until(board: &Board, stop: &dyn Fn() -> bool, max_nodes: usize) -> Solved {
+    solve_until_counting(board, stop, max_nodes, &mut 0)
+}
+
+/// [`solve_until`] that adds the budgets of its tries to `tried`.
+fn solve_until_counting(
+    board: &Board,
+    stop: &dyn Fn() -> bool,
+    max_nodes: usize,
+    tried: &mut usize,
+) -> Solved {
     let mut budget = SOLVE_NODES.min(max_nodes);
     loop {
+        *tried = tried.saturating_add(budget);
         match solver::count_solutions_within(board, 1, budget) {
             Some(0) => return Solved::Unsolvable,
             // The same depth-first search finds the same first solution within the budget.
@@ -53,8 +109,13 @@ pub fn solve_until(board: &Board, stop: &dyn Fn() -> bool, max_nodes: usize) -> 
 /// what it found) when `stop` says so; the first solution alone already gives safe moves.
 /// A move the referee's budget ([`referee_nodes`]) cannot decide stays unclassified (neither
 /// played nor used as a pass), so one hard move cannot hold up the rest.
+/// `budget` bounds the solver work; what it leaves undecided stays unclassified too.
 /// `None` when the root has no solution or `stop` came before the first one was found.
-pub fn analyse_root(game: &Game, stop: &dyn Fn() -> bool) -> Option<RootInfo> {
+pub fn analyse_root(
+    game: &Game,
+    stop: &dyn Fn() -> bool,
+    budget: AnalysisBudget,
+) -> Option<RootInfo> {
     let board = game.board();
     let Solved::Solution(solution) = solve_until(board, stop, usize::MAX) else {
         return None;
@@ -66,28 +127,43 @@ pub fn analyse_root(game: &Game, stop: &dyn Fn() -> bool) -> Option<RootInfo> {
         .map(|&v| if v == 0 { 0 } else { 1u32 << (v - 1) })
         .collect();
     let mut taboo = Vec::new();
-    'outer: for mv in game.legal_moves(game.turn()) {
+    let mut complete = true;
+    let mut spent = 0usize;
+    let per_move = budget.per_move.min(referee_nodes(board.shape()));
+    for mv in game.legal_moves(game.turn()) {
         let cell = mv.row * size + mv.col;
         if known[cell] & (1 << (mv.value - 1)) != 0 {
             continue;
         }
-        if stop() {
-            break 'outer;
+        if stop() || spent >= budget.total {
+            complete = false;
+            break;
         }
         let mut next = board.clone();
         next.place(mv);
-        match solve_until(&next, stop, referee_nodes(board.shape())) {
+        let mut tried = 0usize;
+        match solve_until_counting(&next, stop, per_move, &mut tried) {
             Solved::Solution(s) => {
                 for (k, &v) in s.cells().iter().enumerate() {
                     known[k] |= 1 << (v - 1);
                 }
             }
             Solved::Unsolvable => taboo.push(mv),
-            Solved::Undecided => {}
-            Solved::Stopped => break 'outer,
+            Solved::Undecided => complete = false,
+            Solved::Stopped => {
+                complete = false;
+                break;
+            }
         }
+        spent = spent.saturating_add(tried);
     }
-    Some(RootInfo { solution, taboo })
+    let unique = !stop() && solver::count_solutions_within(board, 2, per_move) == Some(1);
+    Some(RootInfo {
+        solution,
+        taboo,
+        complete,
+        unique,
+    })
 }
 
 /// The quickest safe move: a solution value on the playable cell that scores most and, on

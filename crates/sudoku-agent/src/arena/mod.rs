@@ -95,11 +95,13 @@ impl MoveLimit {
                 deadline: Some(deadline_for(Instant::now(), ms)),
                 nodes: None,
                 depth: None,
+                since: None,
             },
             MoveLimit::Nodes(n) => Limits {
                 deadline: None,
                 nodes: Some(n),
                 depth: None,
+                since: None,
             },
         }
     }

@@ -10,7 +10,10 @@
 //! file of the course framework in either format, read by
 //! [`puzzle_rules::sudoku::notation`].
 
+use std::io::Read;
 use std::path::Path;
+
+use engine_kit::cli::BadCommandLine;
 
 use anyhow::{anyhow, bail, Context, Result};
 use puzzle_rules::sudoku::notation::{self, parse_value_char};
@@ -102,38 +105,66 @@ pub fn parse_puzzle(text: &str) -> Result<RawPuzzle> {
     Ok(RawPuzzle { shape, cells })
 }
 
-/// Reads a file of puzzles (or one board file). Errors name the file and line.
-pub fn read_puzzles(path: &Path) -> Result<Vec<RawPuzzle>> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let text =
-        String::from_utf8(bytes).map_err(|_| anyhow!("{}: not UTF-8 text", path.display()))?;
+/// One puzzle of a file: its line number and the puzzle, or why that line is not one.
+pub type PuzzleLine = (usize, Result<RawPuzzle>);
+
+/// Reads the puzzles of `path`, or of standard input for `-`. An unreadable file is the
+/// command line's fault ([`BadCommandLine`], exit 2); a bad line is reported by its
+/// number while the other lines are still read.
+pub fn read_puzzles(path: &Path) -> Result<Vec<PuzzleLine>> {
+    let bytes = if path == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .context("cannot read standard input")?;
+        bytes
+    } else {
+        std::fs::read(path).map_err(|e| {
+            anyhow::Error::new(BadCommandLine(format!(
+                "cannot read {}: {e}",
+                path.display()
+            )))
+        })?
+    };
+    let name = if path == Path::new("-") {
+        "standard input".to_string()
+    } else {
+        path.display().to_string()
+    };
+    let text = String::from_utf8(bytes).map_err(|_| anyhow!("{name}: not UTF-8 text"))?;
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
         .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
         .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
         .collect();
-    let Some(&(_, first)) = lines.first() else {
-        bail!("{}: no puzzle in the file", path.display());
+    let Some(&(first_no, first)) = lines.first() else {
+        bail!("{name}: no puzzle in the file");
     };
-    let in_file = |e: anyhow::Error| anyhow!("{}: {e}", path.display());
+    let in_file = |e: anyhow::Error| anyhow!("{name}: {e}");
     let header: Vec<&str> = first.split_whitespace().collect();
     if (header.len() == 2 && header.iter().all(|t| t.parse::<usize>().is_ok()))
         || first.contains('=')
     {
         let kept: Vec<&str> = lines.iter().map(|&(_, l)| l).collect();
         let file = notation::board_file_cells(&kept.join("\n")).map_err(|e| in_file(e.into()))?;
-        return Ok(vec![RawPuzzle {
-            shape: file.shape,
-            cells: file.cells,
-        }]);
+        return Ok(vec![(
+            first_no,
+            Ok(RawPuzzle {
+                shape: file.shape,
+                cells: file.cells,
+            }),
+        )]);
     }
-    lines
+    Ok(lines
         .iter()
         .map(|&(no, line)| {
-            parse_puzzle(line).map_err(|e| anyhow!("{} line {no}: {e}", path.display()))
+            (
+                no,
+                parse_puzzle(line).map_err(|e| anyhow!("{name} line {no}: {e}")),
+            )
         })
-        .collect()
+        .collect())
 }
 
 #[cfg(test)]

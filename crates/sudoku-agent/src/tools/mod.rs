@@ -2,8 +2,11 @@
 //! bench-solver.
 //!
 //! Everything here is a thin layer: parse the puzzle text ([`input`]), call
-//! `puzzle_rules::sudoku`, print one line per puzzle. Input errors come back as
-//! `anyhow` errors, which `main` prints as one `error: ...` line with exit code 1.
+//! `puzzle_rules::sudoku`, print one line (or, with `--json`, one JSON object) per puzzle.
+//! Puzzles come from the arguments, a file, or standard input (`-` or nothing given). A bad
+//! puzzle is reported with its line number on stderr and the others are still answered;
+//! exit codes follow the conventions of protocol/README.md: 0 success, 1 a bad puzzle or an
+//! invalid grid (`check`), 2 a bad command line or an unreadable file named on it.
 
 mod bench;
 mod exact_check;
@@ -32,9 +35,13 @@ pub enum ToolCommand {
         /// The puzzle: 81 characters for 9x9 (`.` or `0` empty), or `MxN <rows>` with rows
         /// joined by `/`.
         puzzle: Vec<String>,
-        /// A file with one puzzle per line, or a board file of the course framework.
+        /// A file with one puzzle per line, or a board file of the course framework; `-`
+        /// (or no puzzle at all) reads standard input.
         #[arg(long, conflicts_with = "puzzle")]
         file: Option<PathBuf>,
+        /// One JSON object per puzzle instead of text lines.
+        #[arg(long)]
+        json: bool,
     },
     /// Print the number of solutions, counting up to a limit.
     Count {
@@ -43,24 +50,33 @@ pub enum ToolCommand {
         limit: u64,
         /// The puzzle (as for `solve`).
         puzzle: Vec<String>,
-        /// A file with one puzzle per line, or a board file.
+        /// A file with one puzzle per line, or a board file; `-` (or no puzzle) reads
+        /// standard input.
         #[arg(long, conflicts_with = "puzzle")]
         file: Option<PathBuf>,
+        /// One JSON object per puzzle instead of text lines.
+        #[arg(long)]
+        json: bool,
     },
     /// Check a filled grid: prints `ok`, or `invalid: <first broken row, column or block>`
     /// and exits with code 1. Rows, columns and blocks are numbered from 0.
     Check {
         /// The grid (as for `solve`).
         grid: Vec<String>,
-        /// A file with one grid per line, or a board file.
+        /// A file with one grid per line, or a board file; `-` (or no grid) reads standard
+        /// input.
         #[arg(long, conflicts_with = "grid")]
         file: Option<PathBuf>,
+        /// One JSON object per grid instead of text lines.
+        #[arg(long)]
+        json: bool,
     },
     /// Generate puzzles with a unique solution, reproducible from the seed; or, with `--set`,
     /// the first `--count` entries of one of the project's puzzle collections (the files in
     /// crates/rules/data/sudoku, byte for byte, with the seed and count their header shows).
     Generate {
-        /// Block shape, e.g. `3x3` (9x9) or `4x4` (16x16).
+        /// Block shape (rows x columns of one block), e.g. `3x3` (a 9x9 board) or `4x4`
+        /// (16x16).
         #[arg(long, default_value = "3x3")]
         shape: String,
         /// A collection: `minimal`, `hard`, `multiple`, `none` or `counts` (see
@@ -79,6 +95,9 @@ pub enum ToolCommand {
         /// Number of puzzles.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
         count: u64,
+        /// One JSON object per puzzle instead of text lines.
+        #[arg(long)]
+        json: bool,
     },
     /// Time "find a solution and prove it unique" (count to 2) on puzzle files; prints
     /// puzzles, microseconds per puzzle (mean and median), puzzles per second and the
@@ -105,14 +124,23 @@ pub enum ToolCommand {
 /// Runs a tool subcommand.
 pub fn run(cmd: ToolCommand) -> Result<()> {
     match cmd {
-        ToolCommand::Solve { puzzle, file } => for_each_puzzle(&puzzle, file, |p| {
+        ToolCommand::Solve { puzzle, file, json } => for_each_puzzle(&puzzle, file, json, |p| {
             let board = p.board()?;
             let (count, first) = solve_and_count(&board, 2);
             Ok(match (count, first) {
-                (0, _) | (_, None) => "no solution".to_string(),
-                (1, Some(sol)) => format_cells(p.shape, sol.cells()),
-                (_, Some(sol)) => {
-                    format!("{} multiple solutions", format_cells(p.shape, sol.cells()))
+                (0, _) | (_, None) => Answer::new("no solution", r#""solutions":0"#),
+                (c, Some(sol)) => {
+                    let grid = format_cells(p.shape, sol.cells());
+                    let fields = format!(
+                        r#""solution":{},"solutions":{}"#,
+                        json_string(&grid),
+                        if c == 1 { "1" } else { "\"2+\"" }
+                    );
+                    if c == 1 {
+                        Answer::new(&grid, &fields)
+                    } else {
+                        Answer::new(&format!("{grid} multiple solutions"), &fields)
+                    }
                 }
             })
         }),
@@ -120,21 +148,30 @@ pub fn run(cmd: ToolCommand) -> Result<()> {
             limit,
             puzzle,
             file,
-        } => for_each_puzzle(&puzzle, file, |p| {
-            Ok(count_solutions(&p.board()?, limit as usize).to_string())
+            json,
+        } => for_each_puzzle(&puzzle, file, json, |p| {
+            let n = count_solutions(&p.board()?, limit as usize);
+            Ok(Answer::new(
+                &n.to_string(),
+                &format!(r#""count":{n},"limit":{limit}"#),
+            ))
         }),
-        ToolCommand::Check { grid, file } => {
-            let mut broken = false;
-            for_each_puzzle(&grid, file, |p| {
+        ToolCommand::Check { grid, file, json } => {
+            let mut broken = 0;
+            for_each_puzzle(&grid, file, json, |p| {
                 Ok(match check_filled(p.shape, &p.cells) {
-                    Ok(()) => "ok".to_string(),
+                    Ok(()) => Answer::new("ok", r#""ok":true"#),
                     Err(fault) => {
-                        broken = true;
-                        format!("invalid: {fault}")
+                        broken += 1;
+                        let text = format!("invalid: {fault}");
+                        let fields =
+                            format!(r#""ok":false,"fault":{}"#, json_string(&fault.to_string()));
+                        Answer::new(&text, &fields)
                     }
                 })
             })?;
-            if broken {
+            if broken > 0 {
+                // The answer is "no": exit 1, the answers are on stdout.
                 let _ = std::io::stdout().flush();
                 std::process::exit(1);
             }
@@ -153,8 +190,11 @@ pub fn run(cmd: ToolCommand) -> Result<()> {
             seed,
             count,
             set: None,
+            json,
         } => {
-            let shape = Shape::parse(&shape).map_err(|e| anyhow!("{e}"))?;
+            let shape = Shape::parse(&shape).map_err(|e| {
+                anyhow!("--shape '{shape}': {e}; the shape is the block's (rows x columns of one block): 3x3 for a 9x9 board, 2x3 for 6x6")
+            })?;
             let target = match (clues, difficulty) {
                 (Some(k), _) if k > shape.cells() => {
                     bail!(
@@ -170,8 +210,19 @@ pub fn run(cmd: ToolCommand) -> Result<()> {
             };
             let mut out = std::io::stdout().lock();
             for k in 0..count {
-                let board = generate(shape, target, seed.wrapping_add(k));
-                writeln!(out, "{}", format_cells(shape, board.cells()))?;
+                let puzzle_seed = seed.wrapping_add(k);
+                let board = generate(shape, target, puzzle_seed);
+                let text = format_cells(shape, board.cells());
+                if json {
+                    let clues = board.cells().iter().filter(|&&v| v != 0).count();
+                    writeln!(
+                        out,
+                        r#"{{"seed":{puzzle_seed},"clues":{clues},"puzzle":{}}}"#,
+                        json_string(&text)
+                    )?;
+                } else {
+                    writeln!(out, "{text}")?;
+                }
             }
             Ok(())
         }
@@ -201,27 +252,101 @@ fn write_set(name: &str, seed: u64, count: u64) -> Result<()> {
     Ok(())
 }
 
-/// Answers one line per puzzle: the puzzle from the arguments, or every puzzle of the file.
+/// A tool's answer for one puzzle: its text line and its JSON fields.
+struct Answer {
+    text: String,
+    fields: String,
+}
+
+impl Answer {
+    fn new(text: &str, fields: &str) -> Answer {
+        Answer {
+            text: text.to_string(),
+            fields: fields.to_string(),
+        }
+    }
+}
+
+/// `text` as a JSON string.
+fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Answers one line per puzzle: the puzzle of the arguments, or every puzzle of the file
+/// (`-`, or no puzzle and no file: standard input). A puzzle that cannot be read or
+/// answered is reported on stderr with its line number (in JSON as an object with `error`)
+/// and the others are still answered; the tool then fails (exit 1).
 fn for_each_puzzle(
     words: &[String],
     file: Option<PathBuf>,
-    mut answer: impl FnMut(&RawPuzzle) -> Result<String>,
+    json: bool,
+    mut answer: impl FnMut(&RawPuzzle) -> Result<Answer>,
 ) -> Result<()> {
-    let puzzles = match file {
-        Some(path) => read_puzzles(&path)?,
-        None if words.is_empty() => bail!("give a puzzle or --file <path>"),
-        None => vec![parse_puzzle(&words.join(" "))?],
+    let stdin = || PathBuf::from("-");
+    let puzzles: Vec<(Option<usize>, Result<RawPuzzle>)> = match file {
+        Some(path) => read_puzzles(&path)?
+            .into_iter()
+            .map(|(no, p)| (Some(no), p))
+            .collect(),
+        None if words.is_empty() || words == ["-"] => read_puzzles(&stdin())?
+            .into_iter()
+            .map(|(no, p)| (Some(no), p))
+            .collect(),
+        None => vec![(None, parse_puzzle(&words.join(" ")))],
     };
+    if let [(None, p)] = puzzles.as_slice() {
+        // One puzzle from the arguments: its error is the tool's one line.
+        let a = p
+            .as_ref()
+            .map_err(|e| anyhow!("{e}"))
+            .and_then(&mut answer)?;
+        let mut out = std::io::stdout().lock();
+        if json {
+            writeln!(out, "{{{}}}", a.fields)?;
+        } else {
+            writeln!(out, "{}", a.text)?;
+        }
+        return Ok(());
+    }
     let mut out = std::io::stdout().lock();
-    for (i, p) in puzzles.iter().enumerate() {
-        let line = answer(p).map_err(|e| {
-            if puzzles.len() > 1 {
-                anyhow!("puzzle {}: {e}", i + 1)
-            } else {
-                e
+    let mut failed = 0;
+    for (no, p) in &puzzles {
+        let line_field = no.map_or(String::new(), |n| format!(r#""line":{n},"#));
+        match p.as_ref().map_err(|e| anyhow!("{e}")).and_then(&mut answer) {
+            Ok(a) if json => writeln!(out, "{{{line_field}{}}}", a.fields)?,
+            Ok(a) => writeln!(out, "{}", a.text)?,
+            Err(e) => {
+                failed += 1;
+                let e = match (no, p.is_ok()) {
+                    (Some(n), true) => anyhow!("line {n}: {e}"),
+                    _ => e,
+                };
+                if json {
+                    writeln!(
+                        out,
+                        "{{{line_field}\"error\":{}}}",
+                        json_string(&format!("{e}"))
+                    )?;
+                }
+                out.flush()?;
+                eprintln!("error: {e}");
             }
-        })?;
-        writeln!(out, "{line}")?;
+        }
+    }
+    if failed > 0 {
+        // Each bad puzzle already had its line on stderr.
+        out.flush()?;
+        std::process::exit(1);
     }
     Ok(())
 }

@@ -42,7 +42,7 @@ use std::time::Instant;
 use puzzle_rules::sudoku::board::Move;
 use puzzle_rules::sudoku::game::Game;
 
-use super::root::{analyse_root, quick_move, solve_until, Solved};
+use super::root::{analyse_root, quick_move, solve_until, AnalysisBudget, Solved};
 use super::{Event, Limits, INF};
 use node::{real_move, Node, Setup};
 pub use table::Table;
@@ -118,7 +118,7 @@ pub fn search(
     table: &Arc<Table>,
     report: &mut dyn FnMut(Event),
 ) -> Outcome {
-    let start = Instant::now();
+    let start = limits.since.unwrap_or_else(Instant::now);
     let stopper = Stopper {
         flag: stop_flag,
         limits,
@@ -154,7 +154,8 @@ pub fn search(
     let stop_analysis = || {
         stop_flag.load(Ordering::Relaxed) || analysis_deadline.is_some_and(|d| Instant::now() >= d)
     };
-    let root = match analyse_root(game, &stop_analysis) {
+    let budget = AnalysisBudget::for_search(game, &stopper.limits);
+    let root = match analyse_root(game, &stop_analysis, budget) {
         Some(r) => r,
         None => {
             return Outcome {
@@ -165,6 +166,9 @@ pub fn search(
     };
     let setup = Setup::new(game);
     let node = Node::new(game, &setup, &root);
+    // The cell game is the real game only when every pass is known (a complete analysis,
+    // all of its taboo moves tracked) and the board has one solution.
+    let passes_known = root.complete && root.unique && root.taboo.len() <= MAX_TABOO;
     let mut best_move = quick;
     let diff = score_diff(game);
     // Helper threads are detached: the answer must not wait for a descheduled helper to
@@ -185,7 +189,9 @@ pub fn search(
             report(Event::Propose(real));
         }
         best_move = Some(real);
-        let exact = !w.horizon;
+        // A proof needs the cell game to be the real game and a value that rests on nothing
+        // unproven.
+        let exact = !w.horizon && passes_known;
         report(Event::Info {
             depth,
             nodes: stopper.shared.nodes.load(Ordering::Relaxed) + (w.nodes & 255),
@@ -244,4 +250,143 @@ fn score_diff(game: &Game) -> i32 {
     let s = game.scores();
     let me = game.turn().index();
     s[me] as i32 - s[1 - me] as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::root::AnalysisBudget;
+    use puzzle_rules::sudoku::board::{Board, Shape};
+    use puzzle_rules::sudoku::game::Mode;
+    use table::{Bound, Entry};
+
+    fn empty(m: usize, n: usize, mode: Mode) -> Game {
+        Game::new(Board::empty(Shape::new(m, n).unwrap()), mode, 0)
+    }
+
+    /// A helper thread stores depth-limited values as `Exact` bounds of great depth; the
+    /// main thread then finds every child in the table and reached no leaf of its own. Such
+    /// a value is no proof (an empty 9x9 board printed `score 2 exact` at `go nodes 1`).
+    #[test]
+    fn unproven_table_entries_do_not_make_a_proof() {
+        let game = empty(3, 3, Mode::Classic);
+        let never = AtomicBool::new(false);
+        let limits = Limits::default();
+        let stopper = Stopper {
+            flag: &never,
+            limits: limits.clone(),
+            shared: Arc::new(Shared::default()),
+        };
+        let root = analyse_root(&game, &|| false, AnalysisBudget::for_search(&game, &limits))
+            .expect("the empty board is solvable");
+        let setup = Setup::new(&game);
+        let node = Node::new(&game, &setup, &root);
+        let table = Table::new(16);
+        table.new_search();
+        let mut w = Worker::new(&setup, &table, &stopper, node);
+        let mut root_moves = w.moves(NO_MOVE, 0);
+        for &(mv, _) in &root_moves {
+            assert_ne!(mv, PASS, "no taboo move on an empty board");
+            w.node.fill(&setup, mv as usize);
+            w.node.flip_turn(&setup);
+            let entry = Entry {
+                value: 0,
+                depth: 200,
+                bound: Bound::Exact,
+                best: NO_MOVE,
+                proven: false,
+            };
+            table.store(w.node.hash, entry);
+            w.node.flip_turn(&setup);
+            w.node.unfill(&setup, mv as usize);
+        }
+        assert!(w.root(1, &mut root_moves).is_some());
+        assert!(
+            w.horizon,
+            "a value built on unproven entries was taken as proven"
+        );
+    }
+
+    fn exact_scores(game: &Game, limits: Limits, threads: usize) -> Vec<(u32, i32)> {
+        let table = Arc::new(Table::new(16));
+        table.new_search();
+        let mut exact = Vec::new();
+        search(
+            game,
+            limits,
+            &AtomicBool::new(false),
+            threads,
+            &table,
+            &mut |e| {
+                if let Event::Info {
+                    depth,
+                    score,
+                    exact: true,
+                    ..
+                } = e
+                {
+                    exact.push((depth, score));
+                }
+            },
+        );
+        exact
+    }
+
+    /// A 4x4 game with ten empty cells solved to its end gives one exact value;
+    /// node-limited searches with one or two threads never print another one.
+    #[test]
+    fn stopped_searches_report_no_other_exact_value() {
+        for mode in ["classic", "rows"] {
+            let line = format!("position 2x2 1+2-3+4-/3-4+../..../.... mode {mode}");
+            let Ok(crate::protocol::Command::Position(game)) = crate::protocol::parse_line(&line)
+            else {
+                panic!("{line}");
+            };
+            let full = exact_scores(&game, Limits::default(), 1);
+            let &[(_, truth)] = full.as_slice() else {
+                panic!("one exact report expected, got {full:?}");
+            };
+            for nodes in [1, 50, 300, 1000, 5000] {
+                for threads in [1, 2] {
+                    let limits = Limits {
+                        nodes: Some(nodes),
+                        ..Limits::default()
+                    };
+                    for (depth, score) in exact_scores(&game, limits, threads) {
+                        assert_eq!(score, truth, "{mode} nodes {nodes} depth {depth}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// `nodes` and `depth` end the search on the largest board (the root analysis of an
+    /// empty 25x25 board took minutes, and neither limit applied to it).
+    #[test]
+    fn node_and_depth_limits_end_the_search_on_25x25() {
+        let game = empty(5, 5, Mode::Classic);
+        for limits in [
+            Limits {
+                nodes: Some(1),
+                ..Limits::default()
+            },
+            Limits {
+                depth: Some(1),
+                ..Limits::default()
+            },
+        ] {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let (l, game) = (limits.clone(), game.clone());
+            std::thread::spawn(move || {
+                let table = Arc::new(Table::new(12));
+                let best = search(&game, l, &AtomicBool::new(false), 1, &table, &mut |_| {}).best;
+                let _ = tx.send(best);
+            });
+            // Generous: about half a second in a release build on an idle machine.
+            let best = rx
+                .recv_timeout(std::time::Duration::from_secs(60))
+                .unwrap_or_else(|_| panic!("{limits:?}: no answer within 60 s"));
+            assert!(best.is_some());
+        }
+    }
 }

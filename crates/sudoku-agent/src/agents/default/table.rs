@@ -39,6 +39,9 @@ pub(super) struct Entry {
     pub(super) depth: u8,
     pub(super) bound: Bound,
     pub(super) best: u16,
+    /// The value does not depend on the depth: no horizon and no unproven entry below it,
+    /// so it holds at any depth and may back an `exact` score.
+    pub(super) proven: bool,
 }
 
 impl Table {
@@ -74,6 +77,7 @@ impl Table {
             depth: (data >> 16) as u8,
             bound: Bound::from_bits((data >> 24) as u8 & 3),
             best: (data >> 48) as u16,
+            proven: data & PROVEN != 0,
         })
     }
 
@@ -81,18 +85,21 @@ impl Table {
         let s = &self.slots[hash as usize & self.mask];
         let old = s[1].load(Ordering::Relaxed);
         let gen = self.generation();
-        // Keep a deeper entry of the same position unless this one is exact.
-        if s[0].load(Ordering::Relaxed) ^ old == hash
-            && (old >> 32) as u16 == gen
-            && (old >> 16) as u8 > e.depth
-            && e.bound != Bound::Exact
-        {
-            return;
+        // Keep a deeper entry of the same position unless this one is exact; never let an
+        // unproven entry replace a proven one.
+        if s[0].load(Ordering::Relaxed) ^ old == hash && (old >> 32) as u16 == gen {
+            let old_proven = old & PROVEN != 0;
+            if (old_proven && !e.proven)
+                || ((old >> 16) as u8 > e.depth && e.bound != Bound::Exact && !e.proven)
+            {
+                return;
+            }
         }
         let data = (e.value.clamp(-32000, 32000) as i16 as u16 as u64)
             | ((e.depth as u64) << 16)
             | ((e.bound as u64) << 24)
             | VALID
+            | if e.proven { PROVEN } else { 0 }
             | ((gen as u64) << 32)
             | ((e.best as u64) << 48);
         s[0].store(hash ^ data, Ordering::Relaxed);
@@ -111,3 +118,5 @@ impl Table {
 }
 
 pub(super) const VALID: u64 = 1 << 26;
+/// Set in a slot whose value is proven ([`Entry::proven`]).
+pub(super) const PROVEN: u64 = 1 << 27;

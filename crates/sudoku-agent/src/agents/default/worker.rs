@@ -16,7 +16,9 @@ pub(super) struct Worker<'a> {
     pub(super) node: Node,
     pub(super) nodes: u64,
     pub(super) aborted: bool,
-    /// Set when a leaf was cut off by depth (the value is then not exact).
+    /// Set when the value being computed rests on something unproven: a leaf cut off by
+    /// depth, a table entry that is not proven, or an aborted subtree. [`Worker::negamax`]
+    /// keeps it per node, so a table entry is marked proven only when its own subtree was.
     pub(super) horizon: bool,
     pub(super) killers: Vec<u16>,
 }
@@ -87,8 +89,18 @@ impl<'a> Worker<'a> {
         out.into_iter().map(|(m, p, _)| (m, p)).collect()
     }
 
-    pub(super) fn negamax(&mut self, depth: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// The node's value within (`alpha`, `beta`), fail-soft; marks [`Worker::horizon`] when
+    /// the value is not proven (see there).
+    pub(super) fn negamax(&mut self, depth: u32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        let outer = std::mem::replace(&mut self.horizon, false);
+        let v = self.negamax_node(depth, alpha, beta, ply);
+        self.horizon |= outer;
+        v
+    }
+
+    fn negamax_node(&mut self, depth: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         if self.tick() {
+            self.horizon = true;
             return 0;
         }
         if self.node.empties == 0 {
@@ -99,12 +111,17 @@ impl<'a> Worker<'a> {
         let mut tt_move = NO_MOVE;
         if let Some(e) = self.table.probe(hash) {
             tt_move = e.best;
-            if e.depth as u32 >= depth && ply > 0 {
-                match e.bound {
-                    Bound::Exact => return e.value,
-                    Bound::Lower if e.value >= beta => return e.value,
-                    Bound::Upper if e.value <= alpha => return e.value,
-                    _ => {}
+            if (e.proven || e.depth as u32 >= depth) && ply > 0 {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.value >= beta,
+                    Bound::Upper => e.value <= alpha,
+                };
+                if cut {
+                    // Another thread's (or iteration's) depth-limited value is only as good
+                    // as its horizon.
+                    self.horizon |= !e.proven;
+                    return e.value;
                 }
             }
         }
@@ -129,6 +146,7 @@ impl<'a> Worker<'a> {
         for (mv, pts) in moves {
             let v = self.make_and_search(mv, pts, depth, alpha, beta, ply);
             if self.aborted {
+                self.horizon = true;
                 return 0;
             }
             if v > best {
@@ -159,6 +177,7 @@ impl<'a> Worker<'a> {
                 depth: depth.min(255) as u8,
                 bound,
                 best: best_move,
+                proven: !self.horizon,
             },
         );
         best
@@ -246,8 +265,11 @@ impl<'a> Worker<'a> {
         best / 2 + parity
     }
 
-    /// Root search at `depth`: the best move and its value (future points).
+    /// Root search at `depth`: the best move and its value (future points); `None` when the
+    /// iteration was aborted. Afterwards [`Worker::horizon`] says whether the value is
+    /// unproven.
     pub(super) fn root(&mut self, depth: u32, root_moves: &mut [(u16, i32)]) -> Option<(u16, i32)> {
+        self.horizon = false;
         let mut alpha = -INF;
         let beta = INF;
         let mut best = None;
@@ -281,6 +303,7 @@ impl<'a> Worker<'a> {
                     depth: depth.min(255) as u8,
                     bound: Bound::Exact,
                     best: mv,
+                    proven: !self.horizon,
                 },
             );
         }

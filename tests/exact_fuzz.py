@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Ground truth for `exact` scores (convention C10, protocol/README.md): random 4x4 positions
+(2x2 blocks, every mode, random legal moves played through the protocol's `play`) are searched
+by the agent at random limits (`nodes` or `depth`) with 1 and 2 threads; every `info ... exact`
+score must equal the exhaustive game value that `sudoku-agent solve-game` computes for the
+same position. Positions the exhaustive solver cannot settle within its budget are skipped.
+
+    python3 tests/exact_fuzz.py --searches 1000 --seed 1 target/release/sudoku-agent
+
+Prints one line per disagreement and a closing tally; exits 1 when any exact score disagrees.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+from typing import List, Optional, Tuple
+
+MODES = ["classic", "rows", "border", "random"]
+EMPTY = "position 2x2 ..../..../..../...."
+
+
+def talk(agent: List[str], lines: List[str], timeout: float = 120) -> List[str]:
+    """Runs one agent process on `lines` (end of input ends it) and returns its output lines."""
+    proc = subprocess.run(agent, input="\n".join(lines) + "\n", capture_output=True, text=True,
+                          timeout=timeout)
+    return proc.stdout.splitlines()
+
+
+def random_position(agent: List[str], rng: random.Random) -> Optional[str]:
+    """A `position` line reached by random legal moves from the empty board of a random mode."""
+    mode = rng.choice(MODES)
+    start = f"{EMPTY} mode {mode}"
+    if mode == "random":
+        cells = [f"{r},{c}" for r in range(4) for c in range(4)]
+        rng.shuffle(cells)
+        start += f" allowed1 {cells[0]} {cells[1]} allowed2 {cells[2]} {cells[3]}"
+    moves = [f"play {r},{c}={v}" for r in range(4) for c in range(4) for v in range(1, 5)]
+    rng.shuffle(moves)
+    lines = [start] + moves[: rng.randrange(20, 64)] + ["show"]
+    out = talk(agent, lines)
+    rows = next((l.split()[1] for l in out if l.startswith("rows ")), None)
+    state = next((l.split() for l in out if l.startswith("mode ")), None)
+    if rows is None or state is None or "result" in state:
+        return None
+    # mode M scores A B turn T taboo <moves|none>
+    words = dict(mode=state[1], scores=f"{state[3]} {state[4]}", turn=state[6])
+    taboo = state[state.index("taboo") + 1:]
+    pos = f"position 2x2 {rows} mode {words['mode']} turn {words['turn']} scores {words['scores']}"
+    if taboo != ["none"]:
+        pos += " taboo " + " ".join(taboo)
+    for key in ("allowed1", "allowed2"):
+        line = next((l for l in out if l.startswith(key + " ")), None)
+        if line and line.split()[1:] != ["none"]:
+            pos += " " + line
+    return pos
+
+
+def exhaustive_value(agent: List[str], position: str) -> Optional[int]:
+    """The game value for the player to move (final score difference), or None if unsettled."""
+    words = position.split()[1:]
+    proc = subprocess.run(agent + ["solve-game", "--max-nodes", "5000000"] + words,
+                          capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:
+        return None
+    first = proc.stdout.split()
+    return int(first[first.index("final") + 1]) if "final" in first else None
+
+
+def exact_scores(agent: List[str], position: str, threads: int, limit: str) -> List[Tuple[int, str]]:
+    out = talk(agent, [f"setoption name Threads value {threads}", position, f"go {limit}"])
+    found = []
+    for line in out:
+        if line.startswith("info ") and " exact" in line.split(" pv ")[0]:
+            found.append((int(line.split(" score ")[1].split()[0]), line))
+    return found
+
+
+def run(agent: List[str], searches: int, seed: int, out=sys.stdout) -> Tuple[int, int, List[str]]:
+    """Runs `searches` searches; returns (searches run, exact reports checked, disagreements)."""
+    rng = random.Random(seed)
+    done = checked = 0
+    bad: List[str] = []
+    while done < searches:
+        position = random_position(agent, rng)
+        if position is None:
+            continue
+        truth = exhaustive_value(agent, position)
+        if truth is None:
+            continue
+        for threads in (1, 2):
+            limit = rng.choice([f"nodes {rng.randint(1, 200000)}", f"depth {rng.randint(1, 20)}"])
+            for score, line in exact_scores(agent, position, threads, limit):
+                checked += 1
+                if score != truth:
+                    bad.append(f"{position} | threads {threads} go {limit} | {line} | exhaustive {truth}")
+                    print("disagree " + bad[-1], file=out, flush=True)
+            done += 1
+    print(f"searches {done} exact-reports {checked} disagreements {len(bad)}", file=out, flush=True)
+    return done, checked, bad
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--searches", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("agent", nargs=argparse.REMAINDER, help="the sudoku-agent command line")
+    args = parser.parse_args()
+    agent = [a for a in args.agent if a != "--"]
+    if not agent:
+        parser.error("give the sudoku-agent command")
+    _, _, bad = run(agent, args.searches, args.seed)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
