@@ -228,7 +228,7 @@ class BlockudokuProtocol(Protocol):
         return "blockudoku 1 prints no exact scores"
 
     def check_tool_numbering(self, cmd: List[str]) -> str:
-        proc = _tool(cmd, ["selfplay", "--games", "2"])
+        proc = _tool(cmd, ["selfplay", "--games", "2", "--max-rounds", "20"])
         expect(proc.returncode == 0, f"selfplay without --seed: exit {proc.returncode}: {proc.stderr.decode()[:200]}")
         out = proc.stdout.decode().splitlines()
         expect(out and "seed 1" in out[0], f"header line without 'seed 1': {out[:1]}")
@@ -294,35 +294,27 @@ class SudokuProtocol(Protocol):
         return ""
 
     def check_exact(self, cmd: List[str]) -> str:
-        # The value of a short endgame searched to its end, then node-limited searches with one
-        # and two threads: every exact score they print must be that value. An empty 9x9 game
-        # is far from solved at `go nodes 1`: no exact score at all.
+        # No score may be marked exact unless it is a proof; this agent's search proves values of
+        # a reduced game only, so it prints none: not for a short endgame searched to its end,
+        # not at any node or depth limit, with one or two threads.
         pos = "position 2x2 1+2-3+./3-4+1-./2+1-4+./4-3+2-. scores 5 6"
+        searches = 0
         with Engine(cmd) as e:
-            e.send("setoption name Threads value 1")
-            e.send(pos)
-            _, _, lines = go_and_collect(e, "go depth 1000", timeout=60)
-            exact = [l for l in lines if l.startswith("info ") and " exact" in l]
-            expect(len(exact) == 1, f"full search: {exact}")
-            truth = int(exact[0].split(" score ")[1].split()[0])
-            seen = 0
             for threads in (1, 2):
                 e.send(f"setoption name Threads value {threads}")
-                for limit in ("nodes 1", "nodes 300", "nodes 3000", "nodes 30000", "nodes 300000", "depth 2",
-                              "depth 6", "depth 20"):
+                for limit in ("depth 1000", "nodes 1", "nodes 3000", "nodes 300000", "depth 2", "depth 20"):
                     e.send(pos)
                     _, _, lines = go_and_collect(e, f"go {limit}", timeout=60)
-                    for l in lines:
-                        if l.startswith("info ") and " exact" in l:
-                            seen += 1
-                            score = int(l.split(" score ")[1].split()[0])
-                            expect(score == truth, f"threads {threads} {limit}: {l!r}, value {truth}")
+                    searches += 1
+                    marked = [l for l in lines if l.startswith("info ") and " exact" in l.split(" pv ")[0]]
+                    expect(not marked, f"threads {threads} {limit}: {marked}")
             e.send("setoption name Threads value 2")
-            for _ in range(10):
+            for _ in range(5):
                 e.send(self.positions[0])
                 _, _, lines = go_and_collect(e, "go nodes 1", timeout=60)
+                searches += 1
                 expect(not any(" exact" in l for l in lines), f"empty 9x9 at go nodes 1: {lines}")
-        return f"value {truth}, {seen} exact reports agree"
+        return f"{searches} searches, no score marked exact"
 
     def check_tool_numbering(self, cmd: List[str]) -> str:
         proc = _tool(cmd, ["arena", "--first", "random", "--second", "greedy", "--board", "2x2", "--games", "2"])
@@ -715,11 +707,7 @@ COMMON = [
 # reported as XFAIL while it fails; once it passes it is reported as XPASS and counts as a
 # failure, so the entry is removed as soon as the engine is fixed.
 EXPECTED_FAILURES = {
-    ("blockudoku", "C2 errors"): "blockudoku 1 quotes no input and names no command in its errors",
-    ("blockudoku", "C4 number ranges"): "blockudoku: score and streak wrap, error text names no field",
-    ("blockudoku", "C6 infinite waits for stop"): "blockudoku answers go infinite movetime N at N ms",
-    ("blockudoku", "C7 order of replies"): "blockudoku prints an error before the running search's bestmove",
-    ("blockudoku", "C11 tools number games from 1, seed 1"): "blockudoku selfplay needs --seed and numbers games from 0",
+    ("blockudoku", "C12 tool exit codes"): "blockudoku exits 2 only for what its argument parser refuses; a bad value found later (an unreadable --pieces file) exits 1",
     ("sudoku", "C11 tools number games from 1, seed 1"): "sudoku-agent arena prints its seed in the closing summary, not a header line",
 }
 
