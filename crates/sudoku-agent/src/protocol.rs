@@ -57,7 +57,9 @@ pub fn event_line(event: &Event) -> String {
             exact: _,
         } => {
             let nps = nodes * 1000 / (*millis).max(1);
-            format!("info depth {depth} nodes {nodes} nps {nps} time {millis} score {score} pv {pv}")
+            format!(
+                "info depth {depth} nodes {nodes} nps {nps} time {millis} score {score} pv {pv}"
+            )
         }
     }
 }

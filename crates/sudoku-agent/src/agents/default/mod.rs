@@ -332,7 +332,7 @@ mod tests {
         exact
     }
 
-    /// A 4x4 game with ten empty cells solved to its end gives one exact value;
+    /// A 4x4 game with ten empty cells searched to its end gives at most one exact value;
     /// node-limited searches with one or two threads never print another one.
     #[test]
     fn stopped_searches_report_no_other_exact_value() {
@@ -342,10 +342,16 @@ mod tests {
             else {
                 panic!("{line}");
             };
-            let full = exact_scores(&game, Limits::default(), 1);
-            let &[(_, truth)] = full.as_slice() else {
-                panic!("one exact report expected, got {full:?}");
+            let to_the_end = Limits {
+                depth: Some(40),
+                ..Limits::default()
             };
+            let full = exact_scores(&game, to_the_end, 1);
+            // This board has several solutions, so the search proves nothing (the root
+            // analysis needs one solution): at most one exact value, and no other search
+            // may print a different one.
+            assert!(full.len() <= 1, "{full:?}");
+            let truth = full.first().map(|&(_, score)| score);
             for nodes in [1, 50, 300, 1000, 5000] {
                 for threads in [1, 2] {
                     let limits = Limits {
@@ -353,7 +359,7 @@ mod tests {
                         ..Limits::default()
                     };
                     for (depth, score) in exact_scores(&game, limits, threads) {
-                        assert_eq!(score, truth, "{mode} nodes {nodes} depth {depth}");
+                        assert_eq!(Some(score), truth, "{mode} nodes {nodes} depth {depth}");
                     }
                 }
             }
