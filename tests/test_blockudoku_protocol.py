@@ -200,7 +200,7 @@ def test_infinite_with_movetime_answers_only_after_stop(blockudoku_bin):
         assert engine.read().startswith("bestmove ")
         # `info time` counts from the go line, so it includes the wait for stop.
         ms = int(re.search(r" time (\d+)", info).group(1))
-        assert ms >= 400, info
+        assert ms >= 300, info  # well past movetime 50: the wait for stop counts
         assert engine.finish() == (0, [])
 
 
