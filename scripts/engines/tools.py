@@ -205,6 +205,8 @@ class SudokuTools:
                 problems.append(None)  # placed, or taboo (unsolvable): no row/column/block rule broken
             elif line.startswith("error "):
                 reason = line[len("error "):]
+                if reason.startswith("play:"):  # `error <command>: <what>` (protocol/README.md, C2)
+                    reason = reason[len("play:"):].strip()
                 problems.append(reason[len("illegal move:"):].strip() if reason.startswith("illegal move:") else reason)
             else:
                 raise ToolError(f"unexpected answer {line!r}")

@@ -218,7 +218,8 @@ def test_selfplay_record_replays_to_the_reported_score(tk_root, tmp_path):
         index = [g.index for g in record.games].index("1")
         assert app.load_record(str(path), index)
         assert app.game.score == reported["1"][1]
-        final_board = lines[3].split()[2].replace("/", "")
+        header = next(k for k in range(0, len(lines), 2) if lines[k].split()[1] == "1")
+        final_board = lines[header + 1].split()[2].replace("/", "")
         assert app.game.board == final_board
     # A broken record: the first illegal step, non-zero exit, one line.
     text = path.read_text().splitlines()
