@@ -12,65 +12,8 @@ use puzzle_rules::blockudoku::{catalogue, Dealer, GameState, Hand, Scoring};
 
 use crate::agents::{self, Objective, Request, SETTINGS};
 use crate::eval::Terms;
-use crate::protocol::{placements_text, quoted, GoLimits, MAX_MOVETIME};
+use crate::protocol::{placements_text, AnalyseRequest};
 use crate::search::{self, Control, FinalBoard, Job, Method, Step, Tally, Valuation};
-
-/// Lines shown when `lines` is not given.
-pub const DEFAULT_LINES: usize = 3;
-/// Most lines one request may ask for.
-pub const MAX_LINES: usize = 8;
-
-/// What an `analyse` request asks: the search's limits and how many lines to show.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AnalyseRequest {
-    /// The limits of the agent's search (`movetime`, `nodes`; never `infinite`).
-    pub limits: GoLimits,
-    /// Lines shown: the agent's and up to `lines - 1` alternatives.
-    pub lines: usize,
-}
-
-/// Parses the words after `analyse`: `[movetime <ms>] [nodes <n>] [lines <k>]`.
-pub fn parse<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<AnalyseRequest, String> {
-    let mut req = AnalyseRequest {
-        limits: GoLimits::default(),
-        lines: DEFAULT_LINES,
-    };
-    let mut lines_seen = false;
-    let number = |what: &str, tok: Option<&str>| -> Result<u64, String> {
-        let tok = tok.ok_or_else(|| format!("{what} needs a value"))?;
-        tok.parse::<u64>()
-            .map_err(|_| format!("{what} is not a number: {}", quoted(tok)))
-    };
-    while let Some(t) = toks.next() {
-        match t {
-            "movetime" if req.limits.movetime.is_none() => {
-                let ms = number("movetime", toks.next())?;
-                if ms > MAX_MOVETIME {
-                    return Err(format!("movetime must be 0 to {MAX_MOVETIME}"));
-                }
-                req.limits.movetime = Some(ms);
-            }
-            "nodes" if req.limits.nodes.is_none() => {
-                let n = number("nodes", toks.next())?;
-                if n == 0 {
-                    return Err("nodes must be at least 1".into());
-                }
-                req.limits.nodes = Some(n);
-            }
-            "lines" if !lines_seen => {
-                let k = number("lines", toks.next())?;
-                if !(1..=MAX_LINES as u64).contains(&k) {
-                    return Err(format!("lines must be 1 to {MAX_LINES}"));
-                }
-                req.lines = k as usize;
-                lines_seen = true;
-            }
-            "movetime" | "nodes" | "lines" => return Err(format!("{} given twice", quoted(t))),
-            other => return Err(format!("unexpected {}", quoted(other))),
-        }
-    }
-    Ok(req)
-}
 
 /// What the engine was asked to analyse with: the position and the options.
 #[derive(Clone, Debug)]
@@ -262,6 +205,14 @@ mod tests {
     use crate::agents::Agent;
     use puzzle_rules::blockudoku::{Board, Piece};
 
+    /// A request for `lines` lines with no search limit.
+    fn lines(lines: usize) -> AnalyseRequest {
+        AnalyseRequest {
+            limits: crate::protocol::GoLimits::default(),
+            lines,
+        }
+    }
+
     fn analysis(board: &str, pieces: &[&str], objective: Objective) -> Analysis {
         Analysis {
             state: GameState {
@@ -281,23 +232,6 @@ mod tests {
                 objective,
                 threads: 1,
             },
-        }
-    }
-
-    #[test]
-    fn parses_and_refuses() {
-        let r = parse("movetime 50 lines 5".split_whitespace()).unwrap();
-        assert_eq!((r.limits.movetime, r.lines), (Some(50), 5));
-        assert_eq!(parse("".split_whitespace()).unwrap().lines, DEFAULT_LINES);
-        for bad in [
-            "lines 0",
-            "lines 9",
-            "movetime",
-            "nodes 0",
-            "lines 2 lines 3",
-            "x",
-        ] {
-            assert!(parse(bad.split_whitespace()).is_err(), "{bad}");
         }
     }
 
@@ -321,7 +255,7 @@ mod tests {
         );
         let a = analysis(board, &["1", "2", "1"], Objective::Survive);
         let stop = AtomicBool::new(false);
-        let ans = run(&a, parse("lines 3".split_whitespace()).unwrap(), &stop);
+        let ans = run(&a, lines(3), &stop);
         assert!(!ans.lines.is_empty());
         let cat = catalogue();
         let mut boards = Vec::new();
@@ -359,7 +293,7 @@ mod tests {
     fn line_one_is_the_agents_answer_and_a_dead_hand_has_no_lines() {
         let a = analysis(&".".repeat(81), &["5", "17", "30"], Objective::Points);
         let stop = AtomicBool::new(false);
-        let ans = run(&a, parse("lines 4".split_whitespace()).unwrap(), &stop);
+        let ans = run(&a, lines(4), &stop);
         assert_eq!(ans.lines.len(), 4);
         let slots = a.hand.live();
         let req = Request::new(Agent::Default, Objective::Points);
@@ -381,7 +315,7 @@ mod tests {
         assert_eq!(out.best.unwrap().0, ans.lines[0].line);
         let full = "#".repeat(81);
         let dead = analysis(&full, &["1"], Objective::Survive);
-        let ans = run(&dead, parse("".split_whitespace()).unwrap(), &stop);
+        let ans = run(&dead, lines(crate::protocol::analyse::DEFAULT_LINES), &stop);
         assert!(ans.lines.is_empty());
         assert!(reply(&dead, &ans, 0)[0].starts_with("analysis done lines 0"));
     }

@@ -13,6 +13,9 @@ use engine_kit::options::{OptionSpec, OptionTable};
 use crate::agents::{Agent, Objective, AGENTS, OBJECTIVES};
 use crate::search::{Outcome, Step};
 
+pub mod analyse;
+pub use analyse::AnalyseRequest;
+
 /// Protocol name and version announced by `hello`.
 pub const PROTOCOL: &str = "protocol blockudoku 1";
 
@@ -116,7 +119,7 @@ pub enum Command {
     /// `catalogue`: the shapes of the 47 catalogue pieces.
     Catalogue,
     /// `analyse ...`: the agent's line and alternatives with their figures.
-    Analyse(crate::analysis::AnalyseRequest),
+    Analyse(AnalyseRequest),
     /// `quit`.
     Quit,
     /// One-shot line `<board> <p> [<p> [<p>]]`.
@@ -403,7 +406,7 @@ fn parse_command(line: &str) -> Result<Command, Refusal> {
         "setoption" => parse_setoption(toks).map_err(bad("setoption")),
         "position" => parse_position(toks).map_err(bad("position")),
         "go" => parse_go(toks).map_err(bad("go")),
-        "analyse" => crate::analysis::parse(toks)
+        "analyse" => analyse::parse(toks)
             .map(Command::Analyse)
             .map_err(bad("analyse")),
         "play" => {

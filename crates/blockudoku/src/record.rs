@@ -90,162 +90,231 @@ pub fn replay(text: &str) -> Result<Vec<Replayed>> {
         .enumerate()
         .map(|(n, l)| (n + 1, l.trim()))
         .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
-    match lines.next() {
-        Some((_, HEADER)) => {}
+    check_header(lines.next())?;
+    let mut record = RecordReplay::new();
+    for (n, line) in lines {
+        record
+            .read(line)
+            .map_err(|msg| anyhow::anyhow!("line {n}: {msg}"))?;
+    }
+    record.finish()
+}
+
+/// The first line that is neither blank nor a comment must be [`HEADER`].
+fn check_header(first: Option<(usize, &str)>) -> Result<()> {
+    match first {
+        Some((_, HEADER)) => Ok(()),
         Some((n, l)) => bail!(
             "line {n}: want {HEADER:?} first, got {}",
             protocol::shown(l)
         ),
         None => bail!("empty record"),
     }
-    let mut set: Option<Vec<Piece>> = None;
-    let mut scoring = Scoring::Blockudoku;
-    let mut games: Vec<Replayed> = Vec::new();
-    // The game being replayed and whether its last hand has been played.
-    let mut game: Option<(Replayed, bool)> = None;
-    for (n, line) in lines {
-        let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
-        let at = |msg: String| anyhow::anyhow!("line {n}: {msg}");
-        match word {
-            "set" if games.is_empty() && game.is_none() => {
-                set = Some(if rest.trim() == "catalogue" {
-                    catalogue().to_vec()
-                } else {
-                    rest.split_whitespace()
-                        .map(Piece::parse)
-                        .collect::<Result<_, _>>()
-                        .map_err(|e| at(e.to_string()))?
-                });
-            }
-            "scoring" if games.is_empty() && game.is_none() => {
-                scoring = rest
-                    .trim()
-                    .parse()
-                    .map_err(|e: puzzle_rules::blockudoku::UnknownScoring| at(e.to_string()))?;
-            }
-            "game" => {
-                if let Some((g, _)) = game.take() {
-                    games.push(g);
-                }
-                let index = rest.split_whitespace().next().unwrap_or("?").to_string();
-                game = Some((
-                    Replayed {
-                        index,
-                        rounds: 0,
-                        state: GameState::default(),
-                        hand: Hand::default(),
-                        result: "open".into(),
-                    },
-                    true,
-                ));
-            }
-            "hand" => {
-                let set = set
-                    .as_ref()
-                    .ok_or_else(|| at("hand before the set line".into()))?;
-                let (g, played) = game
-                    .as_mut()
-                    .ok_or_else(|| at("hand before a game line".into()))?;
-                if g.result != "open" {
-                    return Err(at("hand after the result".into()));
-                }
-                if !*played {
-                    return Err(at("a hand dealt before the last one was played".into()));
-                }
-                let mut slots = Vec::new();
-                for tok in rest.split_whitespace() {
-                    let i: usize = tok
-                        .parse()
-                        .ok()
-                        .filter(|i| (1..=set.len()).contains(i))
-                        .ok_or_else(|| {
-                            at(format!(
-                                "piece {} is not 1-{} of the set",
-                                protocol::shown(tok),
-                                set.len()
-                            ))
-                        })?;
-                    slots.push(Some(set[i - 1].clone()));
-                }
-                if slots.is_empty() || slots.len() > 3 {
-                    return Err(at("a hand has 1 to 3 pieces".into()));
-                }
-                g.hand = Hand::new(slots);
-                *played = false;
-            }
-            "play" => {
-                let (g, played) = game
-                    .as_mut()
-                    .ok_or_else(|| at("play before a game line".into()))?;
-                if *played || g.result != "open" {
-                    return Err(at("play without a hand dealt".into()));
-                }
-                if rest.split_whitespace().next().is_none() {
-                    return Err(at("play needs placements".into()));
-                }
-                let mut state = g.state;
-                let mut hand = g.hand.clone();
-                for tok in rest.split_whitespace() {
-                    let p = parse_placement(tok).map_err(at)?;
-                    let piece = hand.take(p.slot).map_err(|e| at(format!("{tok}: {e}")))?;
-                    state
-                        .place(&piece, p.row, p.col, scoring)
-                        .map_err(|e| at(format!("{tok}: {e}")))?;
-                }
-                g.state = state;
-                g.hand = hand;
-                // A hand may be played over several lines (the window writes one placement
-                // per line); it counts as a round once every piece is placed.
-                if g.hand.no_pieces() {
-                    g.rounds += 1;
-                    *played = true;
-                }
-            }
-            "result" => {
-                let (g, played) = game
-                    .as_mut()
-                    .ok_or_else(|| at("result before a game line".into()))?;
-                let toks: Vec<&str> = rest.split_whitespace().collect();
-                let [kind, "rounds", rounds, "score", score] = toks[..] else {
-                    return Err(at("want: result died|capped rounds <n> score <n>".into()));
-                };
-                let died = match kind {
-                    "died" => true,
-                    "capped" => false,
-                    other => return Err(at(format!("unknown result {}", protocol::shown(other)))),
-                };
-                if died {
-                    let pieces: Vec<&Piece> = g.hand.live().into_iter().map(|(_, p)| p).collect();
-                    if *played || !hand_is_dead(g.state.board, &pieces) {
-                        return Err(at("result died, but the last hand can be placed".into()));
-                    }
-                } else if !*played {
-                    return Err(at("result capped with a hand unplayed".into()));
-                }
-                if rounds != g.rounds.to_string() || score != g.state.score.to_string() {
-                    return Err(at(format!(
-                        "result says rounds {rounds} score {score}, the replay gives rounds {} score {}",
-                        g.rounds, g.state.score
-                    )));
-                }
-                g.result = kind.to_string();
-            }
-            "end" => {
-                let (g, _) = game
-                    .take()
-                    .ok_or_else(|| at("end before a game line".into()))?;
-                games.push(g);
-            }
-            other => return Err(at(format!("unknown line {}", protocol::shown(other)))),
+}
+
+/// A record being replayed: its piece set and scoring, the games ended so far and the game
+/// in play.
+struct RecordReplay {
+    /// The `set` line's pieces (a hand's numbers point into it).
+    set: Option<Vec<Piece>>,
+    /// The `scoring` line's rule.
+    scoring: Scoring,
+    /// The games ended so far.
+    games: Vec<Replayed>,
+    /// The game being replayed.
+    game: Option<GameInPlay>,
+}
+
+/// A game being replayed, and whether its last hand has been played.
+struct GameInPlay {
+    replayed: Replayed,
+    hand_played: bool,
+}
+
+impl RecordReplay {
+    fn new() -> RecordReplay {
+        RecordReplay {
+            set: None,
+            scoring: Scoring::Blockudoku,
+            games: Vec::new(),
+            game: None,
         }
     }
-    if let Some((g, _)) = game {
-        bail!("game {} has no end line", g.index);
+
+    /// One record line; the error is what is wrong with it.
+    fn read(&mut self, line: &str) -> Result<(), String> {
+        let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+        // `set` and `scoring` belong to the file's header, before any game.
+        let in_header = self.games.is_empty() && self.game.is_none();
+        match word {
+            "set" if in_header => self.set = Some(piece_set(rest)?),
+            "scoring" if in_header => {
+                self.scoring = rest
+                    .trim()
+                    .parse()
+                    .map_err(|e: puzzle_rules::blockudoku::UnknownScoring| e.to_string())?;
+            }
+            "game" => self.start_game(rest),
+            "hand" => self.deal_hand(rest)?,
+            "play" => {
+                let scoring = self.scoring;
+                self.game
+                    .as_mut()
+                    .ok_or("play before a game line")?
+                    .play(rest, scoring)?;
+            }
+            "result" => self
+                .game
+                .as_mut()
+                .ok_or("result before a game line")?
+                .check_result(rest)?,
+            "end" => {
+                let game = self.game.take().ok_or("end before a game line")?;
+                self.games.push(game.replayed);
+            }
+            other => return Err(format!("unknown line {}", protocol::shown(other))),
+        }
+        Ok(())
     }
-    if games.is_empty() {
-        bail!("the record holds no game");
+
+    /// `game <index> ...`: the game before it, if it has no `end` line, counts as ended.
+    fn start_game(&mut self, rest: &str) {
+        if let Some(game) = self.game.take() {
+            self.games.push(game.replayed);
+        }
+        let index = rest.split_whitespace().next().unwrap_or("?").to_string();
+        self.game = Some(GameInPlay {
+            replayed: Replayed {
+                index,
+                rounds: 0,
+                state: GameState::default(),
+                hand: Hand::default(),
+                result: "open".into(),
+            },
+            hand_played: true,
+        });
     }
-    Ok(games)
+
+    /// `hand <n>...`: a new hand dealt from the set, once the last one has been played.
+    fn deal_hand(&mut self, rest: &str) -> Result<(), String> {
+        let set = self.set.as_ref().ok_or("hand before the set line")?;
+        let game = self.game.as_mut().ok_or("hand before a game line")?;
+        if game.replayed.result != "open" {
+            return Err("hand after the result".into());
+        }
+        if !game.hand_played {
+            return Err("a hand dealt before the last one was played".into());
+        }
+        game.replayed.hand = hand_from_set(set, rest)?;
+        game.hand_played = false;
+        Ok(())
+    }
+
+    /// The games replayed, once the text has been read to its end.
+    fn finish(self) -> Result<Vec<Replayed>> {
+        if let Some(game) = self.game {
+            bail!("game {} has no end line", game.replayed.index);
+        }
+        if self.games.is_empty() {
+            bail!("the record holds no game");
+        }
+        Ok(self.games)
+    }
+}
+
+/// The pieces of a `set` line: `catalogue`, or every piece's shape.
+fn piece_set(rest: &str) -> Result<Vec<Piece>, String> {
+    if rest.trim() == "catalogue" {
+        return Ok(catalogue().to_vec());
+    }
+    rest.split_whitespace()
+        .map(Piece::parse)
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())
+}
+
+/// The hand of a `hand` line: 1 to 3 pieces, each a 1-based number into `set`.
+fn hand_from_set(set: &[Piece], rest: &str) -> Result<Hand, String> {
+    let mut slots = Vec::new();
+    for tok in rest.split_whitespace() {
+        let i: usize = tok
+            .parse()
+            .ok()
+            .filter(|i| (1..=set.len()).contains(i))
+            .ok_or_else(|| {
+                format!(
+                    "piece {} is not 1-{} of the set",
+                    protocol::shown(tok),
+                    set.len()
+                )
+            })?;
+        slots.push(Some(set[i - 1].clone()));
+    }
+    if slots.is_empty() || slots.len() > 3 {
+        return Err("a hand has 1 to 3 pieces".into());
+    }
+    Ok(Hand::new(slots))
+}
+
+impl GameInPlay {
+    /// `play <placement>...`: placements from the hand dealt, through the rules.
+    fn play(&mut self, rest: &str, scoring: Scoring) -> Result<(), String> {
+        let g = &mut self.replayed;
+        if self.hand_played || g.result != "open" {
+            return Err("play without a hand dealt".into());
+        }
+        if rest.split_whitespace().next().is_none() {
+            return Err("play needs placements".into());
+        }
+        let mut state = g.state;
+        let mut hand = g.hand.clone();
+        for tok in rest.split_whitespace() {
+            let p = parse_placement(tok)?;
+            let piece = hand.take(p.slot).map_err(|e| format!("{tok}: {e}"))?;
+            state
+                .place(&piece, p.row, p.col, scoring)
+                .map_err(|e| format!("{tok}: {e}"))?;
+        }
+        g.state = state;
+        g.hand = hand;
+        // A hand may be played over several lines (the window writes one placement
+        // per line); it counts as a round once every piece is placed.
+        if g.hand.no_pieces() {
+            g.rounds += 1;
+            self.hand_played = true;
+        }
+        Ok(())
+    }
+
+    /// `result died|capped rounds <n> score <n>`: checked against the replay.
+    fn check_result(&mut self, rest: &str) -> Result<(), String> {
+        let g = &mut self.replayed;
+        let toks: Vec<&str> = rest.split_whitespace().collect();
+        let [kind, "rounds", rounds, "score", score] = toks[..] else {
+            return Err("want: result died|capped rounds <n> score <n>".into());
+        };
+        let died = match kind {
+            "died" => true,
+            "capped" => false,
+            other => return Err(format!("unknown result {}", protocol::shown(other))),
+        };
+        if died {
+            let pieces: Vec<&Piece> = g.hand.live().into_iter().map(|(_, p)| p).collect();
+            if self.hand_played || !hand_is_dead(g.state.board, &pieces) {
+                return Err("result died, but the last hand can be placed".into());
+            }
+        } else if !self.hand_played {
+            return Err("result capped with a hand unplayed".into());
+        }
+        if rounds != g.rounds.to_string() || score != g.state.score.to_string() {
+            return Err(format!(
+                "result says rounds {rounds} score {score}, the replay gives rounds {} score {}",
+                g.rounds, g.state.score
+            ));
+        }
+        g.result = kind.to_string();
+        Ok(())
+    }
 }
 
 /// `blockudoku replay FILE`: each game's result line and final `position` line.

@@ -156,7 +156,7 @@ impl Session {
 
     /// Starts an `analyse` request on the search thread (answered like `go`, stopped by
     /// `stop`).
-    fn analyse(&mut self, req: analysis::AnalyseRequest) {
+    fn analyse(&mut self, req: protocol::AnalyseRequest) {
         if self.hand.no_pieces() {
             say(&["error no pieces in hand: send position first"]);
             return;

@@ -289,21 +289,7 @@ fn read_line(line: &str, current: &mut Option<Reading>, done: &mut Vec<Replayed>
     let words: Vec<&str> = line.split_whitespace().collect();
     let (&key, rest) = words.split_first().expect("line is not empty");
     if key == "game" {
-        if let Some(r) = current {
-            bail!("game {} has no 'end' line", r.number);
-        }
-        let number: usize = match rest {
-            [n] => n.parse().context("game needs a number")?,
-            _ => bail!("game needs a number"),
-        };
-        *current = Some(Reading {
-            number,
-            setup: Setup::default(),
-            game: None,
-            steps: 0,
-            forfeit: None,
-            result: None,
-        });
+        *current = Some(start_game(current.as_ref(), rest)?);
         return Ok(());
     }
     let Some(r) = current.as_mut() else {
@@ -312,48 +298,17 @@ fn read_line(line: &str, current: &mut Option<Reading>, done: &mut Vec<Replayed>
             crate::protocol::quote(key)
         );
     };
-    let setup_key = matches!(
-        key,
-        "shape" | "mode" | "start" | "allowed1" | "allowed2" | "turn" | "scores" | "taboo"
-    );
-    if setup_key && r.game.is_some() {
+    let setup_key = SetupKey::parse(key);
+    if setup_key.is_some() && r.game.is_some() {
         bail!("'{key}' after the first move");
     }
     if r.result.is_some() && !matches!(key, "final" | "end") {
         bail!("'{key}' after the result");
     }
+    if let Some(setup_key) = setup_key {
+        return r.setup.read(setup_key, rest);
+    }
     match key {
-        "shape" => {
-            let text = rest.first().context("shape needs a block shape like 3x3")?;
-            r.setup.shape = Some(Shape::parse(text).map_err(|e| anyhow::anyhow!("{e}"))?);
-        }
-        "mode" => {
-            let text = rest.first().copied().unwrap_or("");
-            r.setup.mode = Some(
-                Mode::parse(text)
-                    .with_context(|| format!("unknown mode '{}'", crate::protocol::quote(text)))?,
-            );
-        }
-        "start" => match rest {
-            [rows] => r.setup.start = Some(rows.to_string()),
-            _ => bail!("start needs the rows joined by '/'"),
-        },
-        "allowed1" | "allowed2" => {
-            let cells = rest
-                .iter()
-                .map(|w| parse_cell(w).map_err(|e| anyhow::anyhow!("{key}: {e}")))
-                .collect::<Result<Vec<_>>>()?;
-            r.setup.allowed[usize::from(key == "allowed2")] = Some(cells);
-        }
-        "turn" => r.setup.turn = Some(parse_player(rest.first().copied())?),
-        "scores" => r.setup.scores = Some(parse_scores(rest)?),
-        "taboo" => {
-            for w in rest {
-                r.setup
-                    .taboo
-                    .push(Move::parse(w).map_err(|e| anyhow::anyhow!("taboo: {e}"))?);
-            }
-        }
         "player1" | "player2" | "time1" | "time2" => {
             if rest.is_empty() {
                 bail!("{key} needs a value");
@@ -367,53 +322,156 @@ fn read_line(line: &str, current: &mut Option<Reading>, done: &mut Vec<Replayed>
             }
             r.forfeit = Some(parse_player(rest.first().copied())?);
         }
-        "result" => {
-            let game = r.game()?.clone();
-            let (scores, winner) = match rest {
-                ["scores", a, b, "winner", w] => (parse_scores(&[a, b])?, *w),
-                _ => bail!("result needs 'scores A B winner 1|2|draw'"),
-            };
-            if r.forfeit.is_none() && !game.is_over() {
-                bail!("result: the game is not over after the last move");
-            }
-            if scores != game.scores() {
-                bail!(
-                    "result: recorded scores {} {}, the moves give {} {}",
-                    scores[0],
-                    scores[1],
-                    game.scores()[0],
-                    game.scores()[1]
-                );
-            }
-            let expected = winner_of(&game, r.forfeit);
-            if winner != winner_word(expected) {
-                bail!(
-                    "result: recorded winner {winner}, the moves give {}",
-                    winner_word(expected)
-                );
-            }
-            r.result = Some(expected);
-        }
-        "final" => {
-            let game = r.game()?;
-            let line = position_line(game);
-            if rest.join(" ") != line {
-                bail!("final: the recorded position differs from the moves' {line}");
-            }
-        }
+        "result" => r.check_result(rest)?,
+        "final" => r.check_final(rest)?,
         "end" => {
-            let mut r = current.take().expect("checked above");
-            let game = r.game()?.clone();
-            done.push(Replayed {
-                number: r.number,
-                game,
-                steps: r.steps,
-                result: r.result,
-            });
+            let r = current.take().expect("checked above");
+            done.push(r.end()?);
         }
         other => bail!("unknown line '{}'", crate::protocol::quote(other)),
     }
     Ok(())
+}
+
+/// `game N`: a new game, once the one before has its `end` line.
+fn start_game(current: Option<&Reading>, rest: &[&str]) -> Result<Reading> {
+    if let Some(r) = current {
+        bail!("game {} has no 'end' line", r.number);
+    }
+    let number: usize = match rest {
+        [n] => n.parse().context("game needs a number")?,
+        _ => bail!("game needs a number"),
+    };
+    Ok(Reading {
+        number,
+        setup: Setup::default(),
+        game: None,
+        steps: 0,
+        forfeit: None,
+        result: None,
+    })
+}
+
+/// The key of a setup line: what it sets of the start position.
+#[derive(Clone, Copy)]
+enum SetupKey {
+    Shape,
+    Mode,
+    Start,
+    /// `allowed1` or `allowed2`: player 1's (0) or player 2's (1) start cells.
+    Allowed(usize),
+    Turn,
+    Scores,
+    Taboo,
+}
+
+impl SetupKey {
+    fn parse(key: &str) -> Option<SetupKey> {
+        Some(match key {
+            "shape" => SetupKey::Shape,
+            "mode" => SetupKey::Mode,
+            "start" => SetupKey::Start,
+            "allowed1" => SetupKey::Allowed(0),
+            "allowed2" => SetupKey::Allowed(1),
+            "turn" => SetupKey::Turn,
+            "scores" => SetupKey::Scores,
+            "taboo" => SetupKey::Taboo,
+            _ => return None,
+        })
+    }
+}
+
+impl Setup {
+    /// One setup line: its key and the words after it.
+    fn read(&mut self, key: SetupKey, rest: &[&str]) -> Result<()> {
+        match key {
+            SetupKey::Shape => {
+                let text = rest.first().context("shape needs a block shape like 3x3")?;
+                self.shape = Some(Shape::parse(text).map_err(|e| anyhow::anyhow!("{e}"))?);
+            }
+            SetupKey::Mode => {
+                let text = rest.first().copied().unwrap_or("");
+                self.mode =
+                    Some(Mode::parse(text).with_context(|| {
+                        format!("unknown mode '{}'", crate::protocol::quote(text))
+                    })?);
+            }
+            SetupKey::Start => match rest {
+                [rows] => self.start = Some(rows.to_string()),
+                _ => bail!("start needs the rows joined by '/'"),
+            },
+            SetupKey::Allowed(player) => {
+                let cells = rest
+                    .iter()
+                    .map(|w| {
+                        parse_cell(w).map_err(|e| anyhow::anyhow!("allowed{}: {e}", player + 1))
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                self.allowed[player] = Some(cells);
+            }
+            SetupKey::Turn => self.turn = Some(parse_player(rest.first().copied())?),
+            SetupKey::Scores => self.scores = Some(parse_scores(rest)?),
+            SetupKey::Taboo => {
+                for w in rest {
+                    self.taboo
+                        .push(Move::parse(w).map_err(|e| anyhow::anyhow!("taboo: {e}"))?);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Reading {
+    /// `result scores A B winner 1|2|draw`: checked against the game played.
+    fn check_result(&mut self, rest: &[&str]) -> Result<()> {
+        let game = self.game()?.clone();
+        let (scores, winner) = match rest {
+            ["scores", a, b, "winner", w] => (parse_scores(&[a, b])?, *w),
+            _ => bail!("result needs 'scores A B winner 1|2|draw'"),
+        };
+        if self.forfeit.is_none() && !game.is_over() {
+            bail!("result: the game is not over after the last move");
+        }
+        if scores != game.scores() {
+            bail!(
+                "result: recorded scores {} {}, the moves give {} {}",
+                scores[0],
+                scores[1],
+                game.scores()[0],
+                game.scores()[1]
+            );
+        }
+        let expected = winner_of(&game, self.forfeit);
+        if winner != winner_word(expected) {
+            bail!(
+                "result: recorded winner {winner}, the moves give {}",
+                winner_word(expected)
+            );
+        }
+        self.result = Some(expected);
+        Ok(())
+    }
+
+    /// `final <position>`: the recorded position must be the one the moves reach.
+    fn check_final(&mut self, rest: &[&str]) -> Result<()> {
+        let line = position_line(self.game()?);
+        if rest.join(" ") != line {
+            bail!("final: the recorded position differs from the moves' {line}");
+        }
+        Ok(())
+    }
+
+    /// `end`: the game as replayed.
+    fn end(mut self) -> Result<Replayed> {
+        let game = self.game()?.clone();
+        Ok(Replayed {
+            number: self.number,
+            game,
+            steps: self.steps,
+            result: self.result,
+        })
+    }
 }
 
 /// `move N P <move> [taboo]` or `move N P pass`: one step through the referee.

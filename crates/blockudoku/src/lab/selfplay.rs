@@ -1,7 +1,9 @@
 //! `selfplay`: seeded games and their death rate per round (with `--chain-rounds`, the
 //! hazard measurement of [`super::chains`]).
 
+use std::fs::File;
 use std::io::{IsTerminal, Write};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -9,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use rand::SeedableRng;
 use rayon::prelude::*;
 
-use puzzle_rules::blockudoku::{GameState, Scoring};
+use puzzle_rules::blockudoku::{GameState, Piece, Scoring};
 
 use super::chains::{ChainPlan, Probes};
 use super::{
@@ -329,36 +331,23 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
         None => agent_named(&args.agent)?,
     };
     let set = piece_set(args.pieces.as_deref())?;
-    let jsonl = args
-        .jsonl
-        .as_ref()
-        .map(|p| std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display())))
-        .transpose()?;
+    let jsonl = args.jsonl.as_deref().map(create).transpose()?;
     let record = args
         .record
-        .as_ref()
-        .map(|p| -> Result<std::fs::File> {
+        .as_deref()
+        .map(|path| {
             if chains.is_some() {
                 bail!("--record does not go with --chain-rounds");
             }
-            let mut f = std::fs::File::create(p)
-                .with_context(|| format!("cannot write {}", p.display()))?;
-            let comment = format!(
-                "blockudoku selfplay --agent {} --seed {} --games {}",
-                args.agent, args.seed, args.games
-            );
-            f.write_all(crate::record::file_header(&set, scoring, &comment).as_bytes())?;
-            Ok(f)
+            create_record(path, args, &set, scoring)
         })
         .transpose()?;
-    let recording = record.is_some();
     let settings = settings_of(args)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()?;
-    let beam = beam_of(args);
     let mut setup = Setup {
-        beam,
+        beam: beam_of(args),
         settings,
         set: &set,
         agent,
@@ -385,36 +374,89 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
             jsonl,
         );
     }
-    let setup = setup;
-    let progress = AtomicU64::new(0);
-    let done_games = AtomicU64::new(0);
-    let start = Instant::now();
-    let tty = std::io::stderr().is_terminal();
-    // Each game's line (stdout) and JSON object (--jsonl) are written as soon as it ends, in
-    // the order games finish, so an interrupted long run keeps every finished game.
-    let sink = std::sync::Mutex::new((std::io::stdout(), jsonl, record));
-    let report = |r: &GameResult| -> std::io::Result<()> {
-        let mut guard = sink.lock().unwrap_or_else(|e| e.into_inner());
-        let (out, jsonl, record) = &mut *guard;
+    let sink = GameSink {
+        out: std::io::stdout(),
+        jsonl,
+        record,
+        tty: std::io::stderr().is_terminal(),
+    };
+    play_games(args, &setup, &pool, sink)
+}
+
+/// A new file at `path` for one of the run's outputs.
+fn create(path: &Path) -> Result<File> {
+    File::create(path).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The `--record` file, its header written: the piece set, the scoring and the command.
+fn create_record(
+    path: &Path,
+    args: &SelfplayArgs,
+    set: &[Piece],
+    scoring: Scoring,
+) -> Result<File> {
+    let mut f = create(path)?;
+    let comment = format!(
+        "blockudoku selfplay --agent {} --seed {} --games {}",
+        args.agent, args.seed, args.games
+    );
+    f.write_all(crate::record::file_header(set, scoring, &comment).as_bytes())?;
+    Ok(f)
+}
+
+/// Where each game is written as soon as it ends: its line on stdout, its JSON object
+/// (`--jsonl`) and its record (`--record`).
+struct GameSink {
+    out: std::io::Stdout,
+    jsonl: Option<File>,
+    record: Option<File>,
+    /// Stderr shows the progress line, which a game's line first clears.
+    tty: bool,
+}
+
+impl GameSink {
+    /// Writes the finished game `r` of `agent` (named as given) under `scoring`.
+    fn game_over(&mut self, r: &GameResult, agent: &str, scoring: Scoring) -> std::io::Result<()> {
         let result = if r.died { "died" } else { "capped" };
-        if tty {
+        if self.tty {
             eprint!("\r{:70}\r", "");
         }
         writeln!(
-            out,
+            self.out,
             "game {} seed {} rounds {} score {} result {result}",
             r.index, r.seed, r.rounds, r.score
         )?;
-        out.flush()?;
-        if let Some(f) = jsonl.as_mut() {
-            writeln!(f, "{}", json_line(r, &args.agent, scoring))?;
+        self.out.flush()?;
+        if let Some(f) = self.jsonl.as_mut() {
+            writeln!(f, "{}", json_line(r, agent, scoring))?;
             f.flush()?;
         }
-        if let (Some(f), Some(text)) = (record.as_mut(), r.record.as_ref()) {
+        if let (Some(f), Some(text)) = (self.record.as_mut(), r.record.as_ref()) {
             f.write_all(text.as_bytes())?;
             f.flush()?;
         }
         Ok(())
+    }
+}
+
+/// Plays the `--games` games of a run without chains on `pool`, each written to `sink` as
+/// it ends, then prints the summary.
+fn play_games(
+    args: &SelfplayArgs,
+    setup: &Setup,
+    pool: &rayon::ThreadPool,
+    sink: GameSink,
+) -> Result<()> {
+    let recording = sink.record.is_some();
+    let progress = AtomicU64::new(0);
+    let done_games = AtomicU64::new(0);
+    let start = Instant::now();
+    // Each game's line (stdout) and JSON object (--jsonl) are written as soon as it ends, in
+    // the order games finish, so an interrupted long run keeps every finished game.
+    let sink = std::sync::Mutex::new(sink);
+    let report = |r: &GameResult| -> std::io::Result<()> {
+        let mut sink = sink.lock().unwrap_or_else(|e| e.into_inner());
+        sink.game_over(r, &args.agent, setup.scoring)
     };
     let line = |r: u64, rate: f64| {
         let done = done_games.load(Ordering::Relaxed);
@@ -429,7 +471,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
             (1..=args.games)
                 .into_par_iter()
                 .map(|i| {
-                    let r = play_game(&setup, i, game_seed(args.seed, i - 1), &progress, recording);
+                    let r = play_game(setup, i, game_seed(args.seed, i - 1), &progress, recording);
                     done_games.fetch_add(1, Ordering::Relaxed);
                     report(&r)?;
                     Ok(r)
@@ -439,7 +481,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
     })?;
     let secs = start.elapsed().as_secs_f64();
     results.sort_by_key(|r| r.index);
-    print_summary(args, scoring, &results, secs)?;
+    print_summary(args, setup.scoring, &results, secs)?;
     Ok(())
 }
 
