@@ -201,6 +201,74 @@ impl Setup {
         };
         setup.build().map_err(|e| anyhow::anyhow!("setup: {e}"))
     }
+
+    /// One setup line: its key and the words after it.
+    fn read(&mut self, key: SetupKey, rest: &[&str]) -> Result<()> {
+        match key {
+            SetupKey::Shape => {
+                let text = rest.first().context("shape needs a block shape like 3x3")?;
+                self.shape = Some(Shape::parse(text).map_err(|e| anyhow::anyhow!("{e}"))?);
+            }
+            SetupKey::Mode => {
+                let text = rest.first().copied().unwrap_or("");
+                self.mode =
+                    Some(Mode::parse(text).with_context(|| {
+                        format!("unknown mode '{}'", crate::protocol::quote(text))
+                    })?);
+            }
+            SetupKey::Start => match rest {
+                [rows] => self.start = Some(rows.to_string()),
+                _ => bail!("start needs the rows joined by '/'"),
+            },
+            SetupKey::Allowed(player) => {
+                let cells = rest
+                    .iter()
+                    .map(|w| {
+                        parse_cell(w).map_err(|e| anyhow::anyhow!("allowed{}: {e}", player + 1))
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                self.allowed[player] = Some(cells);
+            }
+            SetupKey::Turn => self.turn = Some(parse_player(rest.first().copied())?),
+            SetupKey::Scores => self.scores = Some(parse_scores(rest)?),
+            SetupKey::Taboo => {
+                for w in rest {
+                    self.taboo
+                        .push(Move::parse(w).map_err(|e| anyhow::anyhow!("taboo: {e}"))?);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The key of a setup line: what it sets of the start position.
+#[derive(Clone, Copy)]
+enum SetupKey {
+    Shape,
+    Mode,
+    Start,
+    /// `allowed1` or `allowed2`: player 1's (0) or player 2's (1) start cells.
+    Allowed(usize),
+    Turn,
+    Scores,
+    Taboo,
+}
+
+impl SetupKey {
+    fn parse(key: &str) -> Option<SetupKey> {
+        Some(match key {
+            "shape" => SetupKey::Shape,
+            "mode" => SetupKey::Mode,
+            "start" => SetupKey::Start,
+            "allowed1" => SetupKey::Allowed(0),
+            "allowed2" => SetupKey::Allowed(1),
+            "turn" => SetupKey::Turn,
+            "scores" => SetupKey::Scores,
+            "taboo" => SetupKey::Taboo,
+            _ => return None,
+        })
+    }
 }
 
 /// One game being read: its setup until the first step, then the game in play.
@@ -219,6 +287,56 @@ impl Reading {
             self.game = Some(self.setup.build()?);
         }
         Ok(self.game.as_mut().expect("built above"))
+    }
+
+    /// `result scores A B winner 1|2|draw`: checked against the game played.
+    fn check_result(&mut self, rest: &[&str]) -> Result<()> {
+        let game = self.game()?.clone();
+        let (scores, winner) = match rest {
+            ["scores", a, b, "winner", w] => (parse_scores(&[a, b])?, *w),
+            _ => bail!("result needs 'scores A B winner 1|2|draw'"),
+        };
+        if self.forfeit.is_none() && !game.is_over() {
+            bail!("result: the game is not over after the last move");
+        }
+        if scores != game.scores() {
+            bail!(
+                "result: recorded scores {} {}, the moves give {} {}",
+                scores[0],
+                scores[1],
+                game.scores()[0],
+                game.scores()[1]
+            );
+        }
+        let expected = winner_of(&game, self.forfeit);
+        if winner != winner_word(expected) {
+            bail!(
+                "result: recorded winner {winner}, the moves give {}",
+                winner_word(expected)
+            );
+        }
+        self.result = Some(expected);
+        Ok(())
+    }
+
+    /// `final <position>`: the recorded position must be the one the moves reach.
+    fn check_final(&mut self, rest: &[&str]) -> Result<()> {
+        let line = position_line(self.game()?);
+        if rest.join(" ") != line {
+            bail!("final: the recorded position differs from the moves' {line}");
+        }
+        Ok(())
+    }
+
+    /// `end`: the game as replayed.
+    fn end(mut self) -> Result<Replayed> {
+        let game = self.game()?.clone();
+        Ok(Replayed {
+            number: self.number,
+            game,
+            steps: self.steps,
+            result: self.result,
+        })
     }
 }
 
@@ -350,128 +468,6 @@ fn start_game(current: Option<&Reading>, rest: &[&str]) -> Result<Reading> {
         forfeit: None,
         result: None,
     })
-}
-
-/// The key of a setup line: what it sets of the start position.
-#[derive(Clone, Copy)]
-enum SetupKey {
-    Shape,
-    Mode,
-    Start,
-    /// `allowed1` or `allowed2`: player 1's (0) or player 2's (1) start cells.
-    Allowed(usize),
-    Turn,
-    Scores,
-    Taboo,
-}
-
-impl SetupKey {
-    fn parse(key: &str) -> Option<SetupKey> {
-        Some(match key {
-            "shape" => SetupKey::Shape,
-            "mode" => SetupKey::Mode,
-            "start" => SetupKey::Start,
-            "allowed1" => SetupKey::Allowed(0),
-            "allowed2" => SetupKey::Allowed(1),
-            "turn" => SetupKey::Turn,
-            "scores" => SetupKey::Scores,
-            "taboo" => SetupKey::Taboo,
-            _ => return None,
-        })
-    }
-}
-
-impl Setup {
-    /// One setup line: its key and the words after it.
-    fn read(&mut self, key: SetupKey, rest: &[&str]) -> Result<()> {
-        match key {
-            SetupKey::Shape => {
-                let text = rest.first().context("shape needs a block shape like 3x3")?;
-                self.shape = Some(Shape::parse(text).map_err(|e| anyhow::anyhow!("{e}"))?);
-            }
-            SetupKey::Mode => {
-                let text = rest.first().copied().unwrap_or("");
-                self.mode =
-                    Some(Mode::parse(text).with_context(|| {
-                        format!("unknown mode '{}'", crate::protocol::quote(text))
-                    })?);
-            }
-            SetupKey::Start => match rest {
-                [rows] => self.start = Some(rows.to_string()),
-                _ => bail!("start needs the rows joined by '/'"),
-            },
-            SetupKey::Allowed(player) => {
-                let cells = rest
-                    .iter()
-                    .map(|w| {
-                        parse_cell(w).map_err(|e| anyhow::anyhow!("allowed{}: {e}", player + 1))
-                    })
-                    .collect::<Result<Vec<_>>>()?;
-                self.allowed[player] = Some(cells);
-            }
-            SetupKey::Turn => self.turn = Some(parse_player(rest.first().copied())?),
-            SetupKey::Scores => self.scores = Some(parse_scores(rest)?),
-            SetupKey::Taboo => {
-                for w in rest {
-                    self.taboo
-                        .push(Move::parse(w).map_err(|e| anyhow::anyhow!("taboo: {e}"))?);
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-impl Reading {
-    /// `result scores A B winner 1|2|draw`: checked against the game played.
-    fn check_result(&mut self, rest: &[&str]) -> Result<()> {
-        let game = self.game()?.clone();
-        let (scores, winner) = match rest {
-            ["scores", a, b, "winner", w] => (parse_scores(&[a, b])?, *w),
-            _ => bail!("result needs 'scores A B winner 1|2|draw'"),
-        };
-        if self.forfeit.is_none() && !game.is_over() {
-            bail!("result: the game is not over after the last move");
-        }
-        if scores != game.scores() {
-            bail!(
-                "result: recorded scores {} {}, the moves give {} {}",
-                scores[0],
-                scores[1],
-                game.scores()[0],
-                game.scores()[1]
-            );
-        }
-        let expected = winner_of(&game, self.forfeit);
-        if winner != winner_word(expected) {
-            bail!(
-                "result: recorded winner {winner}, the moves give {}",
-                winner_word(expected)
-            );
-        }
-        self.result = Some(expected);
-        Ok(())
-    }
-
-    /// `final <position>`: the recorded position must be the one the moves reach.
-    fn check_final(&mut self, rest: &[&str]) -> Result<()> {
-        let line = position_line(self.game()?);
-        if rest.join(" ") != line {
-            bail!("final: the recorded position differs from the moves' {line}");
-        }
-        Ok(())
-    }
-
-    /// `end`: the game as replayed.
-    fn end(mut self) -> Result<Replayed> {
-        let game = self.game()?.clone();
-        Ok(Replayed {
-            number: self.number,
-            game,
-            steps: self.steps,
-            result: self.result,
-        })
-    }
 }
 
 /// `move N P <move> [taboo]` or `move N P pass`: one step through the referee.
