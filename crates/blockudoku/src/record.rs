@@ -147,7 +147,7 @@ impl RecordReplay {
         // `set` and `scoring` belong to the file's header, before any game.
         let in_header = self.games.is_empty() && self.game.is_none();
         match word {
-            "set" if in_header => self.set = Some(piece_set(rest)?),
+            "set" if in_header => self.set = Some(parse_set_line(rest)?),
             "scoring" if in_header => {
                 self.scoring = rest
                     .trim()
@@ -222,8 +222,9 @@ impl RecordReplay {
     }
 }
 
-/// The pieces of a `set` line: `catalogue`, or every piece's shape.
-fn piece_set(rest: &str) -> Result<Vec<Piece>, String> {
+/// The pieces of a `set` line (the words after `set`; [`set_line`] writes it): `catalogue`,
+/// or every piece's shape.
+fn parse_set_line(rest: &str) -> Result<Vec<Piece>, String> {
     if rest.trim() == "catalogue" {
         return Ok(catalogue().to_vec());
     }
