@@ -514,7 +514,6 @@ pub fn position_line(state: &GameState, hand: &Hand, cleared: u32) -> String {
     )
 }
 
-/// The `show` drawing: a header, nine numbered rows, then the hand and the score.
 /// The `catalogue` reply: every catalogue piece as `<id>:<shape>`, in id order, on one line
 /// (front ends draw pieces from it, so the engine's catalogue is the only one).
 pub fn catalogue_line() -> String {
@@ -526,6 +525,7 @@ pub fn catalogue_line() -> String {
     line
 }
 
+/// The `show` drawing: a header, nine numbered rows, then the hand and the score.
 pub fn show_lines(state: &GameState, hand: &Hand) -> Vec<String> {
     let mut out = vec!["   1 2 3 4 5 6 7 8 9".to_string()];
     for r in 0..9 {
