@@ -40,19 +40,32 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use puzzle_rules::sudoku::board::Move;
-use puzzle_rules::sudoku::game::Game;
+use puzzle_rules::sudoku::game::{cell_moves, Game};
 
-use super::root::{analyse_root, quick_move, solve_until, AnalysisBudget, Solved};
+use super::root::{analyse_root, quick_move, solve_until, AnalysisBudget, RootInfo, Solved};
 use super::{Event, Limits, INF};
 use node::{real_move, Node, Setup};
 pub use table::Table;
 use worker::Worker;
 
-/// A pass: play a taboo move.
-pub const PASS: u16 = u16::MAX;
-pub(super) const NO_MOVE: u16 = u16::MAX - 1;
+pub(super) const NO_MOVE: u16 = u16::MAX;
 /// Root taboo moves tracked in the tree (a bit each).
 pub(super) const MAX_TABOO: usize = 128;
+/// Move codes from here on are passes: `PASSES + i` plays tracked taboo move `i` (cells
+/// are below it on every board: 25x25 has 625).
+const PASSES: u16 = NO_MOVE - MAX_TABOO as u16;
+
+/// The move code of pass `i`.
+pub(super) fn pass_move(i: usize) -> u16 {
+    PASSES + i as u16
+}
+
+/// The pass a move code plays, `None` for a cell (or [`NO_MOVE`]).
+pub(super) fn pass_index(mv: u16) -> Option<usize> {
+    (PASSES..NO_MOVE)
+        .contains(&mv)
+        .then(|| (mv - PASSES) as usize)
+}
 /// Horizon bonus for the side that would fill the last cell.
 pub(super) const PARITY: i32 = 2;
 /// Weight (in quarter points) of the playable-cell difference under allowed-squares rules.
@@ -165,10 +178,8 @@ pub fn search(
         }
     };
     let setup = Setup::new(game);
-    let node = Node::new(game, &setup, &root);
-    // The cell game is the real game only when every pass is known (a complete analysis,
-    // all of its taboo moves tracked) and the board has one solution.
-    let passes_known = root.complete && root.unique && root.taboo.len() <= MAX_TABOO;
+    let passes = CellGamePasses::of(game, &root);
+    let node = Node::new(game, &setup, &root.solution, &passes.moves);
     let mut best_move = quick;
     let diff = score_diff(game);
     // Helper threads are detached: the answer must not wait for a descheduled helper to
@@ -176,7 +187,7 @@ pub fn search(
     let setup = Arc::new(setup);
     spawn_helpers(threads, &setup, table, &node, &stopper);
     let mut w = Worker::new(&setup, table, &stopper, node.clone());
-    let mut root_moves = w.moves(NO_MOVE, 0);
+    let mut root_moves = w.moves(NO_MOVE, 0, true).0;
     let max_depth = stopper.limits.depth.unwrap_or(u32::MAX);
     let mut depth = 1;
     while depth <= max_depth {
@@ -184,14 +195,14 @@ pub fn search(
         let Some((mv, v)) = w.root(depth, &mut root_moves) else {
             break;
         };
-        let real = real_move(&setup, &node, &root, mv);
+        let real = real_move(&setup, &node, &root.solution, mv);
         if Some(real) != best_move {
             report(Event::Propose(real));
         }
         best_move = Some(real);
         // A proof needs the cell game to be the real game and a value that rests on nothing
         // unproven.
-        let exact = !w.horizon && passes_known;
+        let exact = !w.horizon && passes.exact;
         report(Event::Info {
             depth,
             nodes: stopper.shared.nodes.load(Ordering::Relaxed) + (w.nodes & 255),
@@ -210,6 +221,50 @@ pub fn search(
     Outcome {
         best: best_move,
         nodes: stopper.shared.nodes.load(Ordering::Relaxed) + main_nodes % 256,
+    }
+}
+
+/// The passes of the cell game: the taboo moves it lets the players use.
+struct CellGamePasses {
+    /// Taboo moves, each usable while its cell and the cells holding its value in the
+    /// solution in its row, column and block are empty (and its cell playable).
+    moves: Vec<Move>,
+    /// The cell game with these passes is the real game.
+    exact: bool,
+}
+
+impl CellGamePasses {
+    /// With one solution `S`, every value off `S` on an empty cell leaves the sudoku
+    /// unsolvable, so the passes of every later position are the root's candidates off `S`
+    /// (on any empty cell, whoever may reach it later) while they are not duplicates: the
+    /// cell game is then the real game, provided every such move is tracked and no cell's
+    /// `S` value is taboo-listed (such a cell could never be filled). With several solutions
+    /// a player may steer between them, which the cell game does not see: it takes the
+    /// mover's taboo moves the root analysis found and proves nothing.
+    fn of(game: &Game, root: &RootInfo) -> CellGamePasses {
+        if !root.unique {
+            return CellGamePasses {
+                moves: root.taboo.clone(),
+                exact: false,
+            };
+        }
+        let board = game.board();
+        let size = board.size();
+        let mut moves = Vec::new();
+        let mut blocked = false;
+        for (cell, &value) in board.cells().iter().enumerate() {
+            if value != 0 {
+                continue;
+            }
+            let (row, col) = (cell / size, cell % size);
+            let solved = root.solution[cell];
+            blocked |= game.taboo().contains(&Move::new(row, col, solved));
+            moves.extend(cell_moves(board, row, col, game.taboo()).filter(|m| m.value != solved));
+        }
+        CellGamePasses {
+            exact: !blocked && moves.len() <= MAX_TABOO,
+            moves,
+        }
     }
 }
 
@@ -232,7 +287,7 @@ fn spawn_helpers(
                 shared,
             };
             let mut w = Worker::new(&setup, &table, &stopper, node);
-            let mut root_moves = w.moves(NO_MOVE, 0);
+            let mut root_moves = w.moves(NO_MOVE, 0, true).0;
             let mut depth = 1 + (helper as u32 % 2);
             while !w.aborted && !stopper.shared.done.load(Ordering::Relaxed) {
                 if depth > w.node.empties as u32 + 64 {
@@ -280,13 +335,13 @@ mod tests {
         let root = analyse_root(&game, &|| false, AnalysisBudget::for_search(&game, &limits))
             .expect("the empty board is solvable");
         let setup = Setup::new(&game);
-        let node = Node::new(&game, &setup, &root);
+        let node = Node::new(&game, &setup, &root.solution, &root.taboo);
         let table = Table::new(16);
         table.new_search();
         let mut w = Worker::new(&setup, &table, &stopper, node);
-        let mut root_moves = w.moves(NO_MOVE, 0);
+        let mut root_moves = w.moves(NO_MOVE, 0, true).0;
         for &(mv, _) in &root_moves {
-            assert_ne!(mv, PASS, "no taboo move on an empty board");
+            assert!(pass_index(mv).is_none(), "no taboo move on an empty board");
             w.node.fill(&setup, mv as usize);
             w.node.flip_turn(&setup);
             let entry = Entry {
