@@ -9,10 +9,15 @@
 //! lock-free transposition table, move ordering (TT move, scoring moves, moves that do not
 //! leave a region one cell from completion) and lazy SMP over all threads.
 //!
-//! Taboo moves are found exactly at the root with the solver. Inside the tree a root taboo
-//! move `r,c=v` stays a valid pass while its cell is empty and none of the cells that hold
-//! `v` in `S` in its row, column or block are filled (the tree only ever places `S` values,
-//! so then `v` is still not a duplicate, and a superset of an unsolvable board is unsolvable).
+//! Passes are taboo moves. On a board with one solution every value off `S` on an empty cell
+//! that is not a duplicate is one, whoever may reach the cell later; inside the tree such a
+//! move `r,c=v` stays a valid pass while its cell is empty and none of the cells that hold `v`
+//! in `S` in its row, column or block are filled (the tree only ever places `S` values, so
+//! then `v` is still not a duplicate, and a superset of an unsolvable board is unsolvable).
+//! Which pass a player uses decides which stay for later, so where the search can see the
+//! end of the game every usable pass is a move of its own; short of the end one pass stands
+//! for all (a tempo move) and the value is no proof. On a board with several solutions the
+//! passes are the mover's taboo moves the solver finds at the root, and nothing is proven.
 //! Values returned by the tree are *future* points (side to move minus opponent), so
 //! transpositions reached with different scores share entries.
 //!
