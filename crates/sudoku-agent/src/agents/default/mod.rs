@@ -282,6 +282,8 @@ fn spawn_helpers(
     node: &Node,
     stopper: &Stopper,
 ) {
+    // Read now: a helper thread that starts late must not take the next search's generation.
+    let generation = table.generation();
     for helper in 1..threads.max(1) {
         let (setup, table, node) = (setup.clone(), table.clone(), node.clone());
         let (limits, shared) = (stopper.limits.clone(), stopper.shared.clone());
@@ -292,6 +294,7 @@ fn spawn_helpers(
                 shared,
             };
             let mut w = Worker::new(&setup, &table, &stopper, node);
+            w.generation = generation;
             let mut root_moves = w.moves(NO_MOVE, 0, true).0;
             let mut depth = 1 + (helper as u32 % 2);
             while !w.aborted && !stopper.shared.done.load(Ordering::Relaxed) {
@@ -356,7 +359,7 @@ mod tests {
                 best: NO_MOVE,
                 proven: false,
             };
-            table.store(w.node.hash, entry);
+            table.store(w.node.hash, entry, table.generation());
             w.node.flip_turn(&setup);
             w.node.unfill(&setup, mv as usize);
         }

@@ -21,6 +21,8 @@ pub(super) struct Worker<'a> {
     /// keeps it per node, so a table entry is marked proven only when its own subtree was.
     pub(super) horizon: bool,
     pub(super) killers: Vec<u16>,
+    /// The table's generation of the search this worker belongs to (see [`Table::probe`]).
+    pub(super) generation: u16,
 }
 
 impl<'a> Worker<'a> {
@@ -40,6 +42,7 @@ impl<'a> Worker<'a> {
             aborted: false,
             horizon: false,
             killers: vec![NO_MOVE; 256],
+            generation: table.generation(),
         }
     }
 
@@ -135,7 +138,7 @@ impl<'a> Worker<'a> {
         let alpha0 = alpha;
         let hash = self.node.hash;
         let mut tt_move = NO_MOVE;
-        if let Some(e) = self.table.probe(hash) {
+        if let Some(e) = self.table.probe(hash, self.generation) {
             tt_move = e.best;
             if (e.proven || e.depth as u32 >= depth) && ply > 0 {
                 let cut = match e.bound {
@@ -206,6 +209,7 @@ impl<'a> Worker<'a> {
                 best: best_move,
                 proven: !self.horizon,
             },
+            self.generation,
         );
         best
     }
@@ -334,6 +338,7 @@ impl<'a> Worker<'a> {
                     best: mv,
                     proven: !self.horizon,
                 },
+                self.generation,
             );
         }
         best
