@@ -294,27 +294,40 @@ class SudokuProtocol(Protocol):
         return ""
 
     def check_exact(self, cmd: List[str]) -> str:
-        # No score may be marked exact unless it is a proof; this agent's search proves values of
-        # a reduced game only, so it prints none: not for a short endgame searched to its end,
-        # not at any node or depth limit, with one or two threads.
-        pos = "position 2x2 1+2-3+./3-4+1-./2+1-4+./4-3+2-. scores 5 6"
-        searches = 0
+        # Every score marked exact must be the game's value, as the exhaustive solver
+        # (`solve-game`) gives it, at any node or depth limit, with one or two threads. The
+        # positions: a short endgame; one with a single solution and deliberate passes to choose
+        # from (a search that lets one pass stand for all proves 8 there, the value is 9); one
+        # with two solutions, where the value of a game over one solution's values is not the
+        # real one. Searched to their end, the one-solution positions must print an exact score.
+        # An empty 9x9 game is far from solved at `go nodes 1`: no exact score at all.
+        cases = [
+            ("position 2x2 1+2-3+./3-4+1-./2+1-4+./4-3+2-. scores 5 6", True),
+            ("position 2x2 .1+3-2-/3+..4+/...1+/..2+. mode border taboo 3,0=3 3,0=4 2,0=4", True),
+            ("position 2x2 .1-../24-.3+/1+.../4+.31+ mode border turn 2 taboo 2,3=1", False),
+        ]
+        seen = 0
         with Engine(cmd) as e:
-            for threads in (1, 2):
-                e.send(f"setoption name Threads value {threads}")
-                for limit in ("depth 1000", "nodes 1", "nodes 3000", "nodes 300000", "depth 2", "depth 20"):
-                    e.send(pos)
-                    _, _, lines = go_and_collect(e, f"go {limit}", timeout=60)
-                    searches += 1
-                    marked = [l for l in lines if l.startswith("info ") and " exact" in l.split(" pv ")[0]]
-                    expect(not marked, f"threads {threads} {limit}: {marked}")
+            for pos, proves in cases:
+                truth = _exhaustive_value(cmd, pos)
+                for threads in (1, 2):
+                    e.send(f"setoption name Threads value {threads}")
+                    for limit in ("depth 1000", "nodes 1", "nodes 3000", "nodes 300000", "depth 2", "depth 20"):
+                        e.send(pos)
+                        _, _, lines = go_and_collect(e, f"go {limit}", timeout=60)
+                        marked = [l for l in lines if l.startswith("info ") and " exact" in l.split(" pv ")[0]]
+                        seen += len(marked)
+                        for l in marked:
+                            score = int(l.split(" score ")[1].split()[0])
+                            expect(score == truth, f"{pos} threads {threads} {limit}: {l!r}, value {truth}")
+                        if limit == "depth 1000":
+                            expect(len(marked) == int(proves), f"{pos} threads {threads} {limit}: {marked}")
             e.send("setoption name Threads value 2")
             for _ in range(5):
                 e.send(self.positions[0])
                 _, _, lines = go_and_collect(e, "go nodes 1", timeout=60)
-                searches += 1
                 expect(not any(" exact" in l for l in lines), f"empty 9x9 at go nodes 1: {lines}")
-        return f"{searches} searches, no score marked exact"
+        return f"{seen} exact scores equal the exhaustive values"
 
     def check_tool_numbering(self, cmd: List[str]) -> str:
         proc = _tool(cmd, ["arena", "--first", "random", "--second", "greedy", "--board", "2x2", "--games", "2"])
@@ -550,6 +563,15 @@ def _one_reply(e: Engine, line: str) -> List[str]:
 
 def _tool(cmd: List[str], args: List[str], stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run(cmd + args, input=stdin.encode(), capture_output=True, timeout=120)
+
+
+def _exhaustive_value(cmd: List[str], position: str) -> int:
+    """The final score difference from the mover's side under perfect play, by `solve-game`."""
+    proc = _tool(cmd, ["solve-game"] + position.split()[1:])
+    expect(proc.returncode == 0, f"solve-game {position}: exit {proc.returncode}: {proc.stderr.decode()[:200]}")
+    words = proc.stdout.decode().split()
+    final, mover = int(words[words.index("final") + 1]), words[words.index("mover") + 1]
+    return final if mover == "1" else -final
 
 
 def c1_cells(p: Protocol, cmd: List[str]) -> str:

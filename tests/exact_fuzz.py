@@ -58,14 +58,18 @@ def random_position(agent: List[str], rng: random.Random) -> Optional[str]:
 
 
 def exhaustive_value(agent: List[str], position: str) -> Optional[int]:
-    """The game value for the player to move (final score difference), or None if unsettled."""
+    """The final score difference from the side of the player to move under perfect play (the
+    agent's `score`), or None if unsettled. `solve-game` prints it from player 1's side."""
     words = position.split()[1:]
     proc = subprocess.run(agent + ["solve-game", "--max-nodes", "5000000"] + words,
                           capture_output=True, text=True, timeout=300)
     if proc.returncode != 0:
         return None
     first = proc.stdout.split()
-    return int(first[first.index("final") + 1]) if "final" in first else None
+    if "final" not in first:
+        return None
+    final = int(first[first.index("final") + 1])
+    return final if first[first.index("mover") + 1] == "1" else -final
 
 
 def exact_scores(agent: List[str], position: str, threads: int, limit: str) -> List[Tuple[int, str]]:

@@ -4,8 +4,6 @@ import exact_fuzz
 
 
 def test_every_exact_score_equals_the_exhaustive_value(sudoku_bin):
-    # The agent prints no exact score today (its search proves values of a reduced game); any
-    # it prints must equal the exhaustive solver's value.
     searches, checked, bad = exact_fuzz.run([str(sudoku_bin)], searches=20, seed=1)
-    assert searches == 20
+    assert searches == 20 and checked > 0
     assert bad == [], "\n".join(bad[:5])

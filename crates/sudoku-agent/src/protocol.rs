@@ -51,14 +51,12 @@ pub fn event_line(event: &Event) -> String {
             millis,
             score,
             pv,
-            // The search's `exact` is a proof in its reduced cell game (one solution's values),
-            // and the exhaustive solver (`sudoku-agent check-exact`) finds 4x4 positions where
-            // that game's value is not the real one: so no score is printed as exact.
-            exact: _,
+            exact,
         } => {
             let nps = nodes * 1000 / (*millis).max(1);
+            let exact = if *exact { " exact" } else { "" };
             format!(
-                "info depth {depth} nodes {nodes} nps {nps} time {millis} score {score} pv {pv}"
+                "info depth {depth} nodes {nodes} nps {nps} time {millis} score {score}{exact} pv {pv}"
             )
         }
     }

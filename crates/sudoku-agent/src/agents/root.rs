@@ -11,13 +11,11 @@ pub struct RootInfo {
     pub solution: Vec<u8>,
     /// Moves of the player to move known to leave the sudoku unsolvable.
     pub taboo: Vec<Move>,
-    /// Every candidate move was classified (safe or taboo): no stop, no budget ran out. Only
-    /// then can a search of the passes be exact.
-    pub complete: bool,
     /// The board has exactly one solution (decided within the per-move budget). Only then is
-    /// the cell game the real game: every value off the solution is taboo at once, and the
-    /// taboo moves of later positions are root taboo moves still free of duplicates. With
-    /// several solutions a player may steer between them, which the cell game does not see.
+    /// the cell game the real game: every value off the solution is taboo at once (the
+    /// candidates left unclassified included), and the taboo moves of later positions are
+    /// those of the root still free of duplicates. With several solutions a player may steer
+    /// between them, which the cell game does not see.
     pub unique: bool,
 }
 
@@ -127,7 +125,6 @@ pub fn analyse_root(
         .map(|&v| if v == 0 { 0 } else { 1u32 << (v - 1) })
         .collect();
     let mut taboo = Vec::new();
-    let mut complete = true;
     let mut spent = 0usize;
     let per_move = budget.per_move.min(referee_nodes(board.shape()));
     for mv in game.legal_moves(game.turn()) {
@@ -136,7 +133,6 @@ pub fn analyse_root(
             continue;
         }
         if stop() || spent >= budget.total {
-            complete = false;
             break;
         }
         let mut next = board.clone();
@@ -149,11 +145,8 @@ pub fn analyse_root(
                 }
             }
             Solved::Unsolvable => taboo.push(mv),
-            Solved::Undecided => complete = false,
-            Solved::Stopped => {
-                complete = false;
-                break;
-            }
+            Solved::Undecided => {}
+            Solved::Stopped => break,
         }
         spent = spent.saturating_add(tried);
     }
@@ -161,7 +154,6 @@ pub fn analyse_root(
     Some(RootInfo {
         solution,
         taboo,
-        complete,
         unique,
     })
 }

@@ -9,10 +9,15 @@
 //! lock-free transposition table, move ordering (TT move, scoring moves, moves that do not
 //! leave a region one cell from completion) and lazy SMP over all threads.
 //!
-//! Taboo moves are found exactly at the root with the solver. Inside the tree a root taboo
-//! move `r,c=v` stays a valid pass while its cell is empty and none of the cells that hold
-//! `v` in `S` in its row, column or block are filled (the tree only ever places `S` values,
-//! so then `v` is still not a duplicate, and a superset of an unsolvable board is unsolvable).
+//! Passes are taboo moves. On a board with one solution every value off `S` on an empty cell
+//! that is not a duplicate is one, whoever may reach the cell later; inside the tree such a
+//! move `r,c=v` stays a valid pass while its cell is empty and none of the cells that hold `v`
+//! in `S` in its row, column or block are filled (the tree only ever places `S` values, so
+//! then `v` is still not a duplicate, and a superset of an unsolvable board is unsolvable).
+//! Which pass a player uses decides which stay for later, so where the search can see the
+//! end of the game every usable pass is a move of its own; short of the end one pass stands
+//! for all (a tempo move) and the value is no proof. On a board with several solutions the
+//! passes are the mover's taboo moves the solver finds at the root, and nothing is proven.
 //! Values returned by the tree are *future* points (side to move minus opponent), so
 //! transpositions reached with different scores share entries.
 //!
@@ -40,19 +45,32 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use puzzle_rules::sudoku::board::Move;
-use puzzle_rules::sudoku::game::Game;
+use puzzle_rules::sudoku::game::{cell_moves, Game};
 
-use super::root::{analyse_root, quick_move, solve_until, AnalysisBudget, Solved};
+use super::root::{analyse_root, quick_move, solve_until, AnalysisBudget, RootInfo, Solved};
 use super::{Event, Limits, INF};
 use node::{real_move, Node, Setup};
 pub use table::Table;
 use worker::Worker;
 
-/// A pass: play a taboo move.
-pub const PASS: u16 = u16::MAX;
-pub(super) const NO_MOVE: u16 = u16::MAX - 1;
+pub(super) const NO_MOVE: u16 = u16::MAX;
 /// Root taboo moves tracked in the tree (a bit each).
 pub(super) const MAX_TABOO: usize = 128;
+/// Move codes from here on are passes: `PASSES + i` plays tracked taboo move `i` (cells
+/// are below it on every board: 25x25 has 625).
+const PASSES: u16 = NO_MOVE - MAX_TABOO as u16;
+
+/// The move code of pass `i`.
+pub(super) fn pass_move(i: usize) -> u16 {
+    PASSES + i as u16
+}
+
+/// The pass a move code plays, `None` for a cell (or [`NO_MOVE`]).
+pub(super) fn pass_index(mv: u16) -> Option<usize> {
+    (PASSES..NO_MOVE)
+        .contains(&mv)
+        .then(|| (mv - PASSES) as usize)
+}
 /// Horizon bonus for the side that would fill the last cell.
 pub(super) const PARITY: i32 = 2;
 /// Weight (in quarter points) of the playable-cell difference under allowed-squares rules.
@@ -165,10 +183,8 @@ pub fn search(
         }
     };
     let setup = Setup::new(game);
-    let node = Node::new(game, &setup, &root);
-    // The cell game is the real game only when every pass is known (a complete analysis,
-    // all of its taboo moves tracked) and the board has one solution.
-    let passes_known = root.complete && root.unique && root.taboo.len() <= MAX_TABOO;
+    let passes = CellGamePasses::of(game, &root);
+    let node = Node::new(game, &setup, &root.solution, &passes.moves);
     let mut best_move = quick;
     let diff = score_diff(game);
     // Helper threads are detached: the answer must not wait for a descheduled helper to
@@ -176,7 +192,7 @@ pub fn search(
     let setup = Arc::new(setup);
     spawn_helpers(threads, &setup, table, &node, &stopper);
     let mut w = Worker::new(&setup, table, &stopper, node.clone());
-    let mut root_moves = w.moves(NO_MOVE, 0);
+    let mut root_moves = w.moves(NO_MOVE, 0, true).0;
     let max_depth = stopper.limits.depth.unwrap_or(u32::MAX);
     let mut depth = 1;
     while depth <= max_depth {
@@ -184,14 +200,14 @@ pub fn search(
         let Some((mv, v)) = w.root(depth, &mut root_moves) else {
             break;
         };
-        let real = real_move(&setup, &node, &root, mv);
+        let real = real_move(&setup, &node, &root.solution, mv);
         if Some(real) != best_move {
             report(Event::Propose(real));
         }
         best_move = Some(real);
         // A proof needs the cell game to be the real game and a value that rests on nothing
         // unproven.
-        let exact = !w.horizon && passes_known;
+        let exact = !w.horizon && passes.exact;
         report(Event::Info {
             depth,
             nodes: stopper.shared.nodes.load(Ordering::Relaxed) + (w.nodes & 255),
@@ -213,6 +229,50 @@ pub fn search(
     }
 }
 
+/// The passes of the cell game: the taboo moves it lets the players use.
+struct CellGamePasses {
+    /// Taboo moves, each usable while its cell and the cells holding its value in the
+    /// solution in its row, column and block are empty (and its cell playable).
+    moves: Vec<Move>,
+    /// The cell game with these passes is the real game.
+    exact: bool,
+}
+
+impl CellGamePasses {
+    /// With one solution `S`, every value off `S` on an empty cell leaves the sudoku
+    /// unsolvable, so the passes of every later position are the root's candidates off `S`
+    /// (on any empty cell, whoever may reach it later) while they are not duplicates: the
+    /// cell game is then the real game, provided every such move is tracked and no cell's
+    /// `S` value is taboo-listed (such a cell could never be filled). With several solutions
+    /// a player may steer between them, which the cell game does not see: it takes the
+    /// mover's taboo moves the root analysis found and proves nothing.
+    fn of(game: &Game, root: &RootInfo) -> CellGamePasses {
+        if !root.unique {
+            return CellGamePasses {
+                moves: root.taboo.clone(),
+                exact: false,
+            };
+        }
+        let board = game.board();
+        let size = board.size();
+        let mut moves = Vec::new();
+        let mut blocked = false;
+        for (cell, &value) in board.cells().iter().enumerate() {
+            if value != 0 {
+                continue;
+            }
+            let (row, col) = (cell / size, cell % size);
+            let solved = root.solution[cell];
+            blocked |= game.taboo().contains(&Move::new(row, col, solved));
+            moves.extend(cell_moves(board, row, col, game.taboo()).filter(|m| m.value != solved));
+        }
+        CellGamePasses {
+            exact: !blocked && moves.len() <= MAX_TABOO,
+            moves,
+        }
+    }
+}
+
 /// Starts the lazy-SMP helpers: `threads - 1` workers on the same root and table, odd
 /// ones one iteration deeper, until the main worker is done.
 fn spawn_helpers(
@@ -222,6 +282,8 @@ fn spawn_helpers(
     node: &Node,
     stopper: &Stopper,
 ) {
+    // Read now: a helper thread that starts late must not take the next search's generation.
+    let generation = table.generation();
     for helper in 1..threads.max(1) {
         let (setup, table, node) = (setup.clone(), table.clone(), node.clone());
         let (limits, shared) = (stopper.limits.clone(), stopper.shared.clone());
@@ -232,7 +294,8 @@ fn spawn_helpers(
                 shared,
             };
             let mut w = Worker::new(&setup, &table, &stopper, node);
-            let mut root_moves = w.moves(NO_MOVE, 0);
+            w.generation = generation;
+            let mut root_moves = w.moves(NO_MOVE, 0, true).0;
             let mut depth = 1 + (helper as u32 % 2);
             while !w.aborted && !stopper.shared.done.load(Ordering::Relaxed) {
                 if depth > w.node.empties as u32 + 64 {
@@ -280,13 +343,13 @@ mod tests {
         let root = analyse_root(&game, &|| false, AnalysisBudget::for_search(&game, &limits))
             .expect("the empty board is solvable");
         let setup = Setup::new(&game);
-        let node = Node::new(&game, &setup, &root);
+        let node = Node::new(&game, &setup, &root.solution, &root.taboo);
         let table = Table::new(16);
         table.new_search();
         let mut w = Worker::new(&setup, &table, &stopper, node);
-        let mut root_moves = w.moves(NO_MOVE, 0);
+        let mut root_moves = w.moves(NO_MOVE, 0, true).0;
         for &(mv, _) in &root_moves {
-            assert_ne!(mv, PASS, "no taboo move on an empty board");
+            assert!(pass_index(mv).is_none(), "no taboo move on an empty board");
             w.node.fill(&setup, mv as usize);
             w.node.flip_turn(&setup);
             let entry = Entry {
@@ -296,7 +359,7 @@ mod tests {
                 best: NO_MOVE,
                 proven: false,
             };
-            table.store(w.node.hash, entry);
+            table.store(w.node.hash, entry, table.generation());
             w.node.flip_turn(&setup);
             w.node.unfill(&setup, mv as usize);
         }

@@ -10,8 +10,7 @@ use puzzle_rules::rng::SplitMix64;
 use puzzle_rules::sudoku::board::Move;
 use puzzle_rules::sudoku::game::{Game, Mode, Player};
 
-use super::{MAX_TABOO, PASS};
-use crate::agents::root::RootInfo;
+use super::{pass_index, MAX_TABOO};
 use crate::cell_game::{Geometry, View, POINTS};
 
 /// What stays fixed through one search: the board's geometry, the mode and the Zobrist keys.
@@ -26,6 +25,8 @@ pub(super) struct Setup {
 
 #[derive(Clone)]
 pub(super) struct TabooPass {
+    /// The taboo move played as this pass.
+    pub(super) play: Move,
     pub(super) cell: u16,
     /// Cells whose filling makes this pass unusable (its own cell and the cells holding its
     /// value in `S` in its row, column and block).
@@ -68,7 +69,9 @@ impl Setup {
 }
 
 impl Node {
-    pub(super) fn new(game: &Game, setup: &Setup, root: &RootInfo) -> Node {
+    /// The root node of `game`, whose empty cells take their values from `solution`, with
+    /// `passes` (taboo moves, at most [`MAX_TABOO`] of them kept) as its passes.
+    pub(super) fn new(game: &Game, setup: &Setup, solution: &[u8], passes: &[Move]) -> Node {
         let size = setup.geo.size;
         let board = game.board();
         let mut state = vec![0u8; setup.geo.cells];
@@ -101,9 +104,8 @@ impl Node {
                 start[p.index()][r * size + c] = true;
             }
         }
-        let sol = &root.solution;
-        let taboo: Vec<TabooPass> = root
-            .taboo
+        let sol = solution;
+        let taboo: Vec<TabooPass> = passes
             .iter()
             .take(MAX_TABOO)
             .map(|mv| {
@@ -121,6 +123,7 @@ impl Node {
                     }
                 }
                 TabooPass {
+                    play: *mv,
                     cell: cell as u16,
                     kill,
                 }
@@ -197,8 +200,45 @@ impl Node {
         })
     }
 
-    pub(super) fn usable_pass(&self, setup: &Setup, p: usize) -> Option<usize> {
-        self.usable_passes(setup, p).next()
+    /// Tracked passes still alive whose cells are all empty: either side may use them once
+    /// it can reach their cell.
+    pub(super) fn live_passes(&self) -> usize {
+        let mut bits = self.alive;
+        let mut live = 0;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if self.taboo[i]
+                .kill
+                .iter()
+                .all(|&k| self.state[k as usize] == 0)
+            {
+                live += 1;
+            }
+        }
+        live
+    }
+
+    /// True when a search `depth` plies deep from here can reach the end of every line
+    /// that fills cells and uses passes: then it searches every pass (see
+    /// [`super::worker::Worker::moves`]).
+    pub(super) fn within_reach(&self, depth: u32) -> bool {
+        let depth = depth as usize;
+        depth >= self.empties && depth >= self.empties + self.live_passes()
+    }
+
+    /// Uses pass `i` (the side to move plays its taboo move; the turn passes).
+    pub(super) fn use_pass(&mut self, setup: &Setup, i: usize) {
+        self.alive &= !(1u128 << i);
+        self.hash ^= setup.zob_taboo[i];
+        self.flip_turn(setup);
+    }
+
+    /// Takes back [`Node::use_pass`] of pass `i`.
+    pub(super) fn unuse_pass(&mut self, setup: &Setup, i: usize) {
+        self.flip_turn(setup);
+        self.hash ^= setup.zob_taboo[i];
+        self.alive |= 1u128 << i;
     }
 
     pub(super) fn has_cell(&self, setup: &Setup, p: usize) -> bool {
@@ -252,14 +292,11 @@ impl Node {
 }
 
 /// Converts a reduced-game move at the root to a real move.
-pub(super) fn real_move(setup: &Setup, node: &Node, root: &RootInfo, mv: u16) -> Move {
-    let size = setup.geo.size;
-    if mv == PASS {
-        let i = node
-            .usable_pass(setup, node.turn)
-            .expect("pass chosen only when usable");
-        return root.taboo[i];
+pub(super) fn real_move(setup: &Setup, node: &Node, solution: &[u8], mv: u16) -> Move {
+    if let Some(i) = pass_index(mv) {
+        return node.taboo[i].play;
     }
+    let size = setup.geo.size;
     let cell = mv as usize;
-    Move::new(cell / size, cell % size, root.solution[cell])
+    Move::new(cell / size, cell % size, solution[cell])
 }

@@ -65,11 +65,14 @@ impl Table {
         }
     }
 
-    pub(super) fn probe(&self, hash: u64) -> Option<Entry> {
+    /// The entry of `hash` stored in search `generation` ([`Table::generation`] when the
+    /// searching thread started: a helper still running when the next search starts keeps
+    /// its own, so its entries, made in another root's game, are never read as this one's).
+    pub(super) fn probe(&self, hash: u64, generation: u16) -> Option<Entry> {
         let s = &self.slots[hash as usize & self.mask];
         let key = s[0].load(Ordering::Relaxed);
         let data = s[1].load(Ordering::Relaxed);
-        if key ^ data != hash || data & VALID == 0 || (data >> 32) as u16 != self.generation() {
+        if key ^ data != hash || data & VALID == 0 || (data >> 32) as u16 != generation {
             return None;
         }
         Some(Entry {
@@ -81,10 +84,11 @@ impl Table {
         })
     }
 
-    pub(super) fn store(&self, hash: u64, e: Entry) {
+    /// Stores `e` for `hash` as an entry of search `generation` (see [`Table::probe`]).
+    pub(super) fn store(&self, hash: u64, e: Entry, generation: u16) {
         let s = &self.slots[hash as usize & self.mask];
         let old = s[1].load(Ordering::Relaxed);
-        let gen = self.generation();
+        let gen = generation;
         // Keep a deeper entry of the same position unless this one is exact; never let an
         // unproven entry replace a proven one.
         if s[0].load(Ordering::Relaxed) ^ old == hash && (old >> 32) as u16 == gen {

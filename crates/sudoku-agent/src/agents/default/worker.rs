@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 
 use super::node::{Node, Setup};
 use super::table::{Bound, Entry, Table};
-use super::{Stopper, CONTESTED, INF, MOBILITY, NO_MOVE, PARITY, PASS};
+use super::{pass_index, pass_move, Stopper, CONTESTED, INF, MOBILITY, NO_MOVE, PARITY};
 use crate::eval;
 
 /// One search thread's state.
@@ -21,6 +21,8 @@ pub(super) struct Worker<'a> {
     /// keeps it per node, so a table entry is marked proven only when its own subtree was.
     pub(super) horizon: bool,
     pub(super) killers: Vec<u16>,
+    /// The table's generation of the search this worker belongs to (see [`Table::probe`]).
+    pub(super) generation: u16,
 }
 
 impl<'a> Worker<'a> {
@@ -40,6 +42,7 @@ impl<'a> Worker<'a> {
             aborted: false,
             horizon: false,
             killers: vec![NO_MOVE; 256],
+            generation: table.generation(),
         }
     }
 
@@ -55,7 +58,18 @@ impl<'a> Worker<'a> {
     }
 
     /// Moves of the side to move, ordered best-first; empty when it must pass by force.
-    pub(super) fn moves(&self, tt_move: u16, ply: usize) -> Vec<(u16, i32)> {
+    ///
+    /// Which pass a player uses decides which passes stay for later (each dies when its own
+    /// cells fill), so the real game has a move per usable pass. With `all_passes` every one
+    /// is a move; without, only the first (one tempo move, all a depth-limited search needs)
+    /// and the second value tells that others were left out, so the node's value is no
+    /// proof.
+    pub(super) fn moves(
+        &self,
+        tt_move: u16,
+        ply: usize,
+        all_passes: bool,
+    ) -> (Vec<(u16, i32)>, bool) {
         let setup = self.setup;
         let node = &self.node;
         let p = node.turn;
@@ -81,12 +95,27 @@ impl<'a> Worker<'a> {
             }
             out.push((k as u16, pts, key));
         }
-        if node.usable_pass(setup, p).is_some() {
-            let key = if tt_move == PASS { INF } else { 40 };
-            out.push((PASS, 0, key));
+        let mut passes = node.usable_passes(setup, p);
+        let mut narrowed = false;
+        if let Some(first) = passes.next() {
+            if all_passes {
+                for i in std::iter::once(first).chain(passes) {
+                    let mv = pass_move(i);
+                    let key = if tt_move == mv { INF } else { 40 };
+                    out.push((mv, 0, key));
+                }
+            } else {
+                let key = if pass_index(tt_move).is_some() {
+                    INF
+                } else {
+                    40
+                };
+                out.push((pass_move(first), 0, key));
+                narrowed = passes.next().is_some();
+            }
         }
         out.sort_by_key(|m| std::cmp::Reverse(m.2));
-        out.into_iter().map(|(m, p, _)| (m, p)).collect()
+        (out.into_iter().map(|(m, p, _)| (m, p)).collect(), narrowed)
     }
 
     /// The node's value within (`alpha`, `beta`), fail-soft; marks [`Worker::horizon`] when
@@ -109,7 +138,7 @@ impl<'a> Worker<'a> {
         let alpha0 = alpha;
         let hash = self.node.hash;
         let mut tt_move = NO_MOVE;
-        if let Some(e) = self.table.probe(hash) {
+        if let Some(e) = self.table.probe(hash, self.generation) {
             tt_move = e.best;
             if (e.proven || e.depth as u32 >= depth) && ply > 0 {
                 let cut = match e.bound {
@@ -129,7 +158,8 @@ impl<'a> Worker<'a> {
             self.horizon = true;
             return self.evaluate();
         }
-        let moves = self.moves(tt_move, ply);
+        let (moves, narrowed) = self.moves(tt_move, ply, self.node.within_reach(depth));
+        self.horizon |= narrowed;
         if moves.is_empty() {
             let setup = self.setup;
             let other = self.node.turn ^ 1;
@@ -156,7 +186,7 @@ impl<'a> Worker<'a> {
                     alpha = v;
                 }
                 if alpha >= beta {
-                    if ply < self.killers.len() && mv != PASS {
+                    if ply < self.killers.len() && pass_index(mv).is_none() {
                         self.killers[ply] = mv;
                     }
                     break;
@@ -179,6 +209,7 @@ impl<'a> Worker<'a> {
                 best: best_move,
                 proven: !self.horizon,
             },
+            self.generation,
         );
         best
     }
@@ -193,19 +224,10 @@ impl<'a> Worker<'a> {
         ply: usize,
     ) -> i32 {
         let setup = self.setup;
-        if mv == PASS {
-            let p = self.node.turn;
-            let i = self
-                .node
-                .usable_pass(setup, p)
-                .expect("pass generated only when usable");
-            self.node.alive &= !(1u128 << i);
-            self.node.hash ^= setup.zob_taboo[i];
-            self.node.flip_turn(setup);
+        if let Some(i) = pass_index(mv) {
+            self.node.use_pass(setup, i);
             let v = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
-            self.node.flip_turn(setup);
-            self.node.hash ^= setup.zob_taboo[i];
-            self.node.alive |= 1u128 << i;
+            self.node.unuse_pass(setup, i);
             v
         } else {
             let cell = mv as usize;
@@ -273,8 +295,18 @@ impl<'a> Worker<'a> {
         let mut alpha = -INF;
         let beta = INF;
         let mut best = None;
+        // `root_moves` holds every pass; short of the end only the first is searched, as
+        // in [`Worker::moves`].
+        let all_passes = self.node.within_reach(depth);
+        let first_pass = root_moves.iter().filter_map(|m| pass_index(m.0)).min();
         let mut scored: Vec<(u16, i32, i32)> = Vec::with_capacity(root_moves.len());
+        let mut left_out = Vec::new();
         for &(mv, pts) in root_moves.iter() {
+            if !all_passes && pass_index(mv).is_some_and(|i| Some(i) != first_pass) {
+                self.horizon = true;
+                left_out.push((mv, pts));
+                continue;
+            }
             let v = self.make_and_search(mv, pts, depth, alpha, beta, 0);
             if self.aborted {
                 break;
@@ -290,10 +322,11 @@ impl<'a> Worker<'a> {
             // full iteration's order is trusted: keep the previous best.
             return None;
         }
-        // Next iteration searches the best moves first.
+        // Next iteration searches the best moves first (the passes left out last).
         scored.sort_by_key(|m| std::cmp::Reverse(m.2));
-        for (slot, (mv, pts, _)) in root_moves.iter_mut().zip(scored) {
-            *slot = (mv, pts);
+        let order = scored.into_iter().map(|(mv, pts, _)| (mv, pts));
+        for (slot, m) in root_moves.iter_mut().zip(order.chain(left_out)) {
+            *slot = m;
         }
         if let Some((mv, v)) = best {
             self.table.store(
@@ -305,6 +338,7 @@ impl<'a> Worker<'a> {
                     best: mv,
                     proven: !self.horizon,
                 },
+                self.generation,
             );
         }
         best
