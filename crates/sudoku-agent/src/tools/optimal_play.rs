@@ -19,7 +19,7 @@ use puzzle_rules::sudoku::{Board, Game, Mode, Move, Shape};
 
 use crate::agents::{Agent, AgentKind};
 use crate::arena::{self, MoveLimit};
-use crate::exact::{self, Budget};
+use crate::exact::{self, Budget, Effect};
 use crate::protocol::{self, position_line};
 use crate::record::Step;
 
@@ -74,6 +74,10 @@ pub struct CheckPlayArgs {
     /// and counted).
     #[arg(long, default_value_t = 5_000_000)]
     max_nodes: u64,
+    /// Ask the agent again at this many nodes in every position where it missed, to tell
+    /// choices a deeper search corrects from those its model of the game gets wrong.
+    #[arg(long)]
+    recheck_nodes: Option<u64>,
     /// Suboptimal choices printed, the most points lost first.
     #[arg(long, default_value_t = 5)]
     worst: usize,
@@ -185,6 +189,14 @@ pub struct Choice {
     pub best: i32,
     /// The moves of that value.
     pub best_moves: Vec<Move>,
+    /// Every optimal move is a taboo move (a deliberate pass).
+    pub best_is_pass: bool,
+    /// Sudoku solutions of the board.
+    pub solutions: usize,
+    /// Empty cells.
+    pub empty: usize,
+    /// The agent's move at the recheck limit and its value (misses only, when asked).
+    pub recheck: Option<(Option<Move>, Option<i32>)>,
 }
 
 impl Choice {
@@ -222,6 +234,23 @@ pub struct Tally {
     pub solve_ms: u64,
 }
 
+/// The misses, counted by what they have in common.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MissKinds {
+    /// Misses.
+    pub misses: u64,
+    /// On boards with one sudoku solution.
+    pub unique: u64,
+    /// Where only deliberate passes (taboo moves) are optimal.
+    pub best_is_pass: u64,
+    /// Misses rechecked deeper.
+    pub rechecked: u64,
+    /// Rechecked misses where the deeper search chose an optimal move.
+    pub corrected: u64,
+    /// Rechecked misses on boards with one solution the deeper search still got wrong.
+    pub unique_uncorrected: u64,
+}
+
 impl Tally {
     /// The share of optimal choices among solved positions, with its 95% Wilson interval.
     pub fn optimal_share(&self) -> (f64, f64, f64) {
@@ -236,6 +265,23 @@ impl Tally {
         } else {
             self.lost as f64 / n as f64
         }
+    }
+
+    /// What the misses have in common.
+    pub fn miss_kinds(&self) -> MissKinds {
+        let mut k = MissKinds::default();
+        for c in &self.misses {
+            k.misses += 1;
+            k.unique += u64::from(c.solutions == 1);
+            k.best_is_pass += u64::from(c.best_is_pass);
+            if let Some((_, value)) = c.recheck {
+                k.rechecked += 1;
+                let corrected = value == Some(c.best);
+                k.corrected += u64::from(corrected);
+                k.unique_uncorrected += u64::from(!corrected && c.solutions == 1);
+            }
+        }
+        k
     }
 
     /// The misses, the most points lost first (no or forbidden moves before all), ties in
@@ -255,8 +301,14 @@ fn share(k: u64, n: u64) -> (f64, f64, f64) {
 }
 
 /// Solves each position (within `budget`), asks `agent` for its move at `limit` and adds the
-/// verdict to a tally.
-pub fn measure(positions: &[Game], agent: &Agent, limit: MoveLimit, budget: Budget) -> Tally {
+/// verdict to a tally; where the move is not optimal, asks again at `recheck` if given.
+pub fn measure(
+    positions: &[Game],
+    agent: &Agent,
+    limit: MoveLimit,
+    recheck: Option<MoveLimit>,
+    budget: Budget,
+) -> Tally {
     let mut tally = Tally::default();
     let stop = AtomicBool::new(false);
     for game in positions {
@@ -269,8 +321,11 @@ pub fn measure(positions: &[Game], agent: &Agent, limit: MoveLimit, budget: Budg
             continue;
         };
         tally.solved += 1;
-        agent.clear();
-        let chosen = agent.choose(game, limit.limits(), &stop, &mut |_| {});
+        let ask = |limit: MoveLimit| {
+            agent.clear();
+            agent.choose(game, limit.limits(), &stop, &mut |_| {})
+        };
+        let chosen = ask(limit);
         let value_of = |mv: Move| {
             truth
                 .first_moves
@@ -278,13 +333,23 @@ pub fn measure(positions: &[Game], agent: &Agent, limit: MoveLimit, budget: Budg
                 .find(|m| m.play == Some(mv))
                 .map(|m| m.value)
         };
-        let choice = Choice {
+        let mut choice = Choice {
             position: position_line(game),
             chosen,
             chosen_value: chosen.and_then(value_of),
             best: truth.value,
             best_moves: truth.best_moves().filter_map(|m| m.play).collect(),
+            best_is_pass: truth.best_moves().all(|m| m.effect == Effect::Taboo),
+            solutions: truth.sudoku_solutions,
+            empty: game.board().cells().iter().filter(|&&v| v == 0).count(),
+            recheck: None,
         };
+        if choice.lost() != Some(0) {
+            choice.recheck = recheck.map(|limit| {
+                let mv = ask(limit);
+                (mv, mv.and_then(value_of))
+            });
+        }
         let contested = truth.first_moves.iter().any(|m| m.value < truth.value);
         tally.contested += u64::from(contested);
         match choice.lost() {
@@ -342,6 +407,13 @@ pub fn run(args: CheckPlayArgs) -> Result<()> {
         MoveLimit::Time(ms) => format!("movetime {ms}"),
         MoveLimit::Nodes(n) => format!("nodes {n}"),
     };
+    let recheck = match args.recheck_nodes {
+        Some(0) => bail!("--recheck-nodes must be at least 1"),
+        n => n.map(MoveLimit::Nodes),
+    };
+    let recheck_text = args
+        .recheck_nodes
+        .map_or(String::new(), |n| format!(" recheck-nodes {n}"));
     let games = Games {
         shape,
         mode,
@@ -355,7 +427,7 @@ pub fn run(args: CheckPlayArgs) -> Result<()> {
     let givens_text = givens.map_or("none".to_string(), |(lo, hi)| format!("{lo}-{hi}"));
     let header = format!(
         "check-play shape {shape} mode {mode} givens {givens_text} players {} games-per-pair {} \
-         play-nodes {} seed {} min-filled {} agent {} {limit_text} max-nodes {}",
+         play-nodes {} seed {} min-filled {} agent {} {limit_text}{recheck_text} max-nodes {}",
         names.join(","),
         args.games,
         args.play_nodes,
@@ -391,7 +463,14 @@ pub fn run(args: CheckPlayArgs) -> Result<()> {
         ..Budget::default()
     };
     let started = Instant::now();
-    let tally = measure(&positions, &Agent::new(kind, 1, args.seed), limit, budget);
+    let tally = measure(
+        &positions,
+        &Agent::new(kind, 1, args.seed),
+        limit,
+        recheck,
+        budget,
+    );
+    let kinds = tally.miss_kinds();
     let seconds = started.elapsed().as_secs_f64();
     let (p, lo, hi) = tally.optimal_share();
     let (cp, clo, chi) = share(tally.contested_optimal, tally.contested);
@@ -403,7 +482,9 @@ pub fn run(args: CheckPlayArgs) -> Result<()> {
             "{{\"header\":{},\"games\":{},\"reached\":{reached},\"positions\":{},\"solved\":{},\
              \"skipped\":{},\"optimal\":{},\"share\":{p:.5},\"share_low\":{lo:.5},\
              \"share_high\":{hi:.5},\"contested\":{},\"contested_optimal\":{},\"forbidden\":{},\
-             \"mean_lost\":{:.5},\"max_lost\":{},\"worst\":[{}],\"seconds\":{seconds:.1}}}",
+             \"mean_lost\":{:.5},\"max_lost\":{},\"misses\":{},\"misses_unique\":{},\
+             \"misses_best_is_pass\":{},\"rechecked\":{},\"corrected\":{},\
+             \"unique_uncorrected\":{},\"worst\":[{}],\"seconds\":{seconds:.1}}}",
             json_string(&header),
             played.len(),
             tally.positions,
@@ -415,6 +496,12 @@ pub fn run(args: CheckPlayArgs) -> Result<()> {
             tally.forbidden,
             tally.mean_lost(),
             tally.max_lost,
+            kinds.misses,
+            kinds.unique,
+            kinds.best_is_pass,
+            kinds.rechecked,
+            kinds.corrected,
+            kinds.unique_uncorrected,
             worst.join(",")
         );
         return Ok(());
@@ -448,6 +535,21 @@ pub fn run(args: CheckPlayArgs) -> Result<()> {
         tally.max_lost,
         tally.solve_ms / 1000
     );
+    engine_kit::println_or_exit!(
+        "misses {}: on boards with one solution {}, only passes optimal {}",
+        kinds.misses,
+        kinds.unique,
+        kinds.best_is_pass
+    );
+    if recheck.is_some() {
+        engine_kit::println_or_exit!(
+            "rechecked {}: corrected by the deeper search {}, not corrected on boards with one \
+             solution {}",
+            kinds.rechecked,
+            kinds.corrected,
+            kinds.unique_uncorrected
+        );
+    }
     for (i, c) in worst.iter().enumerate() {
         engine_kit::println_or_exit!("worst {}: {}", i + 1, choice_text(c));
     }
@@ -463,17 +565,31 @@ fn moves_text(moves: &[Move]) -> String {
     list.join(" ")
 }
 
-/// `lost L | position ... | chose M value V | best M... value B`.
+fn value_text(v: Option<i32>) -> String {
+    v.map_or("none".to_string(), |v| v.to_string())
+}
+
+/// `lost L | position ... | chose M value V | best M... value B | solutions S empty E [| pass]
+/// [| recheck M value V]`.
 fn choice_text(c: &Choice) -> String {
     let lost = c.lost().map_or("forbidden".to_string(), |l| l.to_string());
-    let value = c.chosen_value.map_or("none".to_string(), |v| v.to_string());
-    format!(
-        "lost {lost} | {} | chose {} value {value} | best {} value {}",
+    let mut out = format!(
+        "lost {lost} | {} | chose {} value {} | best {} value {} | solutions {} empty {}",
         c.position,
         move_text(c.chosen),
+        value_text(c.chosen_value),
         moves_text(&c.best_moves),
-        c.best
-    )
+        c.best,
+        c.solutions,
+        c.empty
+    );
+    if c.best_is_pass {
+        out.push_str(" | only passes optimal");
+    }
+    if let Some((mv, v)) = c.recheck {
+        let _ = write!(out, " | recheck {} value {}", move_text(mv), value_text(v));
+    }
+    out
 }
 
 fn choice_json(c: &Choice) -> String {
@@ -493,7 +609,24 @@ fn choice_json(c: &Choice) -> String {
         .iter()
         .map(|m| json_string(&m.to_string()))
         .collect();
-    let _ = write!(out, ",\"best\":[{}],\"value\":{}}}", best.join(","), c.best);
+    let _ = write!(
+        out,
+        ",\"best\":[{}],\"value\":{},\"best_is_pass\":{},\"solutions\":{},\"empty\":{}",
+        best.join(","),
+        c.best,
+        c.best_is_pass,
+        c.solutions,
+        c.empty
+    );
+    if let Some((mv, v)) = c.recheck {
+        let _ = write!(
+            out,
+            ",\"recheck\":{},\"recheck_value\":{}",
+            json_string(&move_text(mv)),
+            v.map_or("null".to_string(), |v| v.to_string())
+        );
+    }
+    out.push('}');
     out
 }
 
@@ -531,6 +664,7 @@ mod tests {
                 std::slice::from_ref(&g),
                 &Agent::new(kind, 1, 0),
                 MoveLimit::Nodes(100),
+                None,
                 Budget::default(),
             );
             assert_eq!((t.solved, t.optimal, t.contested), (1, 1, 0), "{kind:?}");
@@ -568,6 +702,7 @@ mod tests {
             &positions,
             &Agent::new(AgentKind::Random, 1, 5),
             MoveLimit::Nodes(1),
+            Some(MoveLimit::Nodes(1)),
             Budget::default(),
         );
         assert_eq!(t.solved, t.positions, "all small endgames solve");
@@ -587,6 +722,19 @@ mod tests {
                 .unwrap();
             assert_eq!(c.lost(), Some(truth.value - chosen.value));
             assert!(c.lost().unwrap() > 0);
+            assert_eq!(c.solutions, truth.sudoku_solutions);
+            let (mv, v) = c.recheck.expect("misses are rechecked");
+            let again = truth.first_moves.iter().find(|m| m.play == mv).unwrap();
+            assert_eq!(v, Some(again.value));
         }
+        let kinds = t.miss_kinds();
+        assert_eq!(
+            (kinds.misses, kinds.rechecked),
+            (t.misses.len() as u64, t.misses.len() as u64)
+        );
+        assert!(
+            kinds.corrected < kinds.rechecked,
+            "a random chooser stays random"
+        );
     }
 }
