@@ -19,7 +19,7 @@ use puzzle_rules::sudoku::{Board, Game, Mode, Move, Shape};
 
 use crate::agents::{Agent, AgentKind};
 use crate::arena::{self, MoveLimit};
-use crate::exact::{self, Budget, Effect};
+use crate::exact::{self, Budget, Effect, Solution};
 use crate::protocol::{self, position_line};
 use crate::record::Step;
 
@@ -191,6 +191,9 @@ pub struct Choice {
     pub best_moves: Vec<Move>,
     /// Every optimal move is a taboo move (a deliberate pass).
     pub best_is_pass: bool,
+    /// The move chosen is a taboo move (a pass) and another pass is optimal: the choice of
+    /// which pass to play lost the points.
+    pub worse_pass: bool,
     /// Sudoku solutions of the board.
     pub solutions: usize,
     /// Empty cells.
@@ -199,7 +202,42 @@ pub struct Choice {
     pub recheck: Option<(Option<Move>, Option<i32>)>,
 }
 
+/// The proven value of `mv` in the solved position.
+fn value_of(truth: &Solution, mv: Option<Move>) -> Option<i32> {
+    let mv = mv?;
+    truth
+        .first_moves
+        .iter()
+        .find(|m| m.play == Some(mv))
+        .map(|m| m.value)
+}
+
 impl Choice {
+    /// The verdict on `chosen` in `game`, solved as `truth` (no recheck).
+    pub fn of(game: &Game, truth: &Solution, chosen: Option<Move>) -> Choice {
+        let is_pass = |mv: Option<Move>| {
+            truth
+                .first_moves
+                .iter()
+                .any(|m| m.play == mv && m.effect == Effect::Taboo)
+        };
+        Choice {
+            position: position_line(game),
+            chosen,
+            chosen_value: value_of(truth, chosen),
+            best: truth.value,
+            best_moves: truth.best_moves().filter_map(|m| m.play).collect(),
+            best_is_pass: truth.best_moves().all(|m| m.effect == Effect::Taboo),
+            worse_pass: is_pass(chosen)
+                && truth
+                    .best_moves()
+                    .any(|m| m.effect == Effect::Taboo && m.play != chosen),
+            solutions: truth.sudoku_solutions,
+            empty: game.board().cells().iter().filter(|&&v| v == 0).count(),
+            recheck: None,
+        }
+    }
+
     /// Points lost: the best value minus the chosen move's (`None` for no or a forbidden
     /// move).
     pub fn lost(&self) -> Option<i32> {
@@ -243,6 +281,8 @@ pub struct MissKinds {
     pub unique: u64,
     /// Where only deliberate passes (taboo moves) are optimal.
     pub best_is_pass: u64,
+    /// Where the agent passed (played a taboo move) and another pass was optimal.
+    pub worse_pass: u64,
     /// Misses rechecked deeper.
     pub rechecked: u64,
     /// Rechecked misses where the deeper search chose an optimal move.
@@ -274,6 +314,7 @@ impl Tally {
             k.misses += 1;
             k.unique += u64::from(c.solutions == 1);
             k.best_is_pass += u64::from(c.best_is_pass);
+            k.worse_pass += u64::from(c.worse_pass);
             if let Some((_, value)) = c.recheck {
                 k.rechecked += 1;
                 let corrected = value == Some(c.best);
@@ -326,28 +367,11 @@ pub fn measure(
             agent.choose(game, limit.limits(), &stop, &mut |_| {})
         };
         let chosen = ask(limit);
-        let value_of = |mv: Move| {
-            truth
-                .first_moves
-                .iter()
-                .find(|m| m.play == Some(mv))
-                .map(|m| m.value)
-        };
-        let mut choice = Choice {
-            position: position_line(game),
-            chosen,
-            chosen_value: chosen.and_then(value_of),
-            best: truth.value,
-            best_moves: truth.best_moves().filter_map(|m| m.play).collect(),
-            best_is_pass: truth.best_moves().all(|m| m.effect == Effect::Taboo),
-            solutions: truth.sudoku_solutions,
-            empty: game.board().cells().iter().filter(|&&v| v == 0).count(),
-            recheck: None,
-        };
+        let mut choice = Choice::of(game, &truth, chosen);
         if choice.lost() != Some(0) {
             choice.recheck = recheck.map(|limit| {
                 let mv = ask(limit);
-                (mv, mv.and_then(value_of))
+                (mv, value_of(&truth, mv))
             });
         }
         let contested = truth.first_moves.iter().any(|m| m.value < truth.value);
@@ -483,7 +507,7 @@ pub fn run(args: CheckPlayArgs) -> Result<()> {
              \"skipped\":{},\"optimal\":{},\"share\":{p:.5},\"share_low\":{lo:.5},\
              \"share_high\":{hi:.5},\"contested\":{},\"contested_optimal\":{},\"forbidden\":{},\
              \"mean_lost\":{:.5},\"max_lost\":{},\"misses\":{},\"misses_unique\":{},\
-             \"misses_best_is_pass\":{},\"rechecked\":{},\"corrected\":{},\
+             \"misses_best_is_pass\":{},\"misses_worse_pass\":{},\"rechecked\":{},\"corrected\":{},\
              \"unique_uncorrected\":{},\"worst\":[{}],\"seconds\":{seconds:.1}}}",
             json_string(&header),
             played.len(),
@@ -499,6 +523,7 @@ pub fn run(args: CheckPlayArgs) -> Result<()> {
             kinds.misses,
             kinds.unique,
             kinds.best_is_pass,
+            kinds.worse_pass,
             kinds.rechecked,
             kinds.corrected,
             kinds.unique_uncorrected,
@@ -536,10 +561,12 @@ pub fn run(args: CheckPlayArgs) -> Result<()> {
         tally.solve_ms / 1000
     );
     engine_kit::println_or_exit!(
-        "misses {}: on boards with one solution {}, only passes optimal {}",
+        "misses {}: on boards with one solution {}, only passes optimal {}, a pass chosen where \
+         another pass was better {}",
         kinds.misses,
         kinds.unique,
-        kinds.best_is_pass
+        kinds.best_is_pass,
+        kinds.worse_pass
     );
     if recheck.is_some() {
         engine_kit::println_or_exit!(
@@ -586,6 +613,9 @@ fn choice_text(c: &Choice) -> String {
     if c.best_is_pass {
         out.push_str(" | only passes optimal");
     }
+    if c.worse_pass {
+        out.push_str(" | a worse pass");
+    }
     if let Some((mv, v)) = c.recheck {
         let _ = write!(out, " | recheck {} value {}", move_text(mv), value_text(v));
     }
@@ -611,10 +641,11 @@ fn choice_json(c: &Choice) -> String {
         .collect();
     let _ = write!(
         out,
-        ",\"best\":[{}],\"value\":{},\"best_is_pass\":{},\"solutions\":{},\"empty\":{}",
+        ",\"best\":[{}],\"value\":{},\"best_is_pass\":{},\"worse_pass\":{},\"solutions\":{},\"empty\":{}",
         best.join(","),
         c.best,
         c.best_is_pass,
+        c.worse_pass,
         c.solutions,
         c.empty
     );
@@ -691,6 +722,27 @@ mod tests {
             again.iter().map(position_line).collect::<HashSet<_>>(),
             lines
         );
+    }
+
+    /// The pass chosen matters: on this board with one solution the taboo move 0,2=2 is
+    /// worth 2 and 3,2=4 is worth 13 (values of `sudoku-agent solve-game`).
+    #[test]
+    fn a_worse_pass_is_a_miss_of_its_own_kind() {
+        let g = game("position 2x2 1-..3+/4-..1+/2+.../3-... scores 0 1");
+        let truth = exact::solve(&g, Budget::default()).unwrap();
+        let at = |text: &str| Some(Move::parse(text).unwrap());
+        let worse = Choice::of(&g, &truth, at("0,2=2"));
+        assert_eq!(
+            (worse.lost(), worse.worse_pass, worse.best_is_pass),
+            (Some(11), true, true)
+        );
+        assert_eq!(worse.solutions, 1);
+        let best = Choice::of(&g, &truth, at("3,2=4"));
+        assert_eq!((best.lost(), best.worse_pass), (Some(0), false));
+        let placed = Choice::of(&g, &truth, at("0,1=2"));
+        assert!(placed.lost().unwrap() > 0 && !placed.worse_pass);
+        let none = Choice::of(&g, &truth, None);
+        assert_eq!(none.lost(), None);
     }
 
     /// A random chooser is caught: below 100% optimal, with points lost and its misses
