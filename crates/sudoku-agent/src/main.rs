@@ -15,7 +15,8 @@
 //!   positions as plain arrays.
 //! - [`eval`]: the territory evaluation of the allowed-squares game (`default` and
 //!   `territory` use it).
-//! - [`exact`]: the exact solver of the game on small boards (`solve-game`, `check-exact`).
+//! - [`exact`]: the exact solver of the game on small boards (`solve-game`, `check-exact`,
+//!   `check-play`).
 //! - [`record`]: game records, written by the arena and checked by `replay`.
 //! - [`arena`], [`bench`](mod@bench), [`tools`]: the one-shot jobs.
 

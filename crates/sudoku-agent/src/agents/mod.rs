@@ -258,6 +258,29 @@ mod tests {
     use puzzle_rules::sudoku::board::{Board, Shape};
     use puzzle_rules::sudoku::game::Mode;
 
+    /// 2,3=4 (1 point) is worth 14 in the end, 0,2=4 only 0 because player 2 then passes with
+    /// 3,3=1 in a cell player 1 cannot reach (values from `sudoku-agent solve-game`); the
+    /// search must know the opponent's passes to see it.
+    #[test]
+    fn default_sees_the_opponents_pass_in_a_cell_the_mover_cannot_reach() {
+        let line = "position 2x2 3+2-../4+1+3+2+/1-3+2-./2-4-.. mode random turn 1 scores 5 1 \
+                    taboo 0,3=3 allowed1 1,2 0,0 1,3 1,0 allowed2 0,1 0,3 3,0 3,2";
+        let Ok(crate::protocol::Command::Position(g)) = crate::protocol::parse_line(line) else {
+            panic!("not a position");
+        };
+        let limits = Limits {
+            depth: Some(30),
+            ..Limits::default()
+        };
+        let best = Agent::new(AgentKind::Default, 1, 0).choose(
+            &g,
+            limits,
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        assert_eq!(best, Some(Move::parse("2,3=4").unwrap()));
+    }
+
     #[test]
     fn searches_end_at_the_deadline_on_an_empty_25x25_board() {
         use std::time::Duration;

@@ -158,7 +158,7 @@ pub fn choose(
         .filter(|(m, _)| !root.taboo.contains(m))
         .collect();
     let Some(&(first, _)) = root_moves.first() else {
-        return root.taboo.first().copied();
+        return root.mover_taboo().first().copied();
     };
     report(Event::Propose(first));
     let mut best = (first, 0);
@@ -210,7 +210,7 @@ pub fn choose(
     // The report's trick: when every move loses points, pass with a move known to make the
     // sudoku unsolvable.
     if best.1 < 0 {
-        if let Some(&t) = root.taboo.first() {
+        if let Some(&t) = root.mover_taboo().first() {
             return Some(t);
         }
     }

@@ -1,22 +1,37 @@
-//! Exact facts about the root, found with the solver: one solution and the taboo moves of
-//! the player to move; and the quick move proposed before the tree search starts.
+//! Exact facts about the root, found with the solver: one solution and the taboo moves
+//! (those of the player to move first); and the quick move proposed before the tree search
+//! starts.
 
 use puzzle_rules::sudoku::board::{Board, Move};
-use puzzle_rules::sudoku::game::{referee_nodes, Game};
+use puzzle_rules::sudoku::game::{cell_moves, referee_nodes, Game, Mode};
 use puzzle_rules::sudoku::solver;
 
 /// Exact facts about the root found with the solver.
 pub struct RootInfo {
     /// One solution of the root board (row-major values).
     pub solution: Vec<u8>,
-    /// Moves of the player to move known to leave the sudoku unsolvable.
+    /// Moves known to leave the sudoku unsolvable: first the player to move's
+    /// ([`RootInfo::mover_taboo`]), then, under allowed-squares rules, those in the cells it
+    /// cannot play now, which are the opponent's passes and passes of cells reached later (a
+    /// search that knew only the mover's passes denied the opponent its own: a 2x2 position
+    /// in random mode where the only optimal answer is the opponent's pass in a cell the
+    /// mover cannot reach lost 14 points).
     pub taboo: Vec<Move>,
+    /// How many of [`RootInfo::taboo`] the player to move may propose now.
+    pub mover_taboo: usize,
     /// The board has exactly one solution (decided within the per-move budget). Only then is
     /// the cell game the real game: every value off the solution is taboo at once (the
     /// candidates left unclassified included), and the taboo moves of later positions are
     /// those of the root still free of duplicates. With several solutions a player may steer
     /// between them, which the cell game does not see.
     pub unique: bool,
+}
+
+impl RootInfo {
+    /// The taboo moves the player to move may propose now.
+    pub fn mover_taboo(&self) -> &[Move] {
+        &self.taboo[..self.mover_taboo]
+    }
 }
 
 /// How much solver work the root analysis may spend.
@@ -102,7 +117,8 @@ fn solve_until_counting(
     }
 }
 
-/// Solves the root and classifies the side to move's candidate values: values of some
+/// Solves the root and classifies the side to move's candidate values, then (under
+/// allowed-squares rules) those of the empty cells it cannot play now: values of some
 /// solution are safe, the others are taboo moves (usable as passes). Stops early (keeping
 /// what it found) when `stop` says so; the first solution alone already gives safe moves.
 /// A move the referee's budget ([`referee_nodes`]) cannot decide stays unclassified (neither
@@ -127,7 +143,14 @@ pub fn analyse_root(
     let mut taboo = Vec::new();
     let mut spent = 0usize;
     let per_move = budget.per_move.min(referee_nodes(board.shape()));
-    for mv in game.legal_moves(game.turn()) {
+    let mover = |(r, c): (usize, usize)| game.may_play_cell(game.turn(), r, c);
+    // In classic mode every empty cell is the mover's.
+    let others = (0..size * size)
+        .filter(|_| game.mode() != Mode::Classic)
+        .map(|k| (k / size, k % size))
+        .filter(|&(r, c)| board.get(r, c) == 0 && !mover((r, c)))
+        .flat_map(|(r, c)| cell_moves(board, r, c, game.taboo()));
+    for mv in game.legal_moves(game.turn()).into_iter().chain(others) {
         let cell = mv.row * size + mv.col;
         if known[cell] & (1 << (mv.value - 1)) != 0 {
             continue;
@@ -150,10 +173,13 @@ pub fn analyse_root(
         }
         spent = spent.saturating_add(tried);
     }
+    // The mover's moves came first.
+    let mover_taboo = taboo.iter().take_while(|m| mover((m.row, m.col))).count();
     let unique = !stop() && solver::count_solutions_within(board, 2, per_move) == Some(1);
     Some(RootInfo {
         solution,
         taboo,
+        mover_taboo,
         unique,
     })
 }
@@ -253,5 +279,43 @@ impl<'a> SolutionMoves<'a> {
     /// The first legal move of the player to move (the fallback when time is up).
     pub fn first_legal(&self) -> Option<Move> {
         self.game.legal_moves(self.game.turn()).first().copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{parse_line, Command};
+
+    fn game(line: &str) -> Game {
+        match parse_line(line) {
+            Ok(Command::Position(game)) => *game,
+            _ => panic!("not a position: {line}"),
+        }
+    }
+
+    /// Under allowed-squares rules the opponent's passes are known too: 3,3=1 leaves the
+    /// sudoku unsolvable and only player 2 can reach r4c4; the mover's taboo moves come first.
+    #[test]
+    fn the_analysis_lists_taboo_moves_in_cells_the_mover_cannot_play() {
+        let g = game(
+            "position 2x2 3+2-../4+1+3+2+/1-3+2-./2-4-.. mode random turn 1 scores 5 1 \
+             taboo 0,3=3 allowed1 1,2 0,0 1,3 1,0 allowed2 0,1 0,3 3,0 3,2",
+        );
+        let budget = AnalysisBudget::for_search(&g, &super::super::Limits::default());
+        let root = analyse_root(&g, &|| false, budget).unwrap();
+        assert!(root.unique);
+        let at = |text: &str| Move::parse(text).unwrap();
+        assert!(!g.may_play_cell(g.turn(), 3, 3));
+        assert!(root.taboo.contains(&at("3,3=1")), "{:?}", root.taboo);
+        assert!(!root.mover_taboo().contains(&at("3,3=1")));
+        for mv in root.mover_taboo() {
+            assert!(g.legal_moves(g.turn()).contains(mv), "{mv}");
+        }
+        assert!(
+            root.mover_taboo().contains(&at("0,2=1")),
+            "{:?}",
+            root.taboo
+        );
     }
 }

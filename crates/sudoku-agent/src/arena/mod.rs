@@ -83,13 +83,16 @@ const EXTERNAL_NODES_WAIT_MS: u64 = 60_000;
 
 /// One side's limit per move.
 #[derive(Clone, Copy, Debug)]
-enum MoveLimit {
+pub(crate) enum MoveLimit {
+    /// `go movetime` in milliseconds.
     Time(u64),
+    /// `go nodes`.
     Nodes(u64),
 }
 
 impl MoveLimit {
-    fn limits(self) -> Limits {
+    /// The limits of one search starting now.
+    pub(crate) fn limits(self) -> Limits {
         match self {
             MoveLimit::Time(ms) => Limits {
                 deadline: Some(deadline_for(Instant::now(), ms)),
@@ -297,7 +300,8 @@ pub fn add_givens(board: &mut Board, count: usize, rng: &mut SmallRng) {
     }
 }
 
-fn parse_givens(text: &str) -> anyhow::Result<(usize, usize)> {
+/// Reads `--givens`: `N` or `LO-HI`.
+pub(crate) fn parse_givens(text: &str) -> anyhow::Result<(usize, usize)> {
     let (lo, hi) = text.split_once('-').unwrap_or((text, text));
     let lo: usize = lo.trim().parse().context("--givens: need N or LO-HI")?;
     let hi: usize = hi.trim().parse().context("--givens: need N or LO-HI")?;
@@ -308,7 +312,7 @@ fn parse_givens(text: &str) -> anyhow::Result<(usize, usize)> {
 }
 
 /// The start position of game pair `pair` (both games of a pair start alike).
-fn start_position(
+pub(crate) fn start_position(
     base: &Game,
     mode: Mode,
     givens: Option<(usize, usize)>,
@@ -342,6 +346,28 @@ fn start_position(
         starts,
     )
     .unwrap_or_else(|_| base.clone())
+}
+
+/// The seeds of the two agents of game `index` (from 0) of a match with `seed`.
+fn agent_seeds(seed: u64, index: usize) -> [u64; 2] {
+    let seed = seed.wrapping_add(index as u64 * 7919);
+    [seed, seed ^ 0xABCD]
+}
+
+/// Game `index` (from 0) of a match between two built-in agents from `start`, played as
+/// [`run`] plays it (the first agent is player 1 in even games, the same seeds): every step
+/// in order, up to the end or a forfeit.
+pub(crate) fn play_builtin(
+    kinds: [AgentKind; 2],
+    start: Game,
+    index: usize,
+    seed: u64,
+    limit: MoveLimit,
+) -> Vec<Step> {
+    let seeds = agent_seeds(seed, index);
+    let mut contenders =
+        [0, 1].map(|side| Contender::Builtin(Agent::new(kinds[side], 1, seeds[side])));
+    play_game(start, index, &mut contenders, [limit; 2]).steps
 }
 
 fn play_game(
@@ -553,10 +579,10 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
                 if index >= args.games {
                     return;
                 }
-                let seed = args.seed.wrapping_add(index as u64 * 7919);
+                let seeds = agent_seeds(args.seed, index);
                 let mut contenders = match (
-                    make_contender(&args.first, seed),
-                    make_contender(&args.second, seed ^ 0xABCD),
+                    make_contender(&args.first, seeds[0]),
+                    make_contender(&args.second, seeds[1]),
                 ) {
                     (Ok(a), Ok(b)) => [a, b],
                     (Err(e), _) | (_, Err(e)) => {

@@ -11,6 +11,7 @@
 mod bench;
 mod exact_check;
 mod input;
+mod optimal_play;
 mod solve_game;
 
 use std::io::Write;
@@ -119,6 +120,10 @@ pub enum ToolCommand {
     /// Check the `default` agent's `exact` scores against the exact solver on random 2x2
     /// positions and limits, with 1 and 2 threads.
     CheckExact(exact_check::CheckExactArgs),
+    /// Measure how close an agent (`default`) is to perfect play: positions from games
+    /// between varied agents, each solved exactly; the share of optimal choices and the
+    /// points lost per move.
+    CheckPlay(optimal_play::CheckPlayArgs),
 }
 
 /// Runs a tool subcommand.
@@ -229,6 +234,7 @@ pub fn run(cmd: ToolCommand) -> Result<()> {
         ToolCommand::BenchSolver { file, generated } => bench::run(file, generated),
         ToolCommand::SolveGame(args) => solve_game::run(args),
         ToolCommand::CheckExact(args) => exact_check::run(args),
+        ToolCommand::CheckPlay(args) => optimal_play::run(args),
     }
 }
 

@@ -17,7 +17,8 @@
 //! Which pass a player uses decides which stay for later, so where the search can see the
 //! end of the game every usable pass is a move of its own; short of the end one pass stands
 //! for all (a tempo move) and the value is no proof. On a board with several solutions the
-//! passes are the mover's taboo moves the solver finds at the root, and nothing is proven.
+//! passes are the taboo moves the solver finds at the root (the mover's and, under
+//! allowed-squares rules, those of the cells it cannot play now), and nothing is proven.
 //! Values returned by the tree are *future* points (side to move minus opponent), so
 //! transpositions reached with different scores share entries.
 //!
@@ -245,7 +246,7 @@ impl CellGamePasses {
     /// cell game is then the real game, provided every such move is tracked and no cell's
     /// `S` value is taboo-listed (such a cell could never be filled). With several solutions
     /// a player may steer between them, which the cell game does not see: it takes the
-    /// mover's taboo moves the root analysis found and proves nothing.
+    /// taboo moves the root analysis found and proves nothing.
     fn of(game: &Game, root: &RootInfo) -> CellGamePasses {
         if !root.unique {
             return CellGamePasses {
