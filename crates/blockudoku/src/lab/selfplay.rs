@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
+use engine_kit::cli::CommandLineCheck;
 use rand::SeedableRng;
 use rayon::prelude::*;
 
@@ -310,49 +311,87 @@ fn chain_plan(args: &SelfplayArgs) -> Result<Option<ChainRun>> {
     Ok(Some((plan, agents)))
 }
 
-/// Runs `blockudoku selfplay`.
-pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
-    let scoring: Scoring = args.scoring.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
-    if args.threads == 0 || args.games == 0 || args.max_rounds == 0 {
-        bail!("--games, --threads and --max-rounds must be at least 1");
-    }
-    let chains = chain_plan(args)?;
-    if chains.is_none() && args.agent.contains('/') {
-        bail!(
-            "--agent {:?}: overrides after slashes need --chain-rounds (use --weights)",
-            args.agent
-        );
-    }
-    // A chain run's agents carry their own overrides; the set-up's player is the first's.
-    let (agent, objective) = match &chains {
-        Some((_, agents)) => agents[0].player,
-        None => agent_named(&args.agent)?,
-    };
-    let set = piece_set(args.pieces.as_deref())?;
-    let jsonl = args
-        .jsonl
-        .as_ref()
-        .map(|p| std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display())))
-        .transpose()?;
-    let record = args
-        .record
-        .as_ref()
-        .map(|p| -> Result<std::fs::File> {
-            if chains.is_some() {
-                bail!("--record does not go with --chain-rounds");
-            }
-            let mut f = std::fs::File::create(p)
-                .with_context(|| format!("cannot write {}", p.display()))?;
-            let comment = format!(
-                "blockudoku selfplay --agent {} --seed {} --games {}",
-                args.agent, args.seed, args.games
+/// What a `selfplay` command line asks for, checked before any game starts.
+struct Plan {
+    scoring: Scoring,
+    chains: Option<ChainRun>,
+    player: super::Player,
+    set: Vec<puzzle_rules::blockudoku::Piece>,
+    jsonl: Option<std::fs::File>,
+    record: Option<std::fs::File>,
+    settings: Settings,
+}
+
+impl Plan {
+    /// Reads and checks every argument clap cannot check alone, opens the files named.
+    fn of(args: &SelfplayArgs) -> Result<Plan> {
+        let scoring: Scoring = args.scoring.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+        if args.threads == 0 || args.games == 0 || args.max_rounds == 0 {
+            bail!("--games, --threads and --max-rounds must be at least 1");
+        }
+        let chains = chain_plan(args)?;
+        if chains.is_none() && args.agent.contains('/') {
+            bail!(
+                "--agent {:?}: overrides after slashes need --chain-rounds (use --weights)",
+                args.agent
             );
-            f.write_all(crate::record::file_header(&set, scoring, &comment).as_bytes())?;
-            Ok(f)
+        }
+        // A chain run's agents carry their own overrides; the set-up's player is the first's.
+        let player = match &chains {
+            Some((_, agents)) => agents[0].player,
+            None => agent_named(&args.agent)?,
+        };
+        let set = piece_set(args.pieces.as_deref())?;
+        let jsonl = args
+            .jsonl
+            .as_ref()
+            .map(|p| {
+                std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))
+            })
+            .transpose()?;
+        if args.record.is_some() && chains.is_some() {
+            bail!("--record does not go with --chain-rounds");
+        }
+        let record = args
+            .record
+            .as_ref()
+            .map(|p| {
+                std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))
+            })
+            .transpose()?;
+        let settings = settings_of(args)?;
+        Ok(Plan {
+            scoring,
+            chains,
+            player,
+            set,
+            jsonl,
+            record,
+            settings,
         })
-        .transpose()?;
+    }
+}
+
+/// Runs `blockudoku selfplay`: a value the command line gives that cannot be used exits 2
+/// (as a usage error), a failure while playing 1.
+pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
+    let Plan {
+        scoring,
+        chains,
+        player: (agent, objective),
+        set,
+        jsonl,
+        mut record,
+        settings,
+    } = Plan::of(args).on_command_line()?;
+    if let Some(f) = record.as_mut() {
+        let comment = format!(
+            "blockudoku selfplay --agent {} --seed {} --games {}",
+            args.agent, args.seed, args.games
+        );
+        f.write_all(crate::record::file_header(&set, scoring, &comment).as_bytes())?;
+    }
     let recording = record.is_some();
-    let settings = settings_of(args)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()?;
