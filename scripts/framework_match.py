@@ -10,14 +10,23 @@ the same by side (as first, as second), and forfeits (a taboo-listed, invalid or
 loses the game in the framework).
 
 A player is
-  ours[:AGENT]      this project's agent through scripts/framework_player (the sudoku-agent
-                    binary; AGENT sets its `Agent` option, default --agent)
+  ours[:AGENT][@SECONDS]
+                    this project's agent through scripts/framework_player (the sudoku-agent
+                    binary; AGENT sets its `Agent` option, default --agent); with @SECONDS it
+                    thinks that long per move (`go movetime`) and answers, instead of
+                    thinking until the framework's deadline
   NAME              a player folder of the framework (greedy_player, random_player, ...)
   PATH              any folder holding a sudokuai.py (copied in under its folder name)
+
+The framework gives both players one time per move (--time; it kills the player process then
+and plays its last proposed move), so a time of one's own exists for our players only: it may
+not exceed --time, and without --time the framework's time is the longest player time (at
+least 0.5 s).
 
     python3 scripts/framework_match.py ours greedy_player --games 10 --board empty-3x3 \\
         --playmode rows --time 0.5
     python3 scripts/framework_match.py ours:default ours:territory --framework 2022 --board 2x3
+    python3 scripts/framework_match.py ours@0.1 ours:territory@2 --board empty-3x3
 
 The framework is --framework DIR (a framework folder, or a folder of them), or a version
 (`2024`, `2022`) under $COMPETITIVE_SUDOKU_FRAMEWORK; by default the 2024 one there.
@@ -80,17 +89,48 @@ class Player:
     kind: str  # "ours", "framework" or "folder"
     agent: Optional[str] = None
     source: Optional[pathlib.Path] = None
+    # Our player's own time per move (`ours@SECONDS`), in milliseconds; None: until the
+    # framework's deadline.
+    movetime_ms: Optional[int] = None
+
+    @property
+    def seconds(self) -> Optional[float]:
+        return None if self.movetime_ms is None else self.movetime_ms / 1000
+
+
+# The engine's `go movetime` range (protocol/competitive-sudoku.md).
+MAX_MOVETIME_MS = 86_400_000
+
+
+def split_time(spec: str) -> Tuple[str, Optional[int]]:
+    """`ours:territory@2` -> (`ours:territory`, 2000): the player and its own time in ms (a
+    number after the last `@`; `ours@x` is refused, a folder named `a@b` stays whole)."""
+    name, sep, seconds = spec.rpartition("@")
+    is_ours = name == "ours" or name.startswith("ours:")
+    if not sep or not (is_ours or re.fullmatch(r"[\d.]+", seconds)):
+        return spec, None
+    try:
+        ms = round(float(seconds) * 1000)
+    except ValueError:
+        ms = 0
+    if not 1 <= ms <= MAX_MOVETIME_MS:
+        raise MatchError(f"player {spec!r}: the time after @ must be seconds from 0.001 to {MAX_MOVETIME_MS // 1000}")
+    return name, ms
 
 
 def parse_player(spec: str, framework: pathlib.Path, default_agent: str, other: Optional[Player] = None) -> Player:
     """The player `spec`; a folder whose name `other` uses for a different player is renamed.
-    Two of the same (ours with the same agent, a framework player) share one module."""
-    if spec == "ours" or spec.startswith("ours:"):
-        agent = spec.partition(":")[2] or default_agent
+    Two of the same (ours with the same agent and time, a framework player) share one module."""
+    base, movetime_ms = split_time(spec)
+    if base == "ours" or base.startswith("ours:"):
+        agent = base.partition(":")[2] or default_agent
         if not re.fullmatch(r"[A-Za-z0-9_-]+", agent):
             raise MatchError(f"bad agent name {agent!r} in {spec!r}")
-        name = "ours_" + agent.replace("-", "_")
-        player = Player(spec, name, "ours", agent=agent)
+        name = "ours_" + agent.replace("-", "_") + (f"_{movetime_ms}ms" if movetime_ms else "")
+        player = Player(spec, name, "ours", agent=agent, movetime_ms=movetime_ms)
+    elif movetime_ms is not None:
+        raise MatchError(f"player {spec!r}: only ours takes a time of its own (the framework gives its "
+                         "players --time)")
     elif (framework / spec / "sudokuai.py").is_file() and "/" not in spec:
         player = Player(spec, spec, "framework")
     else:
@@ -103,8 +143,9 @@ def parse_player(spec: str, framework: pathlib.Path, default_agent: str, other: 
         if (framework / name).exists():
             name += "_ext"
         player = Player(spec, name, "folder", source=path)
-    while other is not None and player.name == other.name and (player.kind, player.agent, player.source) != \
-            (other.kind, other.agent, other.source):
+    while other is not None and player.name == other.name and \
+            (player.kind, player.agent, player.source, player.movetime_ms) != \
+            (other.kind, other.agent, other.source, other.movetime_ms):
         player.name += "_b"
     return player
 
@@ -139,6 +180,9 @@ def install_players(copy: pathlib.Path, players: Sequence[Player], engine: pathl
         settings = {"Agent": p.agent, **options}
         env = {"SUDOKU_AGENT_BIN": str(engine),
                "SUDOKU_AGENT_OPTIONS": ",".join(f"{k}={v}" for k, v in settings.items())}
+        if p.movetime_ms is not None:
+            # The adapter then sends `go movetime` and answers, instead of `go infinite`.
+            env["SUDOKU_AGENT_MOVETIME"] = str(p.movetime_ms)
         (target / "sudokuai.py").write_text(
             "# Written by scripts/framework_match.py: the project's adapter with these settings.\n"
             "import os\n\n"
@@ -315,11 +359,14 @@ def start_setup(engine: pathlib.Path, board: Optional[str], copy: pathlib.Path, 
         return record.Setup.from_state(eng.state(), ("-", "-"), ("none", "none"))
 
 
-def game_record(game: Game, setup: "record.Setup", engine: pathlib.Path, seconds: float) -> "record.GameRecord":
+def game_record(game: Game, setup: "record.Setup", engine: pathlib.Path, seconds: float,
+                own: Optional[Dict[str, float]] = None) -> "record.GameRecord":
     """The game as a record: the framework's moves played through the engine's referee for the
-    scores (the framework prints none after a forfeit)."""
-    times = f"movetime {round(seconds * 1000)}"
-    start = record.Setup(**{**setup.__dict__, "players": (game.first, game.second), "times": (times, times)})
+    scores (the framework prints none after a forfeit). `own`: the players (by module name)
+    that think a time of their own, not the framework's `seconds`."""
+    own = own or {}
+    times = tuple(f"movetime {round(own.get(name, seconds) * 1000)}" for name in (game.first, game.second))
+    start = record.Setup(**{**setup.__dict__, "players": (game.first, game.second), "times": times})
     rec = record.GameRecord(game.number, start)
     scores = setup.scores
     final = None
@@ -404,7 +451,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=HelpFormatter,
                                      epilog="\n\n".join(__doc__.split("\n\n")[1:]))
-    parser.add_argument("player_a", help="ours[:AGENT], a framework player name, or a player folder")
+    parser.add_argument("player_a", help="ours[:AGENT][@SECONDS], a framework player name, or a player folder")
     parser.add_argument("player_b", help="the opponent, same forms")
     parser.add_argument("--framework", help="framework folder, or 2024/2022 under $COMPETITIVE_SUDOKU_FRAMEWORK")
     parser.add_argument("--games", type=int, default=2, help="games, sides alternating")
@@ -413,7 +460,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--playmode", choices=("classic", "rows", "border", "random"),
                         help="2024/25 framework only (its default: rows; its classic mode crashes in "
                              "the framework's own code: use --framework 2022 for classic rules)")
-    parser.add_argument("--time", type=float, default=0.5, help="seconds per move")
+    parser.add_argument("--time", type=float,
+                        help="the framework's seconds per move, for both players (default: the longest "
+                             "ours@SECONDS, at least 0.5); ours@SECONDS thinks its own time within it")
     parser.add_argument("--agent", default="default", help="our agent for 'ours' without :AGENT")
     parser.add_argument("--threads", type=int, help="our agent's Threads option")
     parser.add_argument("--options", help="more of our agent's options: Name=value,Name=value")
@@ -428,7 +477,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(missing, file=sys.stderr)
         return 2
     try:
-        if args.games < 1 or args.jobs < 1 or args.time <= 0:
+        if args.games < 1 or args.jobs < 1 or (args.time is not None and args.time <= 0):
             raise MatchError("--games and --jobs must be at least 1 and --time positive")
         framework = find_framework(args.framework)
         has_playmode = "--playmode" in (framework / "simulate_game.py").read_text(errors="replace")
@@ -446,6 +495,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             options["Threads"] = str(args.threads)
         a = parse_player(args.player_a, framework, args.agent)
         b = parse_player(args.player_b, framework, args.agent, a)
+        own = [p.seconds for p in (a, b) if p.seconds is not None]
+        if args.time is None:
+            args.time = max([0.5] + own)
+        for p in (a, b):
+            if p.seconds is not None and p.seconds > args.time:
+                raise MatchError(f"player {p.spec!r}: its {p.seconds:g} s is longer than --time {args.time:g} "
+                                 "(the framework kills every player at --time)")
         ours = [p for p in (a, b) if p.kind == "ours"]
         engine = None
         if ours:
@@ -475,8 +531,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     mode = args.playmode or ("rows" if has_playmode else "classic")
     label_a, label_b = (a.name, b.name) if a.name != b.name else (a.name + " (A)", b.name + " (B)")
+    def thinking(p: Player) -> str:
+        return f"{p.seconds:g} s" if p.seconds is not None else "until the deadline"
+
+    times = f"{args.time:g} s per move"
+    if a.seconds is not None or b.seconds is not None:
+        times += f" ({label_a} thinks {thinking(a)}, {label_b} {thinking(b)})"
     print(f"{label_a} vs {label_b}: {args.games} games in {framework.name}, board {board or 'default'}, "
-          f"mode {mode}, {args.time:g} s per move", flush=True)
+          f"mode {mode}, {times}", flush=True)
     jsonl = open(args.jsonl, "a") if args.jsonl else None
     running: "set[subprocess.Popen]" = set()
     games: List[Game] = []
@@ -516,7 +578,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         for key in ("moves", "rewards"):  # the record's material, not the JSON line's
                             row.pop(key)
                         row.update(player_a=label_a, player_b=label_b, a_points=game.a_points,
-                                      framework=framework.name, board=board, playmode=mode, time=args.time)
+                                      framework=framework.name, board=board, playmode=mode, time=args.time,
+                                      time_a=a.seconds or args.time, time_b=b.seconds or args.time)
                         jsonl.write(json.dumps(row) + "\n")
                         jsonl.flush()
         except KeyboardInterrupt:
@@ -534,7 +597,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     games.sort(key=lambda g: g.number)
     if setup is not None:
         try:
-            records = [game_record(g, setup, engine, args.time) for g in games]
+            own = {p.name: p.seconds for p in (a, b) if p.seconds is not None}
+            records = [game_record(g, setup, engine, args.time, own) for g in games]
         except EngineProblem as err:
             print(f"framework_match: --record: the engine refused a move of the framework: {err}", file=sys.stderr)
             return 1

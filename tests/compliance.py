@@ -19,7 +19,7 @@ import re
 import subprocess
 import sys
 import time
-from typing import Callable, List, Tuple
+from typing import Callable, Dict, List, Tuple
 
 # The timestamped process lives with the Python drivers (the `engines` package of scripts/,
 # installed by `python3 -m pip install -e scripts`).
@@ -239,6 +239,11 @@ class BlockudokuProtocol(Protocol):
     def check_tool_exit_codes(self, cmd: List[str]) -> str:
         proc = _tool(cmd, ["selfplay", "--games", "1", "--pieces", "/nonexistent/pieces.txt"])
         expect(proc.returncode == 2, f"unreadable file named on the command line: exit {proc.returncode}")
+        for args in (["selfplay", "--games", "0"], ["selfplay", "--games", "1", "--agent", "nobody"],
+                     ["bench", "--nodes", "0"]):
+            proc = _tool(cmd, args)
+            expect(proc.returncode == 2 and len(proc.stderr.decode().splitlines()) == 1,
+                   f"{' '.join(args)}: exit {proc.returncode}, stderr {proc.stderr.decode()!r} (want 2, one line)")
         return ""
 
 
@@ -344,6 +349,12 @@ class SudokuProtocol(Protocol):
         expect(_tool(cmd, ["check", "2x2 1234/3412/2143/4321"]).returncode == 0, "a valid grid: want exit 0")
         expect(_tool(cmd, ["solve", "--file", "/nonexistent/puzzles.txt"]).returncode == 2,
                "unreadable file named on the command line: want exit 2")
+        for args in (["arena", "--first", "nobody", "--second", "greedy"],
+                     ["arena", "--first", "random", "--second", "greedy", "--games", "0"],
+                     ["arena", "--first", "random", "--second", "greedy", "--board", "/nonexistent/board.txt"]):
+            proc = _tool(cmd, args)
+            expect(proc.returncode == 2 and len(proc.stderr.decode().splitlines()) == 1,
+                   f"{' '.join(args)}: exit {proc.returncode}, stderr {proc.stderr.decode()!r} (want 2, one line)")
         proc = _tool(cmd, ["solve"], stdin="2x2 1.../..../..../....\nbad\n2x2 ..../..../..../...1\n")
         out = proc.stdout.decode().splitlines()
         expect(proc.returncode == 1 and len(out) == 2 and "line 2" in proc.stderr.decode(),
@@ -728,10 +739,7 @@ COMMON = [
 # Conventions an engine does not follow yet: (suite, check title) -> why. Such a check is run and
 # reported as XFAIL while it fails; once it passes it is reported as XPASS and counts as a
 # failure, so the entry is removed as soon as the engine is fixed.
-EXPECTED_FAILURES = {
-    ("blockudoku", "C12 tool exit codes"): "blockudoku exits 2 only for what its argument parser refuses; a bad value found later (an unreadable --pieces file) exits 1",
-    ("sudoku", "C11 tools number games from 1, seed 1"): "sudoku-agent arena prints its seed in the closing summary, not a header line",
-}
+EXPECTED_FAILURES: Dict[Tuple[str, str], str] = {}
 
 SUITES = {
     "blockudoku": (BlockudokuProtocol(), COMMON + CONVENTIONS + [

@@ -1,5 +1,6 @@
-"""Bad command lines of both binaries: each exits non-zero with exactly one line on stderr
-(no panic, no usage dump) and nothing on stdout."""
+"""Bad command lines of both binaries: each exits with code 2 (convention C12, whether the
+argument parser or the tool's own check refuses it) with exactly one line on stderr (no panic,
+no usage dump) and nothing on stdout."""
 import pytest
 
 from engine_cli import run_failing_cli
@@ -43,7 +44,12 @@ BAD = [
     ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--mode", "chess"]),
     ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--givens", "40-20"]),
     ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--nodes", "0"]),
-    ("sudoku-agent", ["arena", "--first", "default@10", "--second", "greedy", "--nodes", "100"]),
+    ("sudoku-agent", ["arena", "--first", "default@10", "--second", "greedy", "--first-movetime", "20"]),
+    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--second-movetime", "0"]),
+    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--first-nodes", "0"]),
+    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--first-nodes", "5",
+                      "--first-movetime", "5"]),
+    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--threads", "0"]),
     ("sudoku-agent", ["bench", "--nodes", "lots"]),
     ("sudoku-agent", ["--no-such-flag"]),
     ("sudoku-agent", ["frobnicate"]),
@@ -55,3 +61,4 @@ def test_cli_errors_exit_nonzero_with_one_line(request, binary, args):
     fixture = {"blockudoku": "blockudoku_bin", "sudoku-agent": "sudoku_bin"}[binary]
     proc = run_failing_cli(request.getfixturevalue(fixture), args)
     assert proc.stdout == ""
+    assert proc.returncode == 2, proc.stderr

@@ -72,10 +72,42 @@ def test_arena_with_a_node_limit_replays_exactly(sudoku_bin, tmp_path):
         games = [json.loads(line) for line in jsonl.read_text().splitlines()]
         assert all(g["nodes"] == 2000 for g in games)
         # Games finish in any order with two at a time: compare the set of lines.
-        return [(g["scores"], g["history"]) for g in games], sorted(re.sub(r", [\d.]+ s\n", "\n", out).splitlines())
+        # The answer times (the `times` lines) are the clock's; everything else replays.
+        lines = re.sub(r", [\d.]+ s\n", "\n", out).splitlines()
+        return [(g["scores"], g["history"]) for g in games], sorted(l for l in lines if not l.startswith("times "))
 
     assert match("a") == match("b")
     external_match(sudoku_bin, "original", "2x2", "--nodes", "500")
+
+
+def test_arena_gives_each_side_its_own_limit(sudoku_bin, tmp_path):
+    """`--first-movetime`/`--second-movetime` (and `--second-nodes`) set one side's limit: the
+    header line (the first) names both limits and the seed, the JSON lines carry them, and the
+    side with 20 ms answers within its time while the other may think up to 300 ms."""
+    jsonl = tmp_path / "games.jsonl"
+    out = run(sudoku_bin, "arena", "--first", "default", "--second", "default", "--board", "2x2",
+              "--mode", "rows", "--games", "2", "--first-movetime", "20", "--second-movetime", "300",
+              "--threads", "1", "--jsonl", str(jsonl))
+    lines = out.splitlines()
+    assert lines[0] == ("arena games 2 seed 1 board 2x2 mode rows first default movetime 20 "
+                        "second default movetime 300 threads 1"), lines[0]
+    assert re.match(r"game 1 ", lines[1]), lines[1]
+    assert "movetime 20 ms vs movetime 300 ms" in out
+    games = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    assert [(g["first_limit"], g["second_limit"]) for g in games] == [("movetime 20", "movetime 300")] * 2
+    times = re.findall(r"^times default: (\d+) moves, go to first legal move max ([\d.]+) ms .*"
+                       r"go to bestmove max ([\d.]+) ms .*; no legal move by the movetime (\d+), "
+                       r"bestmove over movetime\+10 ms \d+, no bestmove (\d+)$", out, re.M)
+    assert len(times) == 2, out
+    (moves1, _, best1, missed1, silent1), (moves2, _, best2, missed2, silent2) = times
+    assert int(moves1) > 0 and int(moves2) > 0
+    assert (missed1, silent1, missed2, silent2) == ("0", "0", "0", "0"), out
+    # Loose bounds for a loaded machine: the 20 ms side never takes the other side's time.
+    assert float(best1) < 250, out
+    assert float(best2) > float(best1), out
+    out = run(sudoku_bin, "arena", "--first", "default@15", "--second", "greedy", "--board", "2x2",
+              "--games", "2", "--nodes", "300", "--second-nodes", "7", "--threads", "1")
+    assert out.splitlines()[0].endswith("first default@15 movetime 15 second greedy nodes 7 threads 1"), out
 
 
 def test_bench_is_deterministic(sudoku_bin):

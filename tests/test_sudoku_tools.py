@@ -208,6 +208,8 @@ BAD = [
 def test_bad_input_is_one_line_and_non_zero(sudoku_bin, args):
     r = run(sudoku_bin, *args)
     assert r.returncode != 0
+    if args[0] == "generate":  # every value it refuses is the command line's fault (C12)
+        assert r.returncode == 2, r.stderr
     lines = r.stderr.splitlines()
     assert len(lines) == 1, r.stderr
     assert lines[0].startswith("error")

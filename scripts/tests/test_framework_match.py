@@ -118,12 +118,54 @@ def test_agent_settings_reach_the_adapter(tmp_path):
     check_match(proc, "ours_default", "ours_greedy", 2)
 
 
+def test_our_players_own_times_reach_the_engine(tmp_path):
+    """`ours@SECONDS`: that player's engine gets `go movetime` of its own time, the other of
+    ours thinks until the framework's deadline (`go infinite`); without --time the framework's
+    time is the longest of them (at least 0.5 s). Seen in what the engines receive, through a
+    wrapper that logs each engine's input with its options."""
+    import framework_match
+
+    a = framework_match.parse_player("ours:territory@2", STUB, "default")
+    assert (a.agent, a.movetime_ms, a.seconds, a.name) == ("territory", 2000, 2.0, "ours_territory_2000ms")
+    b = framework_match.parse_player("ours@0.1", STUB, "default", a)
+    assert (b.agent, b.movetime_ms, b.name) == ("default", 100, "ours_default_100ms")
+    assert framework_match.parse_player("ours", STUB, "default").movetime_ms is None
+    # Two of ours with the same agent and different times are two modules.
+    c = framework_match.parse_player("ours@0.3", STUB, "default", b)
+    assert c.name != b.name
+
+    log = tmp_path / "engine-input.log"
+    wrapper = tmp_path / "logging-engine"
+    wrapper.write_text("#!/bin/sh\n"
+                       "while IFS= read -r line; do\n"
+                       f"  printf '%s|%s\\n' \"$SUDOKU_AGENT_OPTIONS\" \"$line\" >> '{log}'\n"
+                       "  printf '%s\\n' \"$line\"\n"
+                       f"done | exec '{bin_dir() / 'sudoku-agent'}'\n")
+    wrapper.chmod(0o755)
+    real_engine("sudoku-agent", SudokuEngine).quit()
+    proc = run_match("ours:greedy@0.05", "ours", "--framework", str(STUB), "--games", "2", "--threads", "1",
+                     "--engine", str(wrapper), "--jobs", "2")
+    games = check_match(proc, "ours_greedy_50ms", "ours_default", 2)
+    assert "0.5 s per move (ours_greedy_50ms thinks 0.05 s, ours_default until the deadline)" in proc.stdout
+    assert all(not g[7] for g in games), proc.stdout  # no forfeits
+    goes = {}
+    for line in log.read_text().splitlines():
+        options, _, sent = line.partition("|")
+        if sent.startswith("go"):
+            goes.setdefault(options, set()).add(sent)
+    assert goes == {"Agent=greedy,Threads=1": {"go movetime 50"}, "Agent=default,Threads=1": {"go infinite"}}, goes
+
+
 @pytest.mark.parametrize("args, message", [
     (["ours", "nobody"], "player 'nobody': not 'ours'"),
     (["ours:nosuchagent", "first_fit_player"], "has no agent 'nosuchagent'"),
     (["ours", "first_fit_player", "--board", "no-such-board"], "board 'no-such-board'"),
     (["ours", "first_fit_player", "--options", "Threads"], "expected Name=value"),
     (["ours", "first_fit_player", "--games", "0"], "--games and --jobs must be at least 1"),
+    (["ours@0", "first_fit_player"], "the time after @ must be seconds"),
+    (["ours:territory@fast", "first_fit_player"], "the time after @ must be seconds"),
+    (["ours", "first_fit_player@1"], "only ours takes a time of its own"),
+    (["ours@2", "first_fit_player", "--time", "0.5"], "longer than --time 0.5"),
 ])
 def test_bad_input_is_one_line(args, message):
     proc = run_match(*args, "--framework", str(STUB), "--engine", str(bin_dir() / "sudoku-agent"))
@@ -157,6 +199,22 @@ def test_real_2024_framework_rows_mode(tmp_path):
     assert "in competitive-sudoku-2024, board boards/empty-2x2.txt, mode rows" in proc.stdout
     records = [json.loads(l) for l in out.read_text().splitlines()]
     assert all(r["playmode"] == "rows" for r in records)
+
+
+@needs_framework
+def test_real_2024_framework_own_times(tmp_path):
+    """In the real framework, ours thinking 0.1 s meets ours:territory thinking 0.6 s: the
+    framework's time is the longer, both games finish without a forfeit."""
+    real_engine("sudoku-agent", SudokuEngine).quit()
+    out = tmp_path / "games.jsonl"
+    proc = run_match("ours@0.1", "ours:territory@0.6", "--framework", "2024", "--board", "empty-2x2",
+                     "--playmode", "rows", "--games", "2", "--jobs", "2", "--threads", "1",
+                     "--engine", str(bin_dir() / "sudoku-agent"), "--jsonl", str(out))
+    games = check_match(proc, "ours_default_100ms", "ours_territory_600ms", 2, out)
+    assert all(not g[7] for g in games), proc.stdout
+    assert "0.6 s per move (ours_default_100ms thinks 0.1 s, ours_territory_600ms 0.6 s)" in proc.stdout
+    records = [json.loads(l) for l in out.read_text().splitlines()]
+    assert all((r["time"], r["time_a"], r["time_b"]) == (0.6, 0.1, 0.6) for r in records)
 
 
 @needs_framework

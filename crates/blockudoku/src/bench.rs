@@ -4,7 +4,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
+use engine_kit::cli::CommandLineCheck;
 use rand::{Rng, SeedableRng};
 
 use puzzle_rules::blockudoku::{catalogue, Board, Piece};
@@ -48,7 +49,7 @@ pub fn bench_positions() -> Vec<(Board, Deal)> {
 /// Runs `blockudoku bench`.
 pub fn run_bench(args: &BenchArgs) -> Result<()> {
     if args.nodes == 0 {
-        bail!("--nodes must be at least 1");
+        return Err(anyhow::anyhow!("--nodes must be at least 1")).on_command_line();
     }
     let positions = bench_positions();
     let never = AtomicBool::new(false);

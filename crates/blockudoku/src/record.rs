@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use anyhow::{bail, Context, Result};
+use engine_kit::cli::CommandLineCheck;
 
 use puzzle_rules::blockudoku::{catalogue, hand_is_dead, GameState, Hand, Piece, Scoring};
 
@@ -321,7 +322,8 @@ impl GameInPlay {
 /// `blockudoku replay FILE`: each game's result line and final `position` line.
 pub fn run_replay(path: &std::path::Path) -> Result<()> {
     let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read record {}", path.display()))?;
+        .with_context(|| format!("cannot read record {}", path.display()))
+        .on_command_line()?;
     let games = replay(&text).with_context(|| format!("{}", path.display()))?;
     for g in games {
         println!(

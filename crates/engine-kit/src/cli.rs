@@ -1,6 +1,11 @@
 //! Command lines that fail the way scripts can read: help and version in full on stdout
 //! (exit 0), a usage error or an unreadable file named on the command line as its first line
 //! on stderr (exit 2), a failed job as `error: <cause chain>` on stderr (exit 1).
+//!
+//! What clap cannot check (a range that depends on another flag, an agent name, a file named
+//! on the command line) a tool checks in one step before it starts working, and marks that
+//! step's errors with [`CommandLineCheck::on_command_line`]: every value refused there exits
+//! 2 like a usage error, every failure after it 1.
 
 /// Parses the command line, or prints help/version or a one-line usage error and exits.
 pub fn parse_or_exit<C: clap::Parser>() -> C {
@@ -34,6 +39,22 @@ impl std::fmt::Display for BadCommandLine {
 
 impl std::error::Error for BadCommandLine {}
 
+/// Marks a failed check of the command line as the command line's fault.
+pub trait CommandLineCheck {
+    /// The same result, its error (message and causes, on one line) now a
+    /// [`BadCommandLine`]: exit code 2.
+    fn on_command_line(self) -> Self;
+}
+
+impl<T> CommandLineCheck for anyhow::Result<T> {
+    fn on_command_line(self) -> Self {
+        self.map_err(|e| match e.downcast::<BadCommandLine>() {
+            Ok(bad) => anyhow::Error::new(bad),
+            Err(e) => anyhow::Error::new(BadCommandLine(format!("{e:#}"))),
+        })
+    }
+}
+
 /// Ends the program with `error: ...` on stderr when `result` failed: exit code 2 for a
 /// [`BadCommandLine`], 1 for any other failure.
 pub fn exit_on_error(result: anyhow::Result<()>) {
@@ -45,5 +66,23 @@ pub fn exit_on_error(result: anyhow::Result<()>) {
             1
         };
         std::process::exit(code);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refused_value_becomes_a_bad_command_line_with_its_causes() {
+        use anyhow::Context;
+        let refused: anyhow::Result<()> = Err(anyhow::anyhow!("must be 1..10")).context("--games");
+        let e = refused.on_command_line().unwrap_err();
+        assert!(e.downcast_ref::<BadCommandLine>().is_some());
+        assert_eq!(e.to_string(), "--games: must be 1..10");
+        let already: anyhow::Result<()> = Err(anyhow::Error::new(BadCommandLine("x".into())));
+        assert_eq!(already.on_command_line().unwrap_err().to_string(), "x");
+        let fine: anyhow::Result<u8> = Ok(3);
+        assert_eq!(fine.on_command_line().unwrap(), 3);
     }
 }

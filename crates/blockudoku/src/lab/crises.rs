@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use anyhow::{bail, ensure, Context, Result};
+use engine_kit::cli::CommandLineCheck;
 use engine_kit::stats;
 use puzzle_rules::blockudoku::{Board, Dealer, GameState, Piece, Scoring};
 use rand::{Rng, SeedableRng};
@@ -224,23 +225,30 @@ fn read_positions(path: &Path, count: usize, n: usize) -> Result<Vec<Position>> 
 
 /// Runs `blockudoku crises`.
 pub fn run_crises(args: &CrisesArgs) -> Result<()> {
-    if args.positions == 0 || args.threads == 0 || args.rollouts == 0 || args.rounds == 0 {
-        bail!("--positions, --threads, --rollouts and --rounds must be at least 1");
-    }
-    if !(args.min_chance > 0.0 && args.min_chance < 1.0) {
-        bail!("--min-chance must be above 0 and below 1");
-    }
-    let set = piece_set(args.pieces.as_deref())?;
+    // What the command line names is checked first: a value refused here exits 2.
+    let set = (|| {
+        if args.positions == 0 || args.threads == 0 || args.rollouts == 0 || args.rounds == 0 {
+            bail!("--positions, --threads, --rollouts and --rounds must be at least 1");
+        }
+        if !(args.min_chance > 0.0 && args.min_chance < 1.0) {
+            bail!("--min-chance must be above 0 and below 1");
+        }
+        piece_set(args.pieces.as_deref())
+    })()
+    .on_command_line()?;
     let setups = args
         .agents
         .iter()
         .map(|a| setup_of(a, &set))
-        .collect::<Result<Vec<_>>>()?;
+        .collect::<Result<Vec<_>>>()
+        .on_command_line()?;
+    let source = setup_of(&args.positions_from, &set)
+        .context("--positions-from")
+        .on_command_line()?;
     rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build_global()
         .ok();
-    let source = setup_of(&args.positions_from, &set).context("--positions-from")?;
     let dealer = Dealer::new(&set);
     let screen = Screen {
         seed: args.seed,

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
+use engine_kit::cli::CommandLineCheck;
 use engine_kit::stats;
 use puzzle_rules::blockudoku::{catalogue, Board, Dealer, GameState, Scoring};
 use rand::{Rng, SeedableRng};
@@ -117,14 +118,20 @@ fn timed_answer(position: &Position, ms: u64, threads: usize) -> (Outcome, Durat
     })
 }
 
-/// Runs `blockudoku crowded`.
-pub fn run_crowded(args: &CrowdedArgs) -> Result<()> {
+/// The checks of the command line clap cannot make (a refused value exits 2).
+fn check_arguments(args: &CrowdedArgs) -> Result<()> {
     if args.positions == 0 || args.threads == 0 {
         bail!("--positions and --threads must be at least 1");
     }
     if !(args.min_chance > 0.0 && args.min_chance < 1.0) {
         bail!("--min-chance must be above 0 and below 1");
     }
+    Ok(())
+}
+
+/// Runs `blockudoku crowded`.
+pub fn run_crowded(args: &CrowdedArgs) -> Result<()> {
+    check_arguments(args).on_command_line()?;
     let positions = crowded_positions(args.positions, args.seed, args.min_chance);
     let dealer = Dealer::new(catalogue());
     let never = AtomicBool::new(false);

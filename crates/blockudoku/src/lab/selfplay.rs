@@ -1,17 +1,16 @@
 //! `selfplay`: seeded games and their death rate per round (with `--chain-rounds`, the
 //! hazard measurement of [`super::chains`]).
 
-use std::fs::File;
 use std::io::{IsTerminal, Write};
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
+use engine_kit::cli::CommandLineCheck;
 use rand::SeedableRng;
 use rayon::prelude::*;
 
-use puzzle_rules::blockudoku::{GameState, Piece, Scoring};
+use puzzle_rules::blockudoku::{GameState, Scoring};
 
 use super::chains::{ChainPlan, Probes};
 use super::{
@@ -312,42 +311,93 @@ fn chain_plan(args: &SelfplayArgs) -> Result<Option<ChainRun>> {
     Ok(Some((plan, agents)))
 }
 
-/// Runs `blockudoku selfplay`.
-pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
-    let scoring: Scoring = args.scoring.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
-    if args.threads == 0 || args.games == 0 || args.max_rounds == 0 {
-        bail!("--games, --threads and --max-rounds must be at least 1");
-    }
-    let chains = chain_plan(args)?;
-    if chains.is_none() && args.agent.contains('/') {
-        bail!(
-            "--agent {:?}: overrides after slashes need --chain-rounds (use --weights)",
-            args.agent
-        );
-    }
-    // A chain run's agents carry their own overrides; the set-up's player is the first's.
-    let (agent, objective) = match &chains {
-        Some((_, agents)) => agents[0].player,
-        None => agent_named(&args.agent)?,
-    };
-    let set = piece_set(args.pieces.as_deref())?;
-    let jsonl = args.jsonl.as_deref().map(create).transpose()?;
-    let record = args
-        .record
-        .as_deref()
-        .map(|path| {
-            if chains.is_some() {
-                bail!("--record does not go with --chain-rounds");
-            }
-            create_record(path, args, &set, scoring)
+/// What a `selfplay` command line asks for, checked before any game starts.
+struct Plan {
+    scoring: Scoring,
+    chains: Option<ChainRun>,
+    player: super::Player,
+    set: Vec<puzzle_rules::blockudoku::Piece>,
+    jsonl: Option<std::fs::File>,
+    record: Option<std::fs::File>,
+    settings: Settings,
+}
+
+impl Plan {
+    /// Reads and checks every argument clap cannot check alone, opens the files named.
+    fn of(args: &SelfplayArgs) -> Result<Plan> {
+        let scoring: Scoring = args.scoring.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+        if args.threads == 0 || args.games == 0 || args.max_rounds == 0 {
+            bail!("--games, --threads and --max-rounds must be at least 1");
+        }
+        let chains = chain_plan(args)?;
+        if chains.is_none() && args.agent.contains('/') {
+            bail!(
+                "--agent {:?}: overrides after slashes need --chain-rounds (use --weights)",
+                args.agent
+            );
+        }
+        // A chain run's agents carry their own overrides; the set-up's player is the first's.
+        let player = match &chains {
+            Some((_, agents)) => agents[0].player,
+            None => agent_named(&args.agent)?,
+        };
+        let set = piece_set(args.pieces.as_deref())?;
+        let jsonl = args
+            .jsonl
+            .as_ref()
+            .map(|p| {
+                std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))
+            })
+            .transpose()?;
+        if args.record.is_some() && chains.is_some() {
+            bail!("--record does not go with --chain-rounds");
+        }
+        let record = args
+            .record
+            .as_ref()
+            .map(|p| {
+                std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))
+            })
+            .transpose()?;
+        let settings = settings_of(args)?;
+        Ok(Plan {
+            scoring,
+            chains,
+            player,
+            set,
+            jsonl,
+            record,
+            settings,
         })
-        .transpose()?;
-    let settings = settings_of(args)?;
+    }
+}
+
+/// Runs `blockudoku selfplay`: a value the command line gives that cannot be used exits 2
+/// (as a usage error), a failure while playing 1.
+pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
+    let Plan {
+        scoring,
+        chains,
+        player: (agent, objective),
+        set,
+        jsonl,
+        mut record,
+        settings,
+    } = Plan::of(args).on_command_line()?;
+    if let Some(f) = record.as_mut() {
+        let comment = format!(
+            "blockudoku selfplay --agent {} --seed {} --games {}",
+            args.agent, args.seed, args.games
+        );
+        f.write_all(crate::record::file_header(&set, scoring, &comment).as_bytes())?;
+    }
+    let recording = record.is_some();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()?;
+    let beam = beam_of(args);
     let mut setup = Setup {
-        beam: beam_of(args),
+        beam,
         settings,
         set: &set,
         agent,
@@ -374,89 +424,36 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
             jsonl,
         );
     }
-    let sink = GameSink {
-        out: std::io::stdout(),
-        jsonl,
-        record,
-        tty: std::io::stderr().is_terminal(),
-    };
-    play_games(args, &setup, &pool, sink)
-}
-
-/// A new file at `path` for one of the run's outputs.
-fn create(path: &Path) -> Result<File> {
-    File::create(path).with_context(|| format!("cannot write {}", path.display()))
-}
-
-/// The `--record` file, its header written: the piece set, the scoring and the command.
-fn create_record(
-    path: &Path,
-    args: &SelfplayArgs,
-    set: &[Piece],
-    scoring: Scoring,
-) -> Result<File> {
-    let mut f = create(path)?;
-    let comment = format!(
-        "blockudoku selfplay --agent {} --seed {} --games {}",
-        args.agent, args.seed, args.games
-    );
-    f.write_all(crate::record::file_header(set, scoring, &comment).as_bytes())?;
-    Ok(f)
-}
-
-/// Where each game is written as soon as it ends: its line on stdout, its JSON object
-/// (`--jsonl`) and its record (`--record`).
-struct GameSink {
-    out: std::io::Stdout,
-    jsonl: Option<File>,
-    record: Option<File>,
-    /// Stderr shows the progress line, which a game's line first clears.
-    tty: bool,
-}
-
-impl GameSink {
-    /// Writes the finished game `r` of `agent` (named as given) under `scoring`.
-    fn game_over(&mut self, r: &GameResult, agent: &str, scoring: Scoring) -> std::io::Result<()> {
+    let setup = setup;
+    let progress = AtomicU64::new(0);
+    let done_games = AtomicU64::new(0);
+    let start = Instant::now();
+    let tty = std::io::stderr().is_terminal();
+    // Each game's line (stdout) and JSON object (--jsonl) are written as soon as it ends, in
+    // the order games finish, so an interrupted long run keeps every finished game.
+    let sink = std::sync::Mutex::new((std::io::stdout(), jsonl, record));
+    let report = |r: &GameResult| -> std::io::Result<()> {
+        let mut guard = sink.lock().unwrap_or_else(|e| e.into_inner());
+        let (out, jsonl, record) = &mut *guard;
         let result = if r.died { "died" } else { "capped" };
-        if self.tty {
+        if tty {
             eprint!("\r{:70}\r", "");
         }
         writeln!(
-            self.out,
+            out,
             "game {} seed {} rounds {} score {} result {result}",
             r.index, r.seed, r.rounds, r.score
         )?;
-        self.out.flush()?;
-        if let Some(f) = self.jsonl.as_mut() {
-            writeln!(f, "{}", json_line(r, agent, scoring))?;
+        out.flush()?;
+        if let Some(f) = jsonl.as_mut() {
+            writeln!(f, "{}", json_line(r, &args.agent, scoring))?;
             f.flush()?;
         }
-        if let (Some(f), Some(text)) = (self.record.as_mut(), r.record.as_ref()) {
+        if let (Some(f), Some(text)) = (record.as_mut(), r.record.as_ref()) {
             f.write_all(text.as_bytes())?;
             f.flush()?;
         }
         Ok(())
-    }
-}
-
-/// Plays the `--games` games of a run without chains on `pool`, each written to `sink` as
-/// it ends, then prints the summary.
-fn play_games(
-    args: &SelfplayArgs,
-    setup: &Setup,
-    pool: &rayon::ThreadPool,
-    sink: GameSink,
-) -> Result<()> {
-    let recording = sink.record.is_some();
-    let progress = AtomicU64::new(0);
-    let done_games = AtomicU64::new(0);
-    let start = Instant::now();
-    // Each game's line (stdout) and JSON object (--jsonl) are written as soon as it ends, in
-    // the order games finish, so an interrupted long run keeps every finished game.
-    let sink = std::sync::Mutex::new(sink);
-    let report = |r: &GameResult| -> std::io::Result<()> {
-        let mut sink = sink.lock().unwrap_or_else(|e| e.into_inner());
-        sink.game_over(r, &args.agent, setup.scoring)
     };
     let line = |r: u64, rate: f64| {
         let done = done_games.load(Ordering::Relaxed);
@@ -471,7 +468,7 @@ fn play_games(
             (1..=args.games)
                 .into_par_iter()
                 .map(|i| {
-                    let r = play_game(setup, i, game_seed(args.seed, i - 1), &progress, recording);
+                    let r = play_game(&setup, i, game_seed(args.seed, i - 1), &progress, recording);
                     done_games.fetch_add(1, Ordering::Relaxed);
                     report(&r)?;
                     Ok(r)
@@ -481,7 +478,7 @@ fn play_games(
     })?;
     let secs = start.elapsed().as_secs_f64();
     results.sort_by_key(|r| r.index);
-    print_summary(args, setup.scoring, &results, secs)?;
+    print_summary(args, scoring, &results, secs)?;
     Ok(())
 }
 

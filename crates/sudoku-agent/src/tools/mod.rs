@@ -19,6 +19,7 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Result};
 use clap::Subcommand;
+use engine_kit::cli::CommandLineCheck;
 use puzzle_rules::sudoku::check::check_filled;
 use puzzle_rules::sudoku::generate::{generate, Difficulty};
 use puzzle_rules::sudoku::puzzle_set::PuzzleSet;
@@ -199,20 +200,25 @@ pub fn run(cmd: ToolCommand) -> Result<()> {
         } => {
             let shape = Shape::parse(&shape).map_err(|e| {
                 anyhow!("--shape '{shape}': {e}; the shape is the block's (rows x columns of one block): 3x3 for a 9x9 board, 2x3 for 6x6")
-            })?;
-            let target = match (clues, difficulty) {
-                (Some(k), _) if k > shape.cells() => {
-                    bail!(
-                        "--clues {k}: a {shape} board has only {} cells",
-                        shape.cells()
-                    )
-                }
-                (Some(k), _) => k,
-                (None, Some(d)) => Difficulty::parse(&d)
-                    .ok_or_else(|| anyhow!("--difficulty '{d}': expected easy, medium or hard"))?
-                    .clue_target(shape),
-                (None, None) => Difficulty::Hard.clue_target(shape),
-            };
+            }).on_command_line()?;
+            let target = (|| -> Result<usize> {
+                Ok(match (clues, difficulty) {
+                    (Some(k), _) if k > shape.cells() => {
+                        bail!(
+                            "--clues {k}: a {shape} board has only {} cells",
+                            shape.cells()
+                        )
+                    }
+                    (Some(k), _) => k,
+                    (None, Some(d)) => Difficulty::parse(&d)
+                        .ok_or_else(|| {
+                            anyhow!("--difficulty '{d}': expected easy, medium or hard")
+                        })?
+                        .clue_target(shape),
+                    (None, None) => Difficulty::Hard.clue_target(shape),
+                })
+            })()
+            .on_command_line()?;
             let mut out = std::io::stdout().lock();
             for k in 0..count {
                 let puzzle_seed = seed.wrapping_add(k);
@@ -241,10 +247,12 @@ pub fn run(cmd: ToolCommand) -> Result<()> {
 /// Writes the first `count` entries of the collection `name` made from `seed`, after a
 /// header that says what the set is and the command that makes it.
 fn write_set(name: &str, seed: u64, count: u64) -> Result<()> {
-    let set = PuzzleSet::parse(name).ok_or_else(|| {
-        let names: Vec<&str> = PuzzleSet::ALL.iter().map(|s| s.name()).collect();
-        anyhow!("--set '{name}': expected one of {}", names.join(", "))
-    })?;
+    let set = PuzzleSet::parse(name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = PuzzleSet::ALL.iter().map(|s| s.name()).collect();
+            anyhow!("--set '{name}': expected one of {}", names.join(", "))
+        })
+        .on_command_line()?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "# {}", set.rule())?;
     writeln!(

@@ -364,7 +364,12 @@ pub fn measure(
         tally.solved += 1;
         let ask = |limit: MoveLimit| {
             agent.clear();
-            agent.choose(game, limit.limits(), &stop, &mut |_| {})
+            agent.choose(
+                game,
+                limit.limits(std::time::Instant::now()),
+                &stop,
+                &mut |_| {},
+            )
         };
         let chosen = ask(limit);
         let mut choice = Choice::of(game, &truth, chosen);
