@@ -12,7 +12,7 @@ use puzzle_rules::sudoku::game::Game;
 
 use crate::protocol::position_line;
 
-use super::game::Answer;
+use super::answer::Answer;
 use super::MoveLimit;
 
 /// How long an external agent may think about `go nodes N` before it counts as silent.

@@ -2,7 +2,7 @@
 //! the move by the rules and scoring the end (or the forfeit).
 
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Context;
 
@@ -13,19 +13,11 @@ use crate::agents::{Agent, AgentKind, Event};
 use crate::protocol;
 use crate::record::Step;
 
+use super::answer::Answer;
 use super::external::External;
 use super::limits::split_movetime;
 use super::report::{ForfeitKind, GameResult, Timing};
 use super::MoveLimit;
-
-/// What one `go` gave: the move (or the text of a malformed answer) and when, after the
-/// `go`, the first legal move was proposed and the `bestmove` came.
-pub(super) struct Answer {
-    pub(super) choice: Result<Option<Move>, String>,
-    pub(super) first_legal: Option<Duration>,
-    /// `None` when an external agent gave no `bestmove` in time.
-    pub(super) bestmove: Option<Duration>,
-}
 
 /// One side of a game: a built-in agent or another program.
 pub(super) enum Contender {
@@ -230,6 +222,7 @@ mod tests {
     use super::*;
     use puzzle_rules::sudoku::board::{Board, Shape};
     use puzzle_rules::sudoku::game::Mode;
+    use std::time::Duration;
 
     #[test]
     fn a_game_with_different_times_per_side_keeps_to_each() {

@@ -19,6 +19,7 @@ use puzzle_rules::sudoku::game::{Game, Mode};
 use crate::protocol;
 use engine_kit::cli::CommandLineCheck;
 
+mod answer;
 mod external;
 mod game;
 mod limits;

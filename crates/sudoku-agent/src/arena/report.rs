@@ -11,7 +11,7 @@ use puzzle_rules::sudoku::game::{Mode, Player};
 
 use crate::record::{self, GameRecord, Side};
 
-use super::game::Answer;
+use super::answer::Answer;
 use super::MoveLimit;
 
 /// The C9 allowance: a `bestmove` later than this after the movetime is late.
