@@ -391,7 +391,6 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
         );
         f.write_all(crate::record::file_header(&set, scoring, &comment).as_bytes())?;
     }
-    let recording = record.is_some();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()?;
@@ -424,7 +423,20 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
             jsonl,
         );
     }
-    let setup = setup;
+    play_games(args, &setup, &pool, scoring, jsonl, record)
+}
+
+/// Plays the games in parallel, writing each game's line (and JSON object, and record) as it
+/// ends, then prints the summary.
+fn play_games(
+    args: &SelfplayArgs,
+    setup: &Setup,
+    pool: &rayon::ThreadPool,
+    scoring: Scoring,
+    jsonl: Option<std::fs::File>,
+    record: Option<std::fs::File>,
+) -> Result<()> {
+    let recording = record.is_some();
     let progress = AtomicU64::new(0);
     let done_games = AtomicU64::new(0);
     let start = Instant::now();
@@ -468,7 +480,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
             (1..=args.games)
                 .into_par_iter()
                 .map(|i| {
-                    let r = play_game(&setup, i, game_seed(args.seed, i - 1), &progress, recording);
+                    let r = play_game(setup, i, game_seed(args.seed, i - 1), &progress, recording);
                     done_games.fetch_add(1, Ordering::Relaxed);
                     report(&r)?;
                     Ok(r)

@@ -5,9 +5,14 @@ use std::fs::File;
 use std::io::Write;
 use std::time::Duration;
 
+use anyhow::Context;
+
 use puzzle_rules::sudoku::game::{Mode, Player};
 
-use super::{Answer, MoveLimit};
+use crate::record::{self, GameRecord, Side};
+
+use super::answer::Answer;
+use super::MoveLimit;
 
 /// The C9 allowance: a `bestmove` later than this after the movetime is late.
 const BESTMOVE_ALLOWANCE_MS: u64 = 10;
@@ -333,4 +338,46 @@ fn json_escape(s: &str) -> String {
             c => vec![c],
         })
         .collect()
+}
+
+/// Every game as a record, in game order.
+pub(super) fn write_records(
+    file: &mut std::fs::File,
+    results: &[GameResult],
+    names: [&str; 2],
+    limits: [MoveLimit; 2],
+) -> anyhow::Result<()> {
+    let mut text = format!(
+        "{}\n# sudoku-agent arena: {} vs {}\n",
+        record::HEADER,
+        names[0],
+        names[1]
+    );
+    for r in results {
+        // Side 0 (the first agent) is player `first_is`.
+        let side = |p: Player| if p == r.first_is { 0 } else { 1 };
+        let sides = [Player::One, Player::Two].map(|p| Side {
+            name: names[side(p)].to_string(),
+            time: limits[side(p)].record_text(),
+        });
+        let forfeit = r.forfeit.as_ref().map(|(s, kind, detail)| {
+            let player = if *s == 0 {
+                r.first_is
+            } else {
+                r.first_is.other()
+            };
+            (player, format!("{} {detail}", kind.name()))
+        });
+        text.push_str(&record::format_game(&GameRecord {
+            number: r.index + 1,
+            start: &r.start,
+            sides,
+            steps: &r.steps,
+            forfeit,
+            end: &r.end,
+        }));
+    }
+    file.write_all(text.as_bytes())
+        .context("--record: cannot write")?;
+    Ok(())
 }

@@ -130,26 +130,7 @@ pub enum ToolCommand {
 /// Runs a tool subcommand.
 pub fn run(cmd: ToolCommand) -> Result<()> {
     match cmd {
-        ToolCommand::Solve { puzzle, file, json } => for_each_puzzle(&puzzle, file, json, |p| {
-            let board = p.board()?;
-            let (count, first) = solve_and_count(&board, 2);
-            Ok(match (count, first) {
-                (0, _) | (_, None) => Answer::new("no solution", r#""solutions":0"#),
-                (c, Some(sol)) => {
-                    let grid = format_cells(p.shape, sol.cells());
-                    let fields = format!(
-                        r#""solution":{},"solutions":{}"#,
-                        json_string(&grid),
-                        if c == 1 { "1" } else { "\"2+\"" }
-                    );
-                    if c == 1 {
-                        Answer::new(&grid, &fields)
-                    } else {
-                        Answer::new(&format!("{grid} multiple solutions"), &fields)
-                    }
-                }
-            })
-        }),
+        ToolCommand::Solve { puzzle, file, json } => for_each_puzzle(&puzzle, file, json, solve),
         ToolCommand::Count {
             limit,
             puzzle,
@@ -162,27 +143,7 @@ pub fn run(cmd: ToolCommand) -> Result<()> {
                 &format!(r#""count":{n},"limit":{limit}"#),
             ))
         }),
-        ToolCommand::Check { grid, file, json } => {
-            let mut broken = 0;
-            for_each_puzzle(&grid, file, json, |p| {
-                Ok(match check_filled(p.shape, &p.cells) {
-                    Ok(()) => Answer::new("ok", r#""ok":true"#),
-                    Err(fault) => {
-                        broken += 1;
-                        let text = format!("invalid: {fault}");
-                        let fields =
-                            format!(r#""ok":false,"fault":{}"#, json_string(&fault.to_string()));
-                        Answer::new(&text, &fields)
-                    }
-                })
-            })?;
-            if broken > 0 {
-                // The answer is "no": exit 1, the answers are on stdout.
-                let _ = std::io::stdout().flush();
-                std::process::exit(1);
-            }
-            Ok(())
-        }
+        ToolCommand::Check { grid, file, json } => check_grids(&grid, file, json),
         ToolCommand::Generate {
             set: Some(set),
             seed,
@@ -201,47 +162,115 @@ pub fn run(cmd: ToolCommand) -> Result<()> {
             let shape = Shape::parse(&shape).map_err(|e| {
                 anyhow!("--shape '{shape}': {e}; the shape is the block's (rows x columns of one block): 3x3 for a 9x9 board, 2x3 for 6x6")
             }).on_command_line()?;
-            let target = (|| -> Result<usize> {
-                Ok(match (clues, difficulty) {
-                    (Some(k), _) if k > shape.cells() => {
-                        bail!(
-                            "--clues {k}: a {shape} board has only {} cells",
-                            shape.cells()
-                        )
-                    }
-                    (Some(k), _) => k,
-                    (None, Some(d)) => Difficulty::parse(&d)
-                        .ok_or_else(|| {
-                            anyhow!("--difficulty '{d}': expected easy, medium or hard")
-                        })?
-                        .clue_target(shape),
-                    (None, None) => Difficulty::Hard.clue_target(shape),
-                })
-            })()
-            .on_command_line()?;
-            let mut out = std::io::stdout().lock();
-            for k in 0..count {
-                let puzzle_seed = seed.wrapping_add(k);
-                let board = generate(shape, target, puzzle_seed);
-                let text = format_cells(shape, board.cells());
-                if json {
-                    let clues = board.cells().iter().filter(|&&v| v != 0).count();
-                    writeln!(
-                        out,
-                        r#"{{"seed":{puzzle_seed},"clues":{clues},"puzzle":{}}}"#,
-                        json_string(&text)
-                    )?;
-                } else {
-                    writeln!(out, "{text}")?;
-                }
-            }
-            Ok(())
+            let target = clue_target(shape, clues, difficulty).on_command_line()?;
+            write_generated(
+                Generated {
+                    shape,
+                    target,
+                    seed,
+                    count,
+                },
+                json,
+            )
         }
         ToolCommand::BenchSolver { file, generated } => bench::run(file, generated),
         ToolCommand::SolveGame(args) => solve_game::run(args),
         ToolCommand::CheckExact(args) => exact_check::run(args),
         ToolCommand::CheckPlay(args) => optimal_play::run(args),
     }
+}
+
+/// `solve`'s answer: the solution, `no solution`, or the first solution and `multiple
+/// solutions`.
+fn solve(p: &RawPuzzle) -> Result<Answer> {
+    let board = p.board()?;
+    let (count, first) = solve_and_count(&board, 2);
+    Ok(match (count, first) {
+        (0, _) | (_, None) => Answer::new("no solution", r#""solutions":0"#),
+        (c, Some(sol)) => {
+            let grid = format_cells(p.shape, sol.cells());
+            let fields = format!(
+                r#""solution":{},"solutions":{}"#,
+                json_string(&grid),
+                if c == 1 { "1" } else { "\"2+\"" }
+            );
+            if c == 1 {
+                Answer::new(&grid, &fields)
+            } else {
+                Answer::new(&format!("{grid} multiple solutions"), &fields)
+            }
+        }
+    })
+}
+
+/// `check`: `ok` or `invalid: <fault>` per grid; exits 1 when any grid is invalid.
+fn check_grids(grid: &[String], file: Option<PathBuf>, json: bool) -> Result<()> {
+    let mut broken = 0;
+    for_each_puzzle(grid, file, json, |p| {
+        Ok(match check_filled(p.shape, &p.cells) {
+            Ok(()) => Answer::new("ok", r#""ok":true"#),
+            Err(fault) => {
+                broken += 1;
+                let text = format!("invalid: {fault}");
+                let fields = format!(r#""ok":false,"fault":{}"#, json_string(&fault.to_string()));
+                Answer::new(&text, &fields)
+            }
+        })
+    })?;
+    if broken > 0 {
+        // The answer is "no": exit 1, the answers are on stdout.
+        let _ = std::io::stdout().flush();
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+/// The clues `generate` keeps on a `shape` board: `--clues`, else the `--difficulty`'s
+/// target, else as few as uniqueness allows.
+fn clue_target(shape: Shape, clues: Option<usize>, difficulty: Option<String>) -> Result<usize> {
+    Ok(match (clues, difficulty) {
+        (Some(k), _) if k > shape.cells() => {
+            bail!(
+                "--clues {k}: a {shape} board has only {} cells",
+                shape.cells()
+            )
+        }
+        (Some(k), _) => k,
+        (None, Some(d)) => Difficulty::parse(&d)
+            .ok_or_else(|| anyhow!("--difficulty '{d}': expected easy, medium or hard"))?
+            .clue_target(shape),
+        (None, None) => Difficulty::Hard.clue_target(shape),
+    })
+}
+
+/// The puzzles `generate` makes: `count` puzzles of `shape` with `target` clues, puzzle k
+/// from seed + k.
+struct Generated {
+    shape: Shape,
+    target: usize,
+    seed: u64,
+    count: u64,
+}
+
+/// Prints the generated puzzles, one line (or JSON object) each.
+fn write_generated(g: Generated, json: bool) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    for k in 0..g.count {
+        let puzzle_seed = g.seed.wrapping_add(k);
+        let board = generate(g.shape, g.target, puzzle_seed);
+        let text = format_cells(g.shape, board.cells());
+        if json {
+            let clues = board.cells().iter().filter(|&&v| v != 0).count();
+            writeln!(
+                out,
+                r#"{{"seed":{puzzle_seed},"clues":{clues},"puzzle":{}}}"#,
+                json_string(&text)
+            )?;
+        } else {
+            writeln!(out, "{text}")?;
+        }
+    }
+    Ok(())
 }
 
 /// Writes the first `count` entries of the collection `name` made from `seed`, after a

@@ -9,7 +9,6 @@
 //! mover's side). Positions the solver's budget does not solve are skipped and counted.
 
 use std::collections::HashSet;
-use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -23,7 +22,9 @@ use crate::exact::{self, Budget, Effect, Solution};
 use crate::protocol::{self, position_line};
 use crate::record::Step;
 
-use super::json_string;
+mod report;
+
+use report::Summary;
 
 /// Arguments of `check-play`.
 #[derive(Args)]
@@ -400,87 +401,111 @@ pub fn measure(
     tally
 }
 
+/// What a `check-play` command line asks for, checked.
+struct Request {
+    games: Games,
+    /// The agent measured.
+    kind: AgentKind,
+    limit: MoveLimit,
+    recheck: Option<MoveLimit>,
+}
+
+impl Request {
+    /// Reads and checks the arguments.
+    fn of(args: &CheckPlayArgs) -> Result<Request> {
+        let shape =
+            Shape::parse(&args.shape).map_err(|e| anyhow!("--shape '{}': {e}", args.shape))?;
+        let mode = Mode::parse(&args.mode).ok_or_else(|| {
+            anyhow!(
+                "--mode '{}': use classic, rows, border or random",
+                args.mode
+            )
+        })?;
+        let givens = args
+            .givens
+            .as_deref()
+            .map(arena::parse_givens)
+            .transpose()?;
+        let players = args
+            .players
+            .iter()
+            .map(|p| AgentKind::parse(p).ok_or_else(|| anyhow!("--players: unknown agent '{p}'")))
+            .collect::<Result<Vec<_>>>()?;
+        let kind = AgentKind::parse(&args.agent)
+            .ok_or_else(|| anyhow!("--agent: unknown agent '{}'", args.agent))?;
+        if players.is_empty() || args.games == 0 || args.play_nodes == 0 {
+            bail!("--players, --games and --play-nodes must not be empty or 0");
+        }
+        if args.movetime == 0 || args.movetime > protocol::MAX_MOVETIME_MS {
+            bail!("--movetime must be 1..{}", protocol::MAX_MOVETIME_MS);
+        }
+        let limit = match args.nodes {
+            Some(0) => bail!("--nodes must be at least 1"),
+            Some(n) => MoveLimit::Nodes(n),
+            None => MoveLimit::Time(args.movetime),
+        };
+        let recheck = match args.recheck_nodes {
+            Some(0) => bail!("--recheck-nodes must be at least 1"),
+            n => n.map(MoveLimit::Nodes),
+        };
+        let games = Games {
+            shape,
+            mode,
+            givens,
+            players,
+            games_per_pair: args.games,
+            play_nodes: args.play_nodes,
+            seed: args.seed,
+        };
+        Ok(Request {
+            games,
+            kind,
+            limit,
+            recheck,
+        })
+    }
+
+    /// The header line: every setting of the run, with its seed.
+    fn header(&self, args: &CheckPlayArgs) -> String {
+        let Games {
+            shape,
+            mode,
+            givens,
+            ..
+        } = self.games;
+        let limit_text = match self.limit {
+            MoveLimit::Time(ms) => format!("movetime {ms}"),
+            MoveLimit::Nodes(n) => format!("nodes {n}"),
+        };
+        let recheck_text = args
+            .recheck_nodes
+            .map_or(String::new(), |n| format!(" recheck-nodes {n}"));
+        let names: Vec<&str> = self.games.players.iter().map(|p| p.name()).collect();
+        let givens_text = givens.map_or("none".to_string(), |(lo, hi)| format!("{lo}-{hi}"));
+        format!(
+            "check-play shape {shape} mode {mode} givens {givens_text} players {} games-per-pair {} \
+             play-nodes {} seed {} min-filled {} agent {} {limit_text}{recheck_text} max-nodes {}",
+            names.join(","),
+            args.games,
+            args.play_nodes,
+            args.seed,
+            args.min_filled,
+            self.kind.name(),
+            args.max_nodes
+        )
+    }
+}
+
 /// Runs `check-play`.
 pub fn run(args: CheckPlayArgs) -> Result<()> {
-    let shape = Shape::parse(&args.shape).map_err(|e| anyhow!("--shape '{}': {e}", args.shape))?;
-    let mode = Mode::parse(&args.mode).ok_or_else(|| {
-        anyhow!(
-            "--mode '{}': use classic, rows, border or random",
-            args.mode
-        )
-    })?;
-    let givens = args
-        .givens
-        .as_deref()
-        .map(arena::parse_givens)
-        .transpose()?;
-    let players = args
-        .players
-        .iter()
-        .map(|p| AgentKind::parse(p).ok_or_else(|| anyhow!("--players: unknown agent '{p}'")))
-        .collect::<Result<Vec<_>>>()?;
-    let kind = AgentKind::parse(&args.agent)
-        .ok_or_else(|| anyhow!("--agent: unknown agent '{}'", args.agent))?;
-    if players.is_empty() || args.games == 0 || args.play_nodes == 0 {
-        bail!("--players, --games and --play-nodes must not be empty or 0");
-    }
-    if args.movetime == 0 || args.movetime > protocol::MAX_MOVETIME_MS {
-        bail!("--movetime must be 1..{}", protocol::MAX_MOVETIME_MS);
-    }
-    let limit = match args.nodes {
-        Some(0) => bail!("--nodes must be at least 1"),
-        Some(n) => MoveLimit::Nodes(n),
-        None => MoveLimit::Time(args.movetime),
-    };
-    let limit_text = match limit {
-        MoveLimit::Time(ms) => format!("movetime {ms}"),
-        MoveLimit::Nodes(n) => format!("nodes {n}"),
-    };
-    let recheck = match args.recheck_nodes {
-        Some(0) => bail!("--recheck-nodes must be at least 1"),
-        n => n.map(MoveLimit::Nodes),
-    };
-    let recheck_text = args
-        .recheck_nodes
-        .map_or(String::new(), |n| format!(" recheck-nodes {n}"));
-    let games = Games {
-        shape,
-        mode,
-        givens,
-        players,
-        games_per_pair: args.games,
-        play_nodes: args.play_nodes,
-        seed: args.seed,
-    };
-    let names: Vec<&str> = games.players.iter().map(|p| p.name()).collect();
-    let givens_text = givens.map_or("none".to_string(), |(lo, hi)| format!("{lo}-{hi}"));
-    let header = format!(
-        "check-play shape {shape} mode {mode} givens {givens_text} players {} games-per-pair {} \
-         play-nodes {} seed {} min-filled {} agent {} {limit_text}{recheck_text} max-nodes {}",
-        names.join(","),
-        args.games,
-        args.play_nodes,
-        args.seed,
-        args.min_filled,
-        kind.name(),
-        args.max_nodes
-    );
+    let request = Request::of(&args)?;
+    let header = request.header(&args);
     if !args.json {
         engine_kit::println_or_exit!("{header}");
     }
-    let (positions, played) = games.positions();
+    let (positions, played) = request.games.positions();
     if !args.json {
-        for g in &played {
-            engine_kit::println_or_exit!(
-                "game {} {} vs {}: steps {} positions {} new {}",
-                g.number,
-                g.first.name(),
-                g.second.name(),
-                g.steps,
-                g.positions,
-                g.new
-            );
-        }
+        report::print_games(&played);
     }
     let reached = positions.len();
     let positions: Vec<Game> = positions
@@ -494,176 +519,24 @@ pub fn run(args: CheckPlayArgs) -> Result<()> {
     let started = Instant::now();
     let tally = measure(
         &positions,
-        &Agent::new(kind, 1, args.seed),
-        limit,
-        recheck,
+        &Agent::new(request.kind, 1, args.seed),
+        request.limit,
+        request.recheck,
         budget,
     );
-    let kinds = tally.miss_kinds();
     let seconds = started.elapsed().as_secs_f64();
-    let (p, lo, hi) = tally.optimal_share();
-    let (cp, clo, chi) = share(tally.contested_optimal, tally.contested);
-    let worst = tally.worst();
-    let worst = &worst[..worst.len().min(args.worst)];
-    if args.json {
-        let worst: Vec<String> = worst.iter().map(|c| choice_json(c)).collect();
-        engine_kit::println_or_exit!(
-            "{{\"header\":{},\"games\":{},\"reached\":{reached},\"positions\":{},\"solved\":{},\
-             \"skipped\":{},\"optimal\":{},\"share\":{p:.5},\"share_low\":{lo:.5},\
-             \"share_high\":{hi:.5},\"contested\":{},\"contested_optimal\":{},\"forbidden\":{},\
-             \"mean_lost\":{:.5},\"max_lost\":{},\"misses\":{},\"misses_unique\":{},\
-             \"misses_best_is_pass\":{},\"misses_worse_pass\":{},\"rechecked\":{},\"corrected\":{},\
-             \"unique_uncorrected\":{},\"worst\":[{}],\"seconds\":{seconds:.1}}}",
-            json_string(&header),
-            played.len(),
-            tally.positions,
-            tally.solved,
-            tally.skipped,
-            tally.optimal,
-            tally.contested,
-            tally.contested_optimal,
-            tally.forbidden,
-            tally.mean_lost(),
-            tally.max_lost,
-            kinds.misses,
-            kinds.unique,
-            kinds.best_is_pass,
-            kinds.worse_pass,
-            kinds.rechecked,
-            kinds.corrected,
-            kinds.unique_uncorrected,
-            worst.join(",")
-        );
-        return Ok(());
+    Summary {
+        header: &header,
+        games: played.len(),
+        reached,
+        tally: &tally,
+        seconds,
+        worst: args.worst,
+        max_nodes: args.max_nodes,
+        rechecked: request.recheck.is_some(),
     }
-    engine_kit::println_or_exit!(
-        "positions {} (of {reached} reached) solved {} skipped {} (over {} nodes)",
-        tally.positions,
-        tally.solved,
-        tally.skipped,
-        args.max_nodes
-    );
-    engine_kit::println_or_exit!(
-        "optimal {}/{} = {:.1}% (95% {:.1}..{:.1}); contested positions {}: {}/{} = {:.1}% \
-         (95% {:.1}..{:.1}); no or forbidden move {}",
-        tally.optimal,
-        tally.solved,
-        100.0 * p,
-        100.0 * lo,
-        100.0 * hi,
-        tally.contested,
-        tally.contested_optimal,
-        tally.contested,
-        100.0 * cp,
-        100.0 * clo,
-        100.0 * chi,
-        tally.forbidden
-    );
-    engine_kit::println_or_exit!(
-        "points lost per move: mean {:.4} max {}; time {seconds:.0} s (exact solver {} s)",
-        tally.mean_lost(),
-        tally.max_lost,
-        tally.solve_ms / 1000
-    );
-    engine_kit::println_or_exit!(
-        "misses {}: on boards with one solution {}, only passes optimal {}, a pass chosen where \
-         another pass was better {}",
-        kinds.misses,
-        kinds.unique,
-        kinds.best_is_pass,
-        kinds.worse_pass
-    );
-    if recheck.is_some() {
-        engine_kit::println_or_exit!(
-            "rechecked {}: corrected by the deeper search {}, not corrected on boards with one \
-             solution {}",
-            kinds.rechecked,
-            kinds.corrected,
-            kinds.unique_uncorrected
-        );
-    }
-    for (i, c) in worst.iter().enumerate() {
-        engine_kit::println_or_exit!("worst {}: {}", i + 1, choice_text(c));
-    }
+    .print(args.json);
     Ok(())
-}
-
-fn move_text(mv: Option<Move>) -> String {
-    mv.map_or_else(|| "none".to_string(), |m| m.to_string())
-}
-
-fn moves_text(moves: &[Move]) -> String {
-    let list: Vec<String> = moves.iter().map(Move::to_string).collect();
-    list.join(" ")
-}
-
-fn value_text(v: Option<i32>) -> String {
-    v.map_or("none".to_string(), |v| v.to_string())
-}
-
-/// `lost L | position ... | chose M value V | best M... value B | solutions S empty E [| pass]
-/// [| recheck M value V]`.
-fn choice_text(c: &Choice) -> String {
-    let lost = c.lost().map_or("forbidden".to_string(), |l| l.to_string());
-    let mut out = format!(
-        "lost {lost} | {} | chose {} value {} | best {} value {} | solutions {} empty {}",
-        c.position,
-        move_text(c.chosen),
-        value_text(c.chosen_value),
-        moves_text(&c.best_moves),
-        c.best,
-        c.solutions,
-        c.empty
-    );
-    if c.best_is_pass {
-        out.push_str(" | only passes optimal");
-    }
-    if c.worse_pass {
-        out.push_str(" | a worse pass");
-    }
-    if let Some((mv, v)) = c.recheck {
-        let _ = write!(out, " | recheck {} value {}", move_text(mv), value_text(v));
-    }
-    out
-}
-
-fn choice_json(c: &Choice) -> String {
-    let mut out = format!(
-        "{{\"position\":{},\"chosen\":{}",
-        json_string(&c.position),
-        json_string(&move_text(c.chosen))
-    );
-    match (c.chosen_value, c.lost()) {
-        (Some(v), Some(l)) => {
-            let _ = write!(out, ",\"chosen_value\":{v},\"lost\":{l}");
-        }
-        _ => out.push_str(",\"chosen_value\":null,\"lost\":null"),
-    }
-    let best: Vec<String> = c
-        .best_moves
-        .iter()
-        .map(|m| json_string(&m.to_string()))
-        .collect();
-    let _ = write!(
-        out,
-        ",\"best\":[{}],\"value\":{},\"best_is_pass\":{},\"worse_pass\":{},\"solutions\":{},\"empty\":{}",
-        best.join(","),
-        c.best,
-        c.best_is_pass,
-        c.worse_pass,
-        c.solutions,
-        c.empty
-    );
-    if let Some((mv, v)) = c.recheck {
-        let _ = write!(
-            out,
-            ",\"recheck\":{},\"recheck_value\":{}",
-            json_string(&move_text(mv)),
-            v.map_or("null".to_string(), |v| v.to_string())
-        );
-    }
-    out.push('}');
-    out
 }
 
 #[cfg(test)]

@@ -1,0 +1,88 @@
+//! The start positions of a match: random givens and starting cells, drawn from the seed
+//! for each pair of games.
+
+use anyhow::{bail, Context};
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+
+use puzzle_rules::sudoku::board::{Board, Move};
+use puzzle_rules::sudoku::game::{starting_cells, Game, Mode, Player};
+use puzzle_rules::sudoku::solver;
+
+/// Fills `count` random cells of `board` with values that keep it solvable.
+pub fn add_givens(board: &mut Board, count: usize, rng: &mut SmallRng) {
+    let size = board.size();
+    let mut cells: Vec<(usize, usize)> = (0..size)
+        .flat_map(|r| (0..size).map(move |c| (r, c)))
+        .filter(|&(r, c)| board.get(r, c) == 0)
+        .collect();
+    cells.shuffle(rng);
+    let mut placed = 0;
+    for (r, c) in cells {
+        if placed == count {
+            break;
+        }
+        let mut values: Vec<u8> = (1..=size as u8)
+            .filter(|v| board.candidates(r, c) & (1 << (v - 1)) != 0)
+            .collect();
+        values.shuffle(rng);
+        for v in values {
+            let mv = Move::new(r, c, v);
+            board.place(mv);
+            if solver::has_solution(board) {
+                placed += 1;
+                break;
+            }
+            board.clear(r, c);
+        }
+    }
+}
+
+/// Reads `--givens`: `N` or `LO-HI`.
+pub(crate) fn parse_givens(text: &str) -> anyhow::Result<(usize, usize)> {
+    let (lo, hi) = text.split_once('-').unwrap_or((text, text));
+    let lo: usize = lo.trim().parse().context("--givens: need N or LO-HI")?;
+    let hi: usize = hi.trim().parse().context("--givens: need N or LO-HI")?;
+    if lo > hi {
+        bail!("--givens: {lo} is larger than {hi}");
+    }
+    Ok((lo, hi))
+}
+
+/// The start position of game pair `pair` (both games of a pair start alike).
+pub(crate) fn start_position(
+    base: &Game,
+    mode: Mode,
+    givens: Option<(usize, usize)>,
+    seed: u64,
+    pair: usize,
+) -> Game {
+    let mut rng = SmallRng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(pair as u64));
+    let mut board = base.board().clone();
+    if let Some((lo, hi)) = givens {
+        let cells = board.shape().cells() - board.filled();
+        let count = rng.gen_range(lo..=hi).min(cells);
+        add_givens(&mut board, count, &mut rng);
+    }
+    let mut owners = base.owners().to_vec();
+    owners.resize(board.cells().len(), 0);
+    let starts = if mode == base.mode() && mode != Mode::Random {
+        [
+            base.starts(Player::One).to_vec(),
+            base.starts(Player::Two).to_vec(),
+        ]
+    } else {
+        starting_cells(mode, board.shape(), rng.gen())
+    };
+    Game::from_parts(
+        board,
+        owners,
+        mode,
+        base.turn(),
+        base.scores(),
+        base.taboo().to_vec(),
+        starts,
+    )
+    .unwrap_or_else(|_| base.clone())
+}
