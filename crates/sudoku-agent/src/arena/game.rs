@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::Context;
 
 use puzzle_rules::sudoku::board::Move;
-use puzzle_rules::sudoku::game::{Forfeit, Game, Outcome, Player};
+use puzzle_rules::sudoku::game::{referee_nodes, Forfeit, Game, Outcome, PlayError, Player};
 
 use crate::agents::{Agent, AgentKind, Event};
 use crate::protocol;
@@ -126,7 +126,7 @@ impl Play {
             Ok(None) => return Err((ForfeitKind::NoMove, "no move".to_string())),
             Ok(Some(mv)) => mv,
         };
-        match self.game.play(mv) {
+        match referee(&mut self.game, mv) {
             Ok(outcome) => {
                 self.moves += 1;
                 let mark = if outcome == Outcome::Taboo { "!" } else { "" };
@@ -253,5 +253,18 @@ mod tests {
         );
         assert!(slow.bestmove.time < Duration::from_millis(1000), "{slow:?}");
         assert!(quick.first_legal.time <= quick.bestmove.time);
+    }
+}
+
+/// The arena's referee: the protocol's budgeted taboo decision ([`Game::play_within`]) first,
+/// which settles almost every move at once, and the unbounded one ([`Game::play`]) only for a
+/// move that budget leaves undecided, since a match must go on (the course's referee, too,
+/// waits for its oracle). On sparse 16x16 and 25x25 boards the unbounded search alone could
+/// take minutes over a move the budgeted one decides by a solution of the board without it.
+fn referee(game: &mut Game, mv: Move) -> Result<Outcome, Forfeit> {
+    match game.play_within(mv, referee_nodes(game.board().shape())) {
+        Ok(outcome) => Ok(outcome),
+        Err(PlayError::Forfeit(f)) => Err(f),
+        Err(PlayError::Undecided { .. }) => game.play(mv),
     }
 }
