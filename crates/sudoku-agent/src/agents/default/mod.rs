@@ -30,6 +30,7 @@
 //!   and the node one thread searches (fill, unfill, passes).
 //! - [`table`]: the lock-free transposition table and its [`table::Bound`]s.
 //! - [`worker`]: one search thread: move ordering, negamax, evaluation, root iteration.
+//! - [`endgame`]: the exact solve tried first near the end of a game on small boards.
 //! - this file: stop signals and [`search`], which runs the main worker
 //!   and the helpers (lazy SMP).
 
@@ -37,6 +38,7 @@
 // loops read better than zipped iterators here.
 #![allow(clippy::needless_range_loop)]
 
+mod endgame;
 mod node;
 mod table;
 mod worker;
@@ -163,6 +165,9 @@ pub fn search(
     let quick = quick_move(game, first_solution.cells());
     if let Some(m) = quick {
         report(Event::Propose(m));
+    }
+    if let Some(done) = endgame::solve(game, &stopper, start, quick, report) {
+        return done;
     }
     // Classifying the candidates costs solver calls; on a clock keep most of the time for
     // the search (the first solution already gives safe moves).
