@@ -445,7 +445,7 @@ impl<'a, const K: usize> Search<'a, K> {
                 max_nodes: self.max_nodes,
             });
         }
-        if self.nodes % STOP_EVERY == 0 && (self.stop)() {
+        if self.nodes.is_multiple_of(STOP_EVERY) && (self.stop)() {
             return Err(OutOfBudget::Stopped);
         }
         if self.empty == 0 {

@@ -169,17 +169,8 @@ pub fn search(
     if let Some(done) = endgame::solve(game, &stopper, start, quick, report) {
         return done;
     }
-    // Classifying the candidates costs solver calls; on a clock keep most of the time for
-    // the search (the first solution already gives safe moves).
-    let analysis_deadline = stopper.limits.deadline.map(|d| {
-        let now = Instant::now();
-        now + d.saturating_duration_since(now) / 3
-    });
-    let stop_analysis = || {
-        stop_flag.load(Ordering::Relaxed) || analysis_deadline.is_some_and(|d| Instant::now() >= d)
-    };
     let budget = AnalysisBudget::for_search(game, &stopper.limits);
-    let root = match analyse_root(game, &stop_analysis, budget) {
+    let root = match analyse_root(game, &analysis_stop(stop_flag, &stopper.limits), budget) {
         Some(r) => r,
         None => {
             return Outcome {
@@ -233,6 +224,17 @@ pub fn search(
         best: best_move,
         nodes: stopper.shared.nodes.load(Ordering::Relaxed) + main_nodes % 256,
     }
+}
+
+/// When the root analysis stops: classifying the candidates costs solver calls, so on a
+/// clock it keeps most of the time for the search (the first solution already gives safe
+/// moves).
+fn analysis_stop<'a>(flag: &'a AtomicBool, limits: &Limits) -> impl Fn() -> bool + 'a {
+    let deadline = limits.deadline.map(|d| {
+        let now = Instant::now();
+        now + d.saturating_duration_since(now) / 3
+    });
+    move || flag.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
 }
 
 /// The passes of the cell game: the taboo moves it lets the players use.
