@@ -166,13 +166,13 @@ mod tests {
         assert!(exact[0].contains("score: 12,"), "{events:?}");
     }
 
-    /// `go nodes N` replays exactly whether the exact solve finishes within its share (200,000
+    /// `go nodes N` replays exactly whether the exact solve finishes within its share (600,000
     /// nodes) or not (20,000: the tree search then gets the rest, counted after the solver's).
     #[test]
     fn node_limited_searches_replay_exactly() {
         let g = game("position 2x2 1.../.2../..3./...4");
         let never = AtomicBool::new(false);
-        for (n, proven) in [(20_000, false), (200_000, true)] {
+        for (n, proven) in [(20_000, false), (600_000, true)] {
             let first = run(&g, nodes(n), &never);
             assert_eq!(first, run(&g, nodes(n), &never), "nodes {n}");
             let exact = first.1.iter().any(|e| e.contains("exact: true"));
