@@ -1,7 +1,7 @@
 //! The exact solver of Competitive Sudoku: the value of a position under perfect play by
 //! both sides, and the value of every move of the player to move, proven by searching the
-//! whole game tree. Pure computation (no I/O, no clock): a node budget bounds the work, and
-//! a search that runs out of it says so instead of answering.
+//! whole game tree. Pure computation (no I/O, no clock): a node budget and the caller's stop
+//! test bound the work, and a search cut short says so instead of answering.
 //!
 //! It follows the referee's rules ([`puzzle_rules::sudoku::game`]) exactly: the mode's
 //! allowed squares, moves on the taboo list are never proposed, a move that leaves the
@@ -21,6 +21,7 @@
 
 mod search;
 mod solutions;
+mod tables;
 
 #[cfg(test)]
 mod tests;
@@ -29,6 +30,7 @@ use std::fmt;
 
 use puzzle_rules::sudoku::{Game, Move, Player};
 
+pub use search::{MAX_CELLS, STOP_EVERY};
 pub use solutions::SolutionSets;
 
 /// How much work a solve may do before it gives up.
@@ -62,6 +64,8 @@ pub enum OutOfBudget {
         /// The solution budget.
         max_solutions: usize,
     },
+    /// The caller's stop test answered `true` ([`solve_until`]).
+    Stopped,
     /// The board has more cells than the solver's cell sets hold.
     TooLarge {
         /// Cells of the board.
@@ -79,6 +83,7 @@ impl fmt::Display for OutOfBudget {
                 f,
                 "not solved: the starting board has more than {max_solutions} sudoku solutions"
             ),
+            OutOfBudget::Stopped => write!(f, "not solved: stopped"),
             OutOfBudget::TooLarge { cells } => write!(
                 f,
                 "not solved: the board has {cells} cells, the exact solver takes at most {}",
@@ -128,7 +133,8 @@ pub struct Solution {
     /// Final score of player 1 minus final score of player 2 under perfect play (the
     /// current scores plus [`Solution::value`] seen from player 1).
     pub final_difference: i64,
-    /// Every move of the player to move (or the one pass), with its value.
+    /// Every move of the player to move (or the one pass), with its value ([`solve_best`]:
+    /// one optimal move only).
     pub first_moves: Vec<FirstMove>,
     /// Search nodes visited.
     pub nodes: u64,
@@ -145,8 +151,38 @@ impl Solution {
     }
 }
 
-/// Solves `game` exactly within `budget`.
+/// Solves `game` exactly within `budget`: every first move with its value.
 pub fn solve(game: &Game, budget: Budget) -> Result<Solution, OutOfBudget> {
+    solve_until(game, budget, &|| false)
+}
+
+/// [`solve`], also ended (with [`OutOfBudget::Stopped`]) once `stop` answers `true`; it is
+/// asked every [`search::STOP_EVERY`] search nodes (not while the solutions are enumerated,
+/// which `budget.max_solutions` bounds).
+pub fn solve_until(
+    game: &Game,
+    budget: Budget,
+    stop: &dyn Fn() -> bool,
+) -> Result<Solution, OutOfBudget> {
+    solve_with(game, budget, stop, true)
+}
+
+/// [`solve_until`] for one optimal move: [`Solution::first_moves`] holds only that move (the
+/// first in the search's order among the optimal ones), which costs less than valuing them all.
+pub fn solve_best(
+    game: &Game,
+    budget: Budget,
+    stop: &dyn Fn() -> bool,
+) -> Result<Solution, OutOfBudget> {
+    solve_with(game, budget, stop, false)
+}
+
+fn solve_with(
+    game: &Game,
+    budget: Budget,
+    stop: &dyn Fn() -> bool,
+    all_moves: bool,
+) -> Result<Solution, OutOfBudget> {
     let cells = game.board().shape().cells();
     if cells > search::MAX_CELLS {
         return Err(OutOfBudget::TooLarge { cells });
@@ -156,7 +192,12 @@ pub fn solve(game: &Game, budget: Budget) -> Result<Solution, OutOfBudget> {
             max_solutions: budget.max_solutions,
         },
     )?;
-    let root = search::solve_root(game, &sets, budget.max_nodes)?;
+    let work = search::Work {
+        max_nodes: budget.max_nodes,
+        stop,
+        all_moves,
+    };
+    let root = search::solve_root(game, &sets, work)?;
     let value = root.first_moves.iter().map(|m| m.value).max().unwrap_or(0);
     let [one, two] = game.scores();
     let from_one = match game.turn() {

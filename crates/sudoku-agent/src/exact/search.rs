@@ -15,9 +15,10 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use smallvec::SmallVec;
 
 use puzzle_rules::sudoku::board::score_for_regions;
-use puzzle_rules::sudoku::{Game, Mode, Move, Player, Shape};
+use puzzle_rules::sudoku::{Game, Move};
 
 use super::solutions::SolutionSets;
+use super::tables::Tables;
 use super::{Effect, FirstMove, OutOfBudget};
 
 /// Cells of the largest board: cell sets are `u128`.
@@ -33,199 +34,42 @@ pub struct Root {
     pub table_entries: usize,
 }
 
-/// Solves the root: the exact value of every move of the player to move.
-pub fn solve_root(game: &Game, sets: &SolutionSets, max_nodes: u64) -> Result<Root, OutOfBudget> {
-    let tables = Tables::new(game);
+/// How a root solve may be cut short, and what it must find.
+#[derive(Clone, Copy)]
+pub struct Work<'a> {
+    /// Search nodes at most.
+    pub max_nodes: u64,
+    /// Asked every [`STOP_EVERY`] nodes; `true` ends the solve with [`OutOfBudget::Stopped`].
+    pub stop: &'a dyn Fn() -> bool,
+    /// Every first move's value (one full-window search each), or only one optimal move
+    /// (keys then use value renamings but no cell maps, see [`solve_root`]).
+    pub all_moves: bool,
+}
+
+/// Nodes between two calls of [`Work::stop`].
+pub const STOP_EVERY: u64 = 1024;
+
+/// Solves the root: the exact value of every move of the player to move (or of one
+/// optimal move, see [`Work::all_moves`]).
+pub fn solve_root(game: &Game, sets: &SolutionSets, work: Work) -> Result<Root, OutOfBudget> {
+    let mut tables = Tables::new(game);
+    if !work.all_moves {
+        // A one-move solve serves a player on a clock near the end of a game, where a key
+        // per cell map costs more than the transpositions it finds: on three 4x4 positions
+        // with 11 and 12 empty cells (classic and border) the time fell by 1.3x to 2.5x for
+        // at most 6% more nodes (`go nodes` on the `default` agent).
+        tables.symmetric_fill = 0;
+    }
+    let all = work.all_moves;
     match tables.key_words() {
-        0..=3 => Search::<3>::new(game, &tables, sets, max_nodes).root(),
-        4 => Search::<4>::new(game, &tables, sets, max_nodes).root(),
-        5..=6 => Search::<6>::new(game, &tables, sets, max_nodes).root(),
-        7..=8 => Search::<8>::new(game, &tables, sets, max_nodes).root(),
-        9..=12 => Search::<12>::new(game, &tables, sets, max_nodes).root(),
-        13..=16 => Search::<16>::new(game, &tables, sets, max_nodes).root(),
-        17..=24 => Search::<24>::new(game, &tables, sets, max_nodes).root(),
-        _ => Search::<32>::new(game, &tables, sets, max_nodes).root(),
-    }
-}
-
-/// The board's geometry and the mode's starting cells, fixed for a solve.
-struct Tables {
-    size: usize,
-    cells: usize,
-    row_of: Vec<usize>,
-    col_of: Vec<usize>,
-    block_of: Vec<usize>,
-    /// The 8-neighbourhood of each cell.
-    neighbours: Vec<u128>,
-    /// Starting cells of each player (every cell under `classic`).
-    starts: [u128; 2],
-    classic: bool,
-    /// Bits of one cell value in a key.
-    value_bits: usize,
-    /// Cell maps under which the game is the same (the identity first): a state's key is
-    /// the smallest over these maps and over renamings of the values.
-    symmetries: Vec<Vec<usize>>,
-    /// States with at most this many filled cells use the cell maps; fuller states only
-    /// rename values (their subtrees are small, and a key per map costs more than it saves).
-    symmetric_fill: usize,
-}
-
-impl Tables {
-    fn new(game: &Game) -> Tables {
-        let shape = game.board().shape();
-        let size = shape.size();
-        let cells = size * size;
-        let mut neighbours = vec![0u128; cells];
-        for (cell, mask) in neighbours.iter_mut().enumerate() {
-            let (r, c) = (cell / size, cell % size);
-            for nr in r.saturating_sub(1)..=(r + 1).min(size - 1) {
-                for nc in c.saturating_sub(1)..=(c + 1).min(size - 1) {
-                    if (nr, nc) != (r, c) {
-                        *mask |= 1u128 << (nr * size + nc);
-                    }
-                }
-            }
-        }
-        let classic = game.mode() == Mode::Classic;
-        let mut starts = [0u128; 2];
-        for player in [Player::One, Player::Two] {
-            starts[player.index()] = if classic {
-                u128::MAX
-            } else {
-                game.starts(player)
-                    .iter()
-                    .fold(0, |acc, &(r, c)| acc | 1u128 << (r * size + c))
-            };
-        }
-        let symmetries = symmetries(shape, classic, &starts);
-        Tables {
-            size,
-            cells,
-            row_of: (0..cells).map(|i| i / size).collect(),
-            col_of: (0..cells).map(|i| i % size).collect(),
-            block_of: (0..cells)
-                .map(|i| shape.block_of(i / size, i % size))
-                .collect(),
-            neighbours,
-            starts,
-            classic,
-            value_bits: (usize::BITS - size.leading_zeros()) as usize,
-            symmetric_fill: if symmetries.len() > FEW_SYMMETRIES {
-                MANY_SYMMETRIES_FILL
-            } else {
-                cells
-            },
-            symmetries,
-        }
-    }
-
-    /// 64-bit words of a state key.
-    fn key_words(&self) -> usize {
-        let reach = if self.classic { 0 } else { 2 * self.cells };
-        let bits = self.cells * self.value_bits + reach + self.cells * self.size + 1;
-        bits.div_ceil(64)
-    }
-}
-
-/// Most geometric symmetries a key is minimised over (each costs a key per node).
-const MAX_SYMMETRIES: usize = 128;
-
-/// Up to this many cell maps, every state's key uses them all.
-const FEW_SYMMETRIES: usize = 8;
-
-/// With more cell maps (the 128 of a classic 4x4 board), only states with at most this many
-/// filled cells use them (a key per map per node costs more than deep transpositions save).
-/// On the 4x4 board 1.../..2./.3../...4 (four givens) a fill of 0, 4, 6, 8 took 155,331,
-/// 128,213, 91,471, 49,483 nodes in 243, 201, 349, 1152 ms; 6 keeps most of the saving near
-/// the empty board, where the subtrees are largest.
-const MANY_SYMMETRIES_FILL: usize = 6;
-
-/// The cell maps that keep the game the same. Renaming values never changes it; a cell map
-/// must keep rows, columns and blocks (row orders that keep bands together, column orders
-/// that keep stacks together, the transpose for square blocks). Under the allowed-squares
-/// rules it must also keep neighbours (so only reversals and the transpose) and each
-/// player's starting cells. Under `classic` all such maps are used when there are at most
-/// [`MAX_SYMMETRIES`], else only the reversals and the transpose.
-fn symmetries(shape: Shape, classic: bool, starts: &[u128; 2]) -> Vec<Vec<usize>> {
-    let size = shape.size();
-    let cells = size * size;
-    let reversals = || -> Vec<Vec<usize>> { vec![(0..size).collect(), (0..size).rev().collect()] };
-    // Line orders keeping groups of `width` lines together.
-    let grouped = |width: usize| -> Vec<Vec<usize>> {
-        let mut all = Vec::new();
-        if size > 8 {
-            return all;
-        }
-        let mut perm: Vec<usize> = (0..size).collect();
-        permutations(&mut perm, 0, &mut |p: &[usize]| {
-            let keeps = (0..size).all(|i| p[i] / width == p[i - i % width] / width);
-            if keeps {
-                all.push(p.to_vec());
-            }
-        });
-        all
-    };
-    let transposes: &[bool] = if shape.m() == shape.n() {
-        &[false, true]
-    } else {
-        &[false]
-    };
-    let pick = |rows: Vec<Vec<usize>>, cols: Vec<Vec<usize>>| -> Vec<Vec<usize>> {
-        let mut maps = Vec::new();
-        for &t in transposes {
-            for rp in &rows {
-                for cp in &cols {
-                    let map: Vec<usize> = (0..cells)
-                        .map(|i| {
-                            let (r, c) = (rp[i / size], cp[i % size]);
-                            if t {
-                                c * size + r
-                            } else {
-                                r * size + c
-                            }
-                        })
-                        .collect();
-                    maps.push(map);
-                }
-            }
-        }
-        maps
-    };
-    let mut maps = if classic {
-        let (rows, cols) = (grouped(shape.m()), grouped(shape.n()));
-        if rows.len() * cols.len() * transposes.len() <= MAX_SYMMETRIES {
-            pick(rows, cols)
-        } else {
-            pick(reversals(), reversals())
-        }
-    } else {
-        pick(reversals(), reversals())
-    };
-    let moved = |mask: u128, map: &[usize]| {
-        (0..cells).fold(0u128, |acc, i| acc | ((mask >> map[i]) & 1) << i)
-    };
-    if !classic {
-        maps.retain(|map| starts.iter().all(|&s| moved(s, map) == s));
-    }
-    // The identity first, duplicates removed (a reversal can equal a band order).
-    maps.sort();
-    maps.dedup();
-    let identity: Vec<usize> = (0..cells).collect();
-    maps.retain(|m| *m != identity);
-    maps.insert(0, identity);
-    maps
-}
-
-/// Calls `visit` with every ordering of `items[at..]` (items before `at` fixed).
-fn permutations(items: &mut [usize], at: usize, visit: &mut dyn FnMut(&[usize])) {
-    if at == items.len() {
-        visit(items);
-        return;
-    }
-    for i in at..items.len() {
-        items.swap(at, i);
-        permutations(items, at + 1, visit);
-        items.swap(at, i);
+        0..=3 => Search::<3>::new(game, &tables, sets, work).root(all),
+        4 => Search::<4>::new(game, &tables, sets, work).root(all),
+        5..=6 => Search::<6>::new(game, &tables, sets, work).root(all),
+        7..=8 => Search::<8>::new(game, &tables, sets, work).root(all),
+        9..=12 => Search::<12>::new(game, &tables, sets, work).root(all),
+        13..=16 => Search::<16>::new(game, &tables, sets, work).root(all),
+        17..=24 => Search::<24>::new(game, &tables, sets, work).root(all),
+        _ => Search::<32>::new(game, &tables, sets, work).root(all),
     }
 }
 
@@ -307,10 +151,11 @@ struct Search<'a, const K: usize> {
     table: HashMap<Key<K>, Bounds, BuildHasherDefault<WordHasher>>,
     nodes: u64,
     max_nodes: u64,
+    stop: &'a dyn Fn() -> bool,
 }
 
 impl<'a, const K: usize> Search<'a, K> {
-    fn new(game: &Game, t: &'a Tables, sets: &'a SolutionSets, max_nodes: u64) -> Self {
+    fn new(game: &Game, t: &'a Tables, sets: &'a SolutionSets, work: Work<'a>) -> Self {
         let size = t.size;
         let board = game.board();
         let mut s = Search {
@@ -331,7 +176,8 @@ impl<'a, const K: usize> Search<'a, K> {
             placed: 0,
             table: HashMap::default(),
             nodes: 0,
-            max_nodes,
+            max_nodes: work.max_nodes,
+            stop: work.stop,
         };
         for cell in 0..t.cells {
             let v = s.values[cell];
@@ -607,6 +453,9 @@ impl<'a, const K: usize> Search<'a, K> {
                 max_nodes: self.max_nodes,
             });
         }
+        if self.nodes.is_multiple_of(STOP_EVERY) && (self.stop)() {
+            return Err(OutOfBudget::Stopped);
+        }
         if self.empty == 0 {
             return Ok(0);
         }
@@ -677,8 +526,10 @@ impl<'a, const K: usize> Search<'a, K> {
         Ok(best)
     }
 
-    /// Every move of the player to move with its exact value (one full-window search each).
-    fn root(mut self) -> Result<Root, OutOfBudget> {
+    /// Every move of the player to move with its exact value (one full-window search each),
+    /// or with `all` false only the first optimal one (each later move searched only to see
+    /// whether it does better).
+    fn root(mut self, all: bool) -> Result<Root, OutOfBudget> {
         let mut first_moves = Vec::new();
         let done = self.empty == 0 || (!self.can_move(0) && !self.can_move(1));
         if !done {
@@ -693,20 +544,32 @@ impl<'a, const K: usize> Search<'a, K> {
                     value: -child?,
                 });
             }
+            let mut alpha = -INFINITY;
             for c in moves {
                 let points = c.points.unwrap_or(0) as i32;
                 let old = self.make(c);
-                let child = self.negamax(-INFINITY, INFINITY);
+                let child = self.negamax(points - INFINITY, points - alpha);
                 self.unmake(c, old);
+                let value = points - child?;
+                if !all && value <= alpha {
+                    continue;
+                }
                 let size = self.t.size;
-                first_moves.push(FirstMove {
+                let first = FirstMove {
                     play: Some(Move::new(c.cell / size, c.cell % size, c.value)),
                     effect: match c.points {
                         Some(points) => Effect::Placed { points },
                         None => Effect::Taboo,
                     },
-                    value: points - child?,
-                });
+                    value,
+                };
+                if all {
+                    first_moves.push(first);
+                } else {
+                    // With no upper bound a value above `alpha` is exact.
+                    alpha = value;
+                    first_moves = vec![first];
+                }
             }
         }
         first_moves.sort_by_key(|m| {

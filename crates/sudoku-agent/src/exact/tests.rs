@@ -9,7 +9,9 @@ use puzzle_rules::sudoku::generate::full_grid;
 use puzzle_rules::sudoku::solver::has_solution;
 use puzzle_rules::sudoku::{Board, Game, Mode, Move, Outcome, Player, Shape};
 
-use super::{solve, Budget, Effect, OutOfBudget};
+use std::cell::Cell;
+
+use super::{solve, solve_best, solve_until, Budget, Effect, OutOfBudget, STOP_EVERY};
 use crate::protocol::{parse_line, Command};
 
 /// Future points of the player to move minus the opponent's under perfect play, by plain
@@ -225,6 +227,64 @@ fn a_small_budget_gives_no_value() {
         solve(&game, budget),
         Err(OutOfBudget::Solutions { max_solutions: 10 })
     );
+}
+
+/// A stop test that answers `true` ends the solve with no value, and it is asked every
+/// [`STOP_EVERY`] nodes: the solve is stopped at its first question.
+#[test]
+fn a_stopped_solve_gives_no_value() {
+    let game = position("position 2x2 1+2-3+4-/3+4-../..../...3- scores 1 1 taboo 2,1=4");
+    let asked = Cell::new(0);
+    let stop = || {
+        asked.set(asked.get() + 1);
+        true
+    };
+    assert_eq!(
+        solve_until(&game, Budget::default(), &stop),
+        Err(OutOfBudget::Stopped)
+    );
+    assert_eq!(
+        solve_best(&game, Budget::default(), &stop),
+        Err(OutOfBudget::Stopped)
+    );
+    assert_eq!(asked.get(), 2);
+    // A test that never answers `true` changes nothing, and it is asked once per
+    // `STOP_EVERY` nodes.
+    asked.set(0);
+    let never = || {
+        asked.set(asked.get() + 1);
+        false
+    };
+    let full = solve_until(&game, Budget::default(), &never).expect("solved");
+    assert_eq!(Ok(full.clone()), solve(&game, Budget::default()));
+    assert_eq!(asked.get() as u64, full.nodes / STOP_EVERY);
+}
+
+/// The one-move solve finds the game value and one of the optimal moves of the full solve
+/// (values checked against the brute force above), for fewer nodes.
+#[test]
+fn the_best_move_solve_agrees_with_the_full_solve() {
+    let mut rng = SplitMix64(0xBE57);
+    let mut nodes = [0u64; 2];
+    for mode in [Mode::Classic, Mode::Rows, Mode::Border, Mode::Random] {
+        for round in 0..40 {
+            let game = random_position(&mut rng, mode, 4 + round % 6, round % 3 == 0);
+            let full = solve(&game, Budget::default()).expect("solved");
+            let best = solve_best(&game, Budget::default(), &|| false).expect("solved");
+            let context = crate::protocol::position_line(&game);
+            assert_eq!(best.value, full.value, "{context}");
+            assert_eq!(best.final_difference, full.final_difference, "{context}");
+            assert!(best.first_moves.len() <= 1, "{context}");
+            if let Some(m) = best.first_moves.first() {
+                assert!(full.best_moves().any(|b| b == m), "{context}");
+            } else {
+                assert!(full.first_moves.is_empty(), "{context}");
+            }
+            nodes[0] += full.nodes;
+            nodes[1] += best.nodes;
+        }
+    }
+    assert!(nodes[1] < nodes[0], "{nodes:?}");
 }
 
 /// Positions where the `default` agent's `exact` report differed from this solver (found

@@ -30,6 +30,7 @@
 //!   and the node one thread searches (fill, unfill, passes).
 //! - [`table`]: the lock-free transposition table and its [`table::Bound`]s.
 //! - [`worker`]: one search thread: move ordering, negamax, evaluation, root iteration.
+//! - [`endgame`]: the exact solve tried first near the end of a game on small boards.
 //! - this file: stop signals and [`search`], which runs the main worker
 //!   and the helpers (lazy SMP).
 
@@ -37,6 +38,7 @@
 // loops read better than zipped iterators here.
 #![allow(clippy::needless_range_loop)]
 
+mod endgame;
 mod node;
 mod table;
 mod worker;
@@ -164,17 +166,11 @@ pub fn search(
     if let Some(m) = quick {
         report(Event::Propose(m));
     }
-    // Classifying the candidates costs solver calls; on a clock keep most of the time for
-    // the search (the first solution already gives safe moves).
-    let analysis_deadline = stopper.limits.deadline.map(|d| {
-        let now = Instant::now();
-        now + d.saturating_duration_since(now) / 3
-    });
-    let stop_analysis = || {
-        stop_flag.load(Ordering::Relaxed) || analysis_deadline.is_some_and(|d| Instant::now() >= d)
-    };
+    if let Some(done) = endgame::solve(game, &stopper, start, quick, report) {
+        return done;
+    }
     let budget = AnalysisBudget::for_search(game, &stopper.limits);
-    let root = match analyse_root(game, &stop_analysis, budget) {
+    let root = match analyse_root(game, &analysis_stop(stop_flag, &stopper.limits), budget) {
         Some(r) => r,
         None => {
             return Outcome {
@@ -228,6 +224,17 @@ pub fn search(
         best: best_move,
         nodes: stopper.shared.nodes.load(Ordering::Relaxed) + main_nodes % 256,
     }
+}
+
+/// When the root analysis stops: classifying the candidates costs solver calls, so on a
+/// clock it keeps most of the time for the search (the first solution already gives safe
+/// moves).
+fn analysis_stop<'a>(flag: &'a AtomicBool, limits: &Limits) -> impl Fn() -> bool + 'a {
+    let deadline = limits.deadline.map(|d| {
+        let now = Instant::now();
+        now + d.saturating_duration_since(now) / 3
+    });
+    move || flag.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
 }
 
 /// The passes of the cell game: the taboo moves it lets the players use.
@@ -396,7 +403,7 @@ mod tests {
         exact
     }
 
-    /// A 4x4 game with ten empty cells searched to its end gives at most one exact value;
+    /// A 4x4 game with ten empty cells searched to its end gives one exact value;
     /// node-limited searches with one or two threads never print another one.
     #[test]
     fn stopped_searches_report_no_other_exact_value() {
@@ -411,10 +418,10 @@ mod tests {
                 ..Limits::default()
             };
             let full = exact_scores(&game, to_the_end, 1);
-            // This board has several solutions, so the search proves nothing (the root
-            // analysis needs one solution): at most one exact value, and no other search
-            // may print a different one.
-            assert!(full.len() <= 1, "{full:?}");
+            // This board has several solutions: the tree search proves nothing there, the
+            // exact endgame (ten empty cells) does, once; no other search may print a
+            // different value.
+            assert_eq!(full.len(), 1, "{full:?}");
             let truth = full.first().map(|&(_, score)| score);
             for nodes in [1, 50, 300, 1000, 5000] {
                 for threads in [1, 2] {

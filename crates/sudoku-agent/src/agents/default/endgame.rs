@@ -1,0 +1,210 @@
+//! The exact endgame: near the end of a game on a board the exact solver takes
+//! ([`crate::exact`]), `default` first tries to solve the position over the real rules (every
+//! solution of the board, every taboo move as a pass) with a share of its limit. A finished
+//! solve is the answer (`score ... exact`); otherwise the tree search runs with the rest.
+//!
+//! The tree search proves nothing on a board with several solutions (it plays one solution's
+//! values) and near the end its horizon guess swings between odd and even depths; the exact
+//! solver has neither weakness but needs the whole remaining tree, so it is tried only where
+//! that tree is small: few empty cells and few solutions.
+
+use std::cell::Cell;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use puzzle_rules::sudoku::board::Move;
+use puzzle_rules::sudoku::game::Game;
+
+use super::{score_diff, Outcome, Stopper};
+use crate::agents::Event;
+use crate::exact::{self, Budget};
+
+/// The exact solve is tried with at most this many empty cells.
+pub(super) const MAX_EMPTIES: usize = 12;
+
+/// ... and when the board has at most this many sudoku solutions (enumerated first).
+pub(super) const MAX_SOLUTIONS: usize = 2_000;
+
+/// Share of the limit (time or nodes) the exact solve may use: `SHARE.0 / SHARE.1`.
+pub(super) const SHARE: (u32, u32) = (3, 4);
+
+/// Nodes of the exact solve under `go depth` without a clock or node limit (a fixed budget,
+/// so `go depth` stays reproducible).
+pub(super) const DEPTH_ONLY_NODES: u64 = 1_000_000;
+
+/// Whether the exact solve is tried on `game` at all.
+pub(super) fn worth_trying(game: &Game) -> bool {
+    let board = game.board();
+    let empties = board.cells().iter().filter(|&&v| v == 0).count();
+    board.shape().cells() <= exact::MAX_CELLS && empties <= MAX_EMPTIES
+}
+
+/// Solves `game` exactly within a share of the search's limits; `None` when it did not
+/// finish (the nodes it used are then counted in `stopper`'s shared node count, so the tree
+/// search gets the rest of a node limit).
+pub(super) fn solve(
+    game: &Game,
+    stopper: &Stopper,
+    start: Instant,
+    proposed: Option<Move>,
+    report: &mut dyn FnMut(Event),
+) -> Option<Outcome> {
+    if !worth_trying(game) {
+        return None;
+    }
+    let limits = &stopper.limits;
+    let deadline = limits.deadline.map(|d| {
+        let now = Instant::now();
+        now + d.saturating_duration_since(now) * SHARE.0 / SHARE.1
+    });
+    let max_nodes = match (limits.nodes, limits.deadline, limits.depth) {
+        (Some(n), _, _) => n / SHARE.1 as u64 * SHARE.0 as u64,
+        (None, None, Some(_)) => DEPTH_ONLY_NODES,
+        _ => u64::MAX,
+    };
+    // Each call of the stop test stands for `STOP_EVERY` search nodes.
+    let calls = Cell::new(0u64);
+    let stop = || {
+        calls.set(calls.get() + 1);
+        stopper.flag.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
+    };
+    let budget = Budget {
+        max_nodes,
+        max_solutions: MAX_SOLUTIONS,
+    };
+    let solved = exact::solve_best(game, budget, &stop);
+    let nodes = match &solved {
+        Ok(s) => s.nodes,
+        Err(exact::OutOfBudget::Nodes { max_nodes }) => *max_nodes,
+        Err(_) => calls.get() * exact::STOP_EVERY,
+    };
+    stopper.shared.nodes.fetch_add(nodes, Ordering::Relaxed);
+    let solution = solved.ok()?;
+    let best = solution.first_moves.first()?.play?;
+    if proposed != Some(best) {
+        report(Event::Propose(best));
+    }
+    let empties = game.board().cells().iter().filter(|&&v| v == 0).count();
+    report(Event::Info {
+        depth: empties as u32,
+        nodes: stopper.shared.nodes.load(Ordering::Relaxed),
+        millis: start.elapsed().as_millis() as u64,
+        score: score_diff(game) + solution.value,
+        pv: best,
+        exact: true,
+    });
+    Some(Outcome {
+        best: Some(best),
+        nodes: stopper.shared.nodes.load(Ordering::Relaxed),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+
+    use super::super::{search, Table};
+    use super::*;
+    use crate::agents::Limits;
+    use crate::protocol::{parse_line, Command};
+
+    fn game(line: &str) -> Game {
+        match parse_line(line) {
+            Ok(Command::Position(g)) => *g,
+            _ => panic!("not a position: {line}"),
+        }
+    }
+
+    /// The move and the reports (time left out) of a one-thread search.
+    fn run(game: &Game, limits: Limits, flag: &AtomicBool) -> (Option<Move>, Vec<String>) {
+        let table = Arc::new(Table::new(16));
+        table.new_search();
+        let mut events = Vec::new();
+        let best = search(game, limits, flag, 1, &table, &mut |e| {
+            events.push(match e {
+                Event::Info {
+                    depth,
+                    nodes,
+                    score,
+                    pv,
+                    exact,
+                    ..
+                } => format!(
+                    "Info depth: {depth}, nodes: {nodes}, score: {score}, pv: {pv}, exact: {exact}"
+                ),
+                Event::Propose(m) => format!("propose {m}"),
+            })
+        })
+        .best;
+        (best, events)
+    }
+
+    fn nodes(n: u64) -> Limits {
+        Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        }
+    }
+
+    /// Three solutions: the tree search played 2,3=1 (worth -12, values from `sudoku-agent
+    /// solve-game ... --all-moves`) at 100 ms and at 2,000,000 nodes; 3,2=2 and 3,2=4 are
+    /// worth 12. The exact endgame finds one of them and reports the proven score.
+    #[test]
+    fn the_exact_endgame_plays_a_move_the_tree_search_missed() {
+        let g = game("position 2x2 1+2-3+4-/3+4-../..../...3- scores 1 1 taboo 2,1=4");
+        let truth = exact::solve(&g, Budget::default()).expect("solved");
+        assert_eq!(truth.value, 12);
+        let (best, events) = run(&g, nodes(100_000), &AtomicBool::new(false));
+        let best = best.expect("a move");
+        assert!(truth.best_moves().any(|m| m.play == Some(best)), "{best}");
+        let exact: Vec<&String> = events
+            .iter()
+            .filter(|e| e.contains("exact: true"))
+            .collect();
+        assert_eq!(exact.len(), 1, "{events:?}");
+        assert!(exact[0].contains("score: 12,"), "{events:?}");
+    }
+
+    /// `go nodes N` replays exactly whether the exact solve finishes within its share (600,000
+    /// nodes) or not (20,000: the tree search then gets the rest, counted after the solver's).
+    #[test]
+    fn node_limited_searches_replay_exactly() {
+        let g = game("position 2x2 1.../.2../..3./...4");
+        let never = AtomicBool::new(false);
+        for (n, proven) in [(20_000, false), (600_000, true)] {
+            let first = run(&g, nodes(n), &never);
+            assert_eq!(first, run(&g, nodes(n), &never), "nodes {n}");
+            let exact = first.1.iter().any(|e| e.contains("exact: true"));
+            assert_eq!(exact, proven, "nodes {n}: {:?}", first.1);
+            if !proven {
+                // The tree search's reports count the solver's nodes first.
+                let share = n / SHARE.1 as u64 * SHARE.0 as u64;
+                let info = first
+                    .1
+                    .iter()
+                    .find(|e| e.starts_with("Info"))
+                    .expect("a report");
+                let counted: u64 = info
+                    .split("nodes: ")
+                    .nth(1)
+                    .and_then(|rest| rest.split(',').next())
+                    .and_then(|n| n.parse().ok())
+                    .expect("a node count");
+                assert!(counted > share, "{info}");
+            }
+        }
+    }
+
+    /// A search stopped at once still answers a legal move but proves nothing.
+    #[test]
+    fn a_stopped_search_reports_no_exact_value() {
+        let g = game("position 2x2 1+2-3+4-/3+4-../..../...3- scores 1 1 taboo 2,1=4");
+        let (best, events) = run(&g, Limits::default(), &AtomicBool::new(true));
+        assert!(best.is_some_and(|m| g.legal_moves(g.turn()).contains(&m)));
+        assert!(
+            events.iter().all(|e| !e.contains("exact: true")),
+            "{events:?}"
+        );
+    }
+}
