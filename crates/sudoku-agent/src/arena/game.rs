@@ -217,6 +217,19 @@ pub(super) fn play_game(
     }
 }
 
+/// The arena's referee: the protocol's budgeted taboo decision ([`Game::play_within`]) first,
+/// which settles almost every move at once, and the unbounded one ([`Game::play`]) only for a
+/// move that budget leaves undecided, since a match must go on (the course's referee, too,
+/// waits for its oracle). On sparse 16x16 and 25x25 boards the unbounded search alone could
+/// take minutes over a move the budgeted one decides by a solution of the board without it.
+fn referee(game: &mut Game, mv: Move) -> Result<Outcome, Forfeit> {
+    match game.play_within(mv, referee_nodes(game.board().shape())) {
+        Ok(outcome) => Ok(outcome),
+        Err(PlayError::Forfeit(f)) => Err(f),
+        Err(PlayError::Undecided { .. }) => game.play(mv),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,18 +266,5 @@ mod tests {
         );
         assert!(slow.bestmove.time < Duration::from_millis(1000), "{slow:?}");
         assert!(quick.first_legal.time <= quick.bestmove.time);
-    }
-}
-
-/// The arena's referee: the protocol's budgeted taboo decision ([`Game::play_within`]) first,
-/// which settles almost every move at once, and the unbounded one ([`Game::play`]) only for a
-/// move that budget leaves undecided, since a match must go on (the course's referee, too,
-/// waits for its oracle). On sparse 16x16 and 25x25 boards the unbounded search alone could
-/// take minutes over a move the budgeted one decides by a solution of the board without it.
-fn referee(game: &mut Game, mv: Move) -> Result<Outcome, Forfeit> {
-    match game.play_within(mv, referee_nodes(game.board().shape())) {
-        Ok(outcome) => Ok(outcome),
-        Err(PlayError::Forfeit(f)) => Err(f),
-        Err(PlayError::Undecided { .. }) => game.play(mv),
     }
 }
