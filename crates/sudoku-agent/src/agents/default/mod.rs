@@ -151,6 +151,14 @@ pub fn search(
             nodes: 0,
         };
     }
+    if game.board().size() > 9 {
+        // The first solve of a sparse 16x16 or 25x25 board can outlast a short movetime: a
+        // legal move is on offer from the start (it may prove taboo, which only passes the
+        // turn, where proposing nothing would lose the game under the course's referee).
+        if let Some(&m) = game.legal_moves(game.turn()).first() {
+            report(Event::Propose(m));
+        }
+    }
     let stopped = || stopper.should_stop();
     let Solved::Solution(first_solution) = solve_until(game.board(), &stopped, usize::MAX) else {
         // An unsolvable position (only reachable through a hand-made `position`): every
