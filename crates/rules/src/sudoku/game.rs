@@ -430,16 +430,19 @@ impl Game {
         }
         // The search with the move placed can go astray where the board without it is easy:
         // a solution of the board that has the move's value in its cell settles it (an agent
-        // that plays values of its own solution is never refused for lack of budget).
+        // that plays values of its own solution is never refused for lack of budget), and so
+        // does a board proven to have one solution only, without the move's value in its
+        // cell (a deliberate taboo move of an agent that knows the board is unique).
         let before = solver::run(
             &self.board,
-            solver::Request::count(1).with_first().within(max_nodes),
+            solver::Request::count(2).with_first().within(max_nodes),
         );
         let size = self.board.size();
         match before.first {
             Some(solution) if solution[mv.row * size + mv.col] == mv.value => {
                 Ok(self.apply_checked(mv, true))
             }
+            Some(_) if before.complete && before.count == 1 => Ok(self.apply_checked(mv, false)),
             _ => Err(PlayError::Undecided { nodes: max_nodes }),
         }
     }
@@ -576,6 +579,44 @@ mod tests {
             game.play_within(mv, 1),
             Err(PlayError::Forfeit(Forfeit::Illegal(MoveError::Occupied)))
         );
+    }
+
+    #[test]
+    fn budgeted_referee_agrees_with_the_unbounded_one_whenever_it_decides() {
+        // Boards with one or several solutions (a solution with cells erased), every legal
+        // move, small budgets: a decided move is decided as the unbounded referee decides it
+        // (the one-solution rule included: it answers taboo for a value off the solution).
+        let mut state = 12345u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize
+        };
+        let mut decided_by_budget = 0;
+        for (m, n) in [(2, 2), (2, 3)] {
+            let full = solver::solve(&Board::empty(shape(m, n))).unwrap();
+            for _ in 0..30 {
+                let size = m * n;
+                let mut board = full.clone();
+                let erase = size * size / 2 + next() % (size * size / 2);
+                for _ in 0..erase {
+                    let k = next() % (size * size);
+                    board.clear(k / size, k % size);
+                }
+                let game = Game::new(board, Mode::Classic, 0);
+                for mv in game.legal_moves(Player::One) {
+                    let truth = game.clone().play(mv);
+                    for budget in [1, 2, 3, 8] {
+                        if let Ok(outcome) = game.clone().play_within(mv, budget) {
+                            assert_eq!(Ok(outcome), truth, "{mv} within {budget}");
+                            decided_by_budget += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(decided_by_budget > 0);
     }
 
     #[test]
