@@ -304,12 +304,13 @@ class SudokuProtocol(Protocol):
         # positions: a short endgame; one with a single solution and deliberate passes to choose
         # from (a search that lets one pass stand for all proves 8 there, the value is 9); one
         # with two solutions, where the value of a game over one solution's values is not the
-        # real one. Searched to their end, the one-solution positions must print an exact score.
-        # An empty 9x9 game is far from solved at `go nodes 1`: no exact score at all.
+        # real one (the exact endgame, which plays the real rules, proves it). Searched to their
+        # end, all three must print an exact score. An empty 9x9 game is far from solved at
+        # `go nodes 1`: no exact score at all.
         cases = [
             ("position 2x2 1+2-3+./3-4+1-./2+1-4+./4-3+2-. scores 5 6", True),
             ("position 2x2 .1+3-2-/3+..4+/...1+/..2+. mode border taboo 3,0=3 3,0=4 2,0=4", True),
-            ("position 2x2 .1-../24-.3+/1+.../4+.31+ mode border turn 2 taboo 2,3=1", False),
+            ("position 2x2 .1-../24-.3+/1+.../4+.31+ mode border turn 2 taboo 2,3=1", True),
         ]
         seen = 0
         with Engine(cmd) as e:
