@@ -426,16 +426,20 @@ pub fn position_line(game: &Game) -> String {
     out
 }
 
+/// The game a `position` line sets (tests across the crate set their positions this way).
+#[cfg(test)]
+pub(crate) fn position_game(line: &str) -> Game {
+    match parse_line(line) {
+        Ok(Command::Position(g)) => *g,
+        other => panic!("not a position: {line}: {other:?}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn game(line: &str) -> Game {
-        match parse_line(line).unwrap() {
-            Command::Position(g) => *g,
-            other => panic!("not a position: {other:?}"),
-        }
-    }
+    use position_game as game;
 
     #[test]
     fn position_defaults_and_extras() {

@@ -285,14 +285,8 @@ impl<'a> SolutionMoves<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{parse_line, Command};
 
-    fn game(line: &str) -> Game {
-        match parse_line(line) {
-            Ok(Command::Position(game)) => *game,
-            _ => panic!("not a position: {line}"),
-        }
-    }
+    use crate::protocol::position_game as game;
 
     /// Under allowed-squares rules the opponent's passes are known too: 3,3=1 leaves the
     /// sudoku unsolvable and only player 2 can reach r4c4; the mover's taboo moves come first.

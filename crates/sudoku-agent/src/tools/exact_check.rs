@@ -302,14 +302,8 @@ pub fn run(args: CheckExactArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{parse_line, Command};
 
-    fn game(line: &str) -> Game {
-        match parse_line(line) {
-            Ok(Command::Position(game)) => *game,
-            _ => panic!("not a position: {line}"),
-        }
-    }
+    use crate::protocol::position_game as game;
 
     /// The protocol document's endgame: the agent's `exact -9` is the exhaustive value, and
     /// the same report against a wrong value is caught.

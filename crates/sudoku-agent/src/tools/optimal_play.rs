@@ -542,14 +542,8 @@ pub fn run(args: CheckPlayArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{parse_line, Command};
 
-    fn game(line: &str) -> Game {
-        match parse_line(line) {
-            Ok(Command::Position(game)) => *game,
-            _ => panic!("not a position: {line}"),
-        }
-    }
+    use crate::protocol::position_game as game;
 
     fn small_games(players: Vec<AgentKind>) -> Games {
         Games {

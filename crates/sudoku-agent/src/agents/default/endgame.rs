@@ -107,14 +107,8 @@ mod tests {
     use super::super::{search, Table};
     use super::*;
     use crate::agents::Limits;
-    use crate::protocol::{parse_line, Command};
 
-    fn game(line: &str) -> Game {
-        match parse_line(line) {
-            Ok(Command::Position(g)) => *g,
-            _ => panic!("not a position: {line}"),
-        }
-    }
+    use crate::protocol::position_game as game;
 
     /// The move and the reports (time left out) of a one-thread search.
     fn run(game: &Game, limits: Limits, flag: &AtomicBool) -> (Option<Move>, Vec<String>) {

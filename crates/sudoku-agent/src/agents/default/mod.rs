@@ -130,6 +130,17 @@ pub struct Outcome {
     pub nodes: u64,
 }
 
+/// On boards larger than 9x9 the first solve of a sparse board can outlast a short movetime:
+/// a legal move is on offer from the start (it may prove taboo, which only passes the turn,
+/// where proposing nothing would lose the game under the course's referee).
+fn propose_before_solving(game: &Game, report: &mut dyn FnMut(Event)) {
+    if game.board().size() > 9 {
+        if let Some(&m) = game.legal_moves(game.turn()).first() {
+            report(Event::Propose(m));
+        }
+    }
+}
+
 /// Runs the `default` agent on `game` with `threads` threads sharing `table`.
 pub fn search(
     game: &Game,
@@ -151,14 +162,7 @@ pub fn search(
             nodes: 0,
         };
     }
-    if game.board().size() > 9 {
-        // The first solve of a sparse 16x16 or 25x25 board can outlast a short movetime: a
-        // legal move is on offer from the start (it may prove taboo, which only passes the
-        // turn, where proposing nothing would lose the game under the course's referee).
-        if let Some(&m) = game.legal_moves(game.turn()).first() {
-            report(Event::Propose(m));
-        }
-    }
+    propose_before_solving(game, report);
     let stopped = || stopper.should_stop();
     let Solved::Solution(first_solution) = solve_until(game.board(), &stopped, usize::MAX) else {
         // An unsolvable position (only reachable through a hand-made `position`): every
