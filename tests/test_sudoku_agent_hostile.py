@@ -107,17 +107,17 @@ def test_fuzz_short(sudoku_bin):
         assert allowed.match(line), line
 
 
-def test_play_on_a_sparse_25x25_board_answers_at_once(sudoku_bin):
-    """Deciding whether a move is taboo on a sparse 25x25 board can need minutes of
+def test_play_on_a_sparse_16x16_board_answers_at_once(sudoku_bin):
+    """Deciding whether a move is taboo on a sparse 16x16 board can need minutes of
     solver search; `play` gives it a node budget and, when that runs out, answers one error
     line and changes nothing (the same move every time: the budget counts nodes, not time).
-    The board is 30% random legal values (tests/data/sparse-25x25-rows.txt)."""
-    rows = (pathlib.Path(__file__).parent / "data" / "sparse-25x25-rows.txt").read_text().strip()
-    script = f"position 5x5 {rows}\nplay 15,8=21\nshow\ngo nodes 2000\nisready\n"
+    The board is 35% random legal values (tests/data/sparse-16x16-rows.txt)."""
+    rows = (pathlib.Path(__file__).parent / "data" / "sparse-16x16-rows.txt").read_text().strip()
+    script = f"position 4x4 {rows}\nplay 0,0=3\nshow\ngo nodes 2000\nisready\n"
     proc = subprocess.run([str(sudoku_bin)], input=script, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0] == ("error play: taboo check too expensive: 40000 solver nodes did not decide whether "
+    assert lines[0] == ("error play: taboo check too expensive: 97656 solver nodes did not decide whether "
                         "the move leaves the sudoku solvable; nothing changed")
     mode = next(l for l in lines if l.startswith("mode "))
     assert mode == "mode classic scores 0 0 turn 1 taboo none", mode  # nothing changed

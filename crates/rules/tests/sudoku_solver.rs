@@ -331,6 +331,14 @@ fn sparse_random_boards_agree_between_fast_paths() {
             "{}",
             board.to_rows()
         );
+        // A search for one solution restarts with random choices when it takes long: it
+        // must still prove "no solution".
+        assert_eq!(
+            fast > 0,
+            count_solutions_general(&board, 1) == 1,
+            "{}",
+            board.to_rows()
+        );
         if let Some(sol) = sol {
             assert_completes(&board, &Board::from_cells(shape, &sol).unwrap());
         }
@@ -399,4 +407,73 @@ fn sixteen_by_sixteen_agrees_between_fast_paths() {
         check(&board);
     }
     assert!(outcomes.iter().all(|&k| k > 20), "{outcomes:?}");
+}
+
+/// A 25x25 board from a game between two `default` agents in rows mode, the last move
+/// included. The complete search (fewest candidates, fixed order) needs minutes to find a
+/// solution of it; the restarts of a one-solution search take milliseconds.
+const SPARSE_25X25_FROM_A_GAME: &str = "275KM3A486CODJB9GEPHN1IFL/6OEFJ9G5ICLHMN8471B3P2KAD/BIN3CLHPM29A51GKDO8F467EJ/ADPH8JBFK174E32INL56G9MCO/941GLDE7ONPK6FI2MAJC3B8H5/OJDMG45KPA2L167HCFE8B.39./..H56EF.L...PO...G.A.7J1./.C..4B.M.8.G.EF.3.1.H.LO./.1.9P6....B..H3J.7.L...D./..LE..2..H..I..PB.4.6..../...1...6E.O..5..8P.M..F../.H7...P9...3..M...O.5D.8./.FM..C8...D.2......NO3E../.5.N.H...J.B.K.....42..P./..8.A...5...G.L...3...H../.P.4...8.3.2.B.E.I...C.../.M3...9.4.A.L.N.1...7..6./.NCO.G.L.E...P...4HK..9../.A..5...C.4.F.J.P.7B.L.../...J.F.B.I.7.M.O.3..K..../..B.1.J...N.4.P.6..7.O.../.2...I...B.1...C..L...5../..K.D.N.1.3.9.O..8.....M./.L...2.C...M.8..O.....G../..J.N.........5...G......";
+
+#[test]
+fn one_solution_of_a_sparse_25x25_board_within_the_referee_budget() {
+    use puzzle_rules::sudoku::game::referee_nodes;
+    use puzzle_rules::sudoku::solver::{count_solutions_within, run, Request};
+    let shape = Shape::new(5, 5).unwrap();
+    let board = Board::parse_rows(shape, SPARSE_25X25_FROM_A_GAME).unwrap();
+    let budget = referee_nodes(shape);
+    let answer = run(&board, Request::count(1).with_first().within(budget));
+    assert!(
+        answer.complete && answer.count == 1,
+        "{} nodes",
+        answer.nodes
+    );
+    let solution = Board::from_cells(shape, &answer.first.unwrap()).unwrap();
+    assert_completes(&board, &solution);
+    // Counting to two is a complete search in a fixed order: the same budget is not enough.
+    assert_eq!(count_solutions_within(&board, 2, budget), None);
+}
+
+/// Random legal placements on empty 25x25 boards, 30% to 45% of the cells: a decision made
+/// within a budget is made, the same, within every larger one (the restarts' schedule does
+/// not depend on the budget), and "no solution" agrees with the complete search.
+#[test]
+fn a_larger_budget_keeps_every_decision_of_a_smaller_one() {
+    use puzzle_rules::sudoku::solver::count_solutions_within;
+    let shape = Shape::new(5, 5).unwrap();
+    let mut rng = SmallRng::seed_from_u64(25);
+    let mut outcomes = [0usize; 3];
+    for k in 0..24 {
+        let mut board = Board::empty(shape);
+        let target = shape.cells() * rng.gen_range(30..=45) / 100;
+        let mut placed = 0;
+        while placed < target {
+            let cell = rng.gen_range(0..shape.cells());
+            let (r, c) = (cell / 25, cell % 25);
+            let mv = puzzle_rules::sudoku::Move::new(r, c, rng.gen_range(1..=25));
+            if board.check(mv).is_ok() {
+                board.place(mv);
+                placed += 1;
+            }
+        }
+        let mut decided = None;
+        for budget in [300, 3_000, 30_000] {
+            match count_solutions_within(&board, 1, budget) {
+                Some(count) => {
+                    assert!(decided.is_none_or(|d| d == count), "board {k}");
+                    decided = Some(count);
+                }
+                None => assert_eq!(decided, None, "board {k}: a larger budget lost a decision"),
+            }
+        }
+        if decided == Some(0) {
+            assert_eq!(
+                count_solutions_within(&board, 2, 1_000_000),
+                Some(0),
+                "board {k}"
+            );
+        }
+        outcomes[decided.map_or(2, |d| d)] += 1;
+    }
+    eprintln!("no solution, a solution, undecided: {outcomes:?}");
+    assert!(outcomes[0] > 0 && outcomes[1] > 0, "{outcomes:?}");
 }

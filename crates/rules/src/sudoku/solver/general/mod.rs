@@ -1,10 +1,15 @@
 //! The general path of the solver: any block shape up to 25x25. It keeps a candidate mask
 //! per cell, propagates naked singles (a queue) and hidden singles (per row, column and
 //! block), runs locked candidates from 12x12 up, and branches on the cell with the fewest
-//! candidates, copying the state per branch (cheaper than undo logs at these sizes).
+//! candidates, or on the places of a value in a row, column or block when one has fewer,
+//! copying the state per branch (cheaper than undo logs at these sizes). A search for one
+//! solution restarts with random choices when a run takes long ([`find_one`]).
+
+mod restart;
 
 use super::answer::{Answer, Request, Tally};
 use crate::sudoku::board::Shape;
+use restart::{find_one, nth_bit, Pick};
 
 /// Smallest side length for which the general path runs locked candidates.
 const LOCKED_FROM: usize = 12;
@@ -309,7 +314,7 @@ impl State {
         }
     }
 
-    fn search(&mut self, lay: &Layout, tally: &mut Tally) {
+    fn search(&mut self, lay: &Layout, tally: &mut Tally, pick: &mut Pick) {
         tally.nodes += 1;
         if tally.nodes > tally.max_nodes {
             return;
@@ -326,9 +331,61 @@ impl State {
             }
             return;
         }
-        // Fewest candidates first; among equals, the cell whose row, column and block have
-        // the most open cells. Measured on minimal 16x16 puzzles this cuts the mean time
-        // about 3x against taking the first bivalue cell (a few puzzles stop blowing up).
+        let (best, fewest) = if pick.0.is_some() {
+            self.any_fewest_cell(pick)
+        } else {
+            self.fewest_cell(lay)
+        };
+        // A value of a unit with fewer places than the best cell has candidates is the
+        // narrower choice (the constraint with fewest options, as dancing links picks it).
+        // Propagation leaves every open value at least two places, so this can only happen
+        // when no cell is down to two candidates.
+        if fewest > 2 {
+            if let Some((unit, bit, places)) = self.narrowest_value(lay) {
+                if places < fewest {
+                    self.branch_on_place(lay, unit, bit, places, tally, pick);
+                    return;
+                }
+            }
+        }
+        let mut cand = self.cand[best];
+        // In a restart the first value tried is one at random, then the rest in order.
+        if let Some(k) = pick.index(fewest) {
+            let bit = nth_bit(cand, k);
+            let mut child = self.clone();
+            if child.assign(lay, best, bit).is_ok() && child.propagate(lay).is_ok() {
+                child.search(lay, tally, pick);
+            }
+            if tally.count >= tally.limit || tally.nodes > tally.max_nodes {
+                return;
+            }
+            cand &= !bit;
+        }
+        while cand != 0 {
+            let bit = cand & cand.wrapping_neg();
+            cand &= cand - 1;
+            if cand == 0 {
+                // Last value: no need to keep the parent state.
+                if self.assign(lay, best, bit).is_ok() && self.propagate(lay).is_ok() {
+                    self.search(lay, tally, pick);
+                }
+                return;
+            }
+            let mut child = self.clone();
+            if child.assign(lay, best, bit).is_ok() && child.propagate(lay).is_ok() {
+                child.search(lay, tally, pick);
+            }
+            if tally.count >= tally.limit || tally.nodes > tally.max_nodes {
+                return;
+            }
+        }
+    }
+
+    /// The cell to branch on in the complete search, with its candidate count: fewest
+    /// candidates first; among equals, the cell whose row, column and block have the most
+    /// open cells. Measured on minimal 16x16 puzzles this cut the mean time about 3x against
+    /// taking the first bivalue cell.
+    fn fewest_cell(&self, lay: &Layout) -> (usize, u32) {
         let mut open_in = [0u32; 75];
         for (u, open) in open_in.iter_mut().enumerate().take(3 * lay.size) {
             *open = lay
@@ -357,24 +414,92 @@ impl State {
                 }
             }
         }
-        let mut cand = self.cand[best];
-        while cand != 0 {
-            let bit = cand & cand.wrapping_neg();
-            cand &= cand - 1;
-            if cand == 0 {
-                // Last value: no need to keep the parent state.
-                if self.assign(lay, best, bit).is_ok() && self.propagate(lay).is_ok() {
-                    self.search(lay, tally);
+        (best, best_key.0)
+    }
+
+    /// The cell to branch on in a restart, with its candidate count: one of the cells with
+    /// fewest candidates, at random.
+    fn any_fewest_cell(&self, pick: &mut Pick) -> (usize, u32) {
+        let (mut best, mut fewest, mut ties) = (usize::MAX, u32::MAX, 0);
+        for (i, &c) in self.cand.iter().enumerate() {
+            if c & FIXED != 0 {
+                continue;
+            }
+            let n = c.count_ones();
+            if n < fewest {
+                (fewest, best, ties) = (n, i, 1);
+            } else if n == fewest {
+                ties += 1;
+                if pick.one_in(ties) {
+                    best = i;
                 }
-                return;
             }
-            let mut child = self.clone();
-            if child.assign(lay, best, bit).is_ok() && child.propagate(lay).is_ok() {
-                child.search(lay, tally);
+        }
+        (best, fewest)
+    }
+
+    /// The open value of a unit with the fewest places left, as `(unit, value bit, places)`
+    /// (the first found with two places, the least possible after propagation), or `None`
+    /// when no unit has an open value.
+    fn narrowest_value(&self, lay: &Layout) -> Option<(usize, u32, u32)> {
+        let mut best: Option<(usize, u32, u32)> = None;
+        let mut count = [0u8; 25];
+        for u in 0..3 * lay.size {
+            count[..lay.size].fill(0);
+            for &cell in lay.unit(u) {
+                let c = self.cand[cell as usize];
+                if c & FIXED != 0 {
+                    continue;
+                }
+                let mut bits = c;
+                while bits != 0 {
+                    count[bits.trailing_zeros() as usize] += 1;
+                    bits &= bits - 1;
+                }
             }
-            if tally.count >= tally.limit || tally.nodes > tally.max_nodes {
-                return;
+            for (v, &k) in count[..lay.size].iter().enumerate() {
+                if k >= 2 && best.is_none_or(|b| (k as u32) < b.2) {
+                    best = Some((u, 1 << v, k as u32));
+                    if k == 2 {
+                        return best;
+                    }
+                }
             }
+        }
+        best
+    }
+
+    /// Branches on one place of value `bit` in `unit` (which has `places` of them: the
+    /// first, or one at random in a restart): the value there, or not there (the search then
+    /// chooses again, with that place gone).
+    fn branch_on_place(
+        &mut self,
+        lay: &Layout,
+        unit: usize,
+        bit: u32,
+        places: u32,
+        tally: &mut Tally,
+        pick: &mut Pick,
+    ) {
+        let k = pick.index(places).unwrap_or(0);
+        let Some(cell) = lay
+            .unit(unit)
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| self.cand[c] & FIXED == 0 && self.cand[c] & bit != 0)
+            .nth(k)
+        else {
+            return;
+        };
+        let mut child = self.clone();
+        if child.assign(lay, cell, bit).is_ok() && child.propagate(lay).is_ok() {
+            child.search(lay, tally, pick);
+        }
+        if tally.count >= tally.limit || tally.nodes > tally.max_nodes {
+            return;
+        }
+        if self.strike(lay, cell, bit).is_ok() && self.propagate(lay).is_ok() {
+            self.search(lay, tally, pick);
         }
     }
 }
@@ -402,7 +527,11 @@ pub(super) fn solve(shape: Shape, cells: &[u8], request: Request) -> Answer {
         }
     }
     if state.propagate(&lay).is_ok() {
-        state.search(&lay, &mut tally);
+        if request.limit == 1 {
+            find_one(&state, &lay, &mut tally);
+        } else {
+            state.search(&lay, &mut tally, &mut Pick(None));
+        }
     }
     tally.answer()
 }
