@@ -104,12 +104,14 @@ fn solve_until_counting(
     let mut budget = SOLVE_NODES.min(max_nodes);
     loop {
         *tried = tried.saturating_add(budget);
-        match solver::count_solutions_within(board, 1, budget) {
-            Some(0) => return Solved::Unsolvable,
-            // The same depth-first search finds the same first solution within the budget.
-            Some(_) => {
-                return solver::solve(board).map_or(Solved::Unsolvable, Solved::Solution);
+        let answer = solver::run(board, solver::Request::count(1).with_first().within(budget));
+        match answer.first {
+            Some(cells) => {
+                let solution = Board::from_cells(board.shape(), &cells)
+                    .expect("a solver solution is a valid board");
+                return Solved::Solution(solution);
             }
+            None if answer.complete => return Solved::Unsolvable,
             None if stop() => return Solved::Stopped,
             None if budget >= max_nodes => return Solved::Undecided,
             None => budget = budget.saturating_mul(2).min(max_nodes),

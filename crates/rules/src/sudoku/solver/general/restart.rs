@@ -29,8 +29,10 @@ impl Pick {
     }
 }
 
-/// Search nodes of the shortest restart; the runs of [`find_one`] take this times the Luby
-/// sequence (1, 1, 2, 1, 1, 2, 4, ...).
+/// Search nodes of the shortest run at least; the runs of [`find_one`] take this, or the
+/// open cells if more (a run places at least one value per node, so a shorter one could not
+/// reach a solution even without a wrong guess), times the Luby sequence (1, 1, 2, 1, 1, 2,
+/// 4, ...).
 const RESTART_NODES: usize = 100;
 
 /// The `i`-th term (from 1) of the Luby sequence.
@@ -55,9 +57,10 @@ fn luby(i: usize) -> usize {
 /// budget replays a smaller one's runs and decides whatever that one decided.
 pub(super) fn find_one(state: &State, lay: &Layout, tally: &mut Tally) {
     let budget = tally.max_nodes;
+    let unit = RESTART_NODES.max(state.open);
     let mut pick = Pick(None);
     for run in 1.. {
-        let end = budget.min(tally.nodes.saturating_add(RESTART_NODES * luby(run)));
+        let end = budget.min(tally.nodes.saturating_add(unit * luby(run)));
         tally.max_nodes = end;
         state.clone().search(lay, tally, &mut pick);
         tally.max_nodes = budget;
