@@ -352,11 +352,7 @@ impl State {
         // In a restart the first value tried is one at random, then the rest in order.
         if let Some(k) = pick.index(fewest) {
             let bit = nth_bit(cand, k);
-            let mut child = self.clone();
-            if child.assign(lay, best, bit).is_ok() && child.propagate(lay).is_ok() {
-                child.search(lay, tally, pick);
-            }
-            if tally.count >= tally.limit || tally.nodes > tally.max_nodes {
+            if self.search_with(lay, best, bit, tally, pick) {
                 return;
             }
             cand &= !bit;
@@ -371,14 +367,27 @@ impl State {
                 }
                 return;
             }
-            let mut child = self.clone();
-            if child.assign(lay, best, bit).is_ok() && child.propagate(lay).is_ok() {
-                child.search(lay, tally, pick);
-            }
-            if tally.count >= tally.limit || tally.nodes > tally.max_nodes {
+            if self.search_with(lay, best, bit, tally, pick) {
                 return;
             }
         }
+    }
+
+    /// Searches a copy of this state with `bit` placed in `cell`; true when the search is
+    /// over (enough solutions, or the nodes ran out).
+    fn search_with(
+        &self,
+        lay: &Layout,
+        cell: usize,
+        bit: u32,
+        tally: &mut Tally,
+        pick: &mut Pick,
+    ) -> bool {
+        let mut child = self.clone();
+        if child.assign(lay, cell, bit).is_ok() && child.propagate(lay).is_ok() {
+            child.search(lay, tally, pick);
+        }
+        tally.count >= tally.limit || tally.nodes > tally.max_nodes
     }
 
     /// The cell to branch on in the complete search, with its candidate count: fewest
@@ -491,11 +500,7 @@ impl State {
         else {
             return;
         };
-        let mut child = self.clone();
-        if child.assign(lay, cell, bit).is_ok() && child.propagate(lay).is_ok() {
-            child.search(lay, tally, pick);
-        }
-        if tally.count >= tally.limit || tally.nodes > tally.max_nodes {
+        if self.search_with(lay, cell, bit, tally, pick) {
             return;
         }
         if self.strike(lay, cell, bit).is_ok() && self.propagate(lay).is_ok() {
