@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use engine_kit::handle::SearchHandle;
@@ -31,8 +31,10 @@ struct Session {
     /// even when a `movetime` or `nodes` limit ended its thinking.
     released: Arc<AtomicBool>,
     /// Set once the running search has printed its `bestmove` (its thread may still be
-    /// ending): from then on lines are answered, not kept waiting.
-    answered: Arc<AtomicBool>,
+    /// ending): from then on lines are answered, not kept waiting. Set under the same lock
+    /// as the printing ([`answer_once`]), so the loop never takes a search whose `bestmove`
+    /// is already out for a running one.
+    answered: Arc<Mutex<bool>>,
     /// The running search has a clock (`movetime`, `infinite`): `quit` stops it. A search
     /// without one (a bare `go`, `go nodes`) ends by itself, and its answer is the same
     /// however soon `quit` or the end of input comes.
@@ -90,7 +92,7 @@ impl Session {
             threads: 1,
             running: None,
             released: Arc::new(AtomicBool::new(true)),
-            answered: Arc::new(AtomicBool::new(true)),
+            answered: Arc::new(Mutex::new(true)),
             running_clock: false,
         }
     }
@@ -108,7 +110,7 @@ impl Session {
 
     /// A search runs whose `bestmove` has not been printed yet.
     fn searching(&self) -> bool {
-        self.running.is_some() && !self.answered.load(Ordering::Acquire)
+        self.running.is_some() && !*self.answered.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Starts a search; `read` is when the `go` line was read (`info time` counts from it).
@@ -144,11 +146,12 @@ impl Session {
             }
             (out, searched)
         };
-        self.answered = Arc::new(AtomicBool::new(false));
-        let answered = Arc::clone(&self.answered);
+        let answered = self.new_answer();
         let answer = move |(out, searched): (Outcome, Duration)| {
-            say(&protocol::go_reply(&out, searched, read.elapsed()));
-            answered.store(true, Ordering::Release);
+            answer_once(
+                &answered,
+                &protocol::go_reply(&out, searched, read.elapsed()),
+            );
         };
         self.running = Some(SearchHandle::go(false, stop_after, search, answer));
         Ok(())
@@ -181,9 +184,16 @@ impl Session {
             let answer = analysis::run(&a, req, stop);
             analysis::reply(&a, &answer, start.elapsed().as_millis() as u64)
         };
-        self.running = Some(SearchHandle::go(false, stop_after, search, |lines| {
-            say(&lines)
+        let answered = self.new_answer();
+        self.running = Some(SearchHandle::go(false, stop_after, search, move |lines| {
+            answer_once(&answered, &lines)
         }));
+    }
+
+    /// A fresh "answered" flag for the search about to start.
+    fn new_answer(&mut self) -> Arc<Mutex<bool>> {
+        self.answered = Arc::new(Mutex::new(false));
+        Arc::clone(&self.answered)
     }
 
     /// The options' request for a search from a position with `streak`.
@@ -307,6 +317,13 @@ impl Session {
     }
 }
 
+/// Prints a search's answer and marks it answered, both under the flag's lock.
+fn answer_once(answered: &Mutex<bool>, lines: &[String]) {
+    let mut done = answered.lock().unwrap_or_else(PoisonError::into_inner);
+    say(lines);
+    *done = true;
+}
+
 /// How often the loop looks whether the running search has answered while lines wait.
 const POLL: Duration = Duration::from_millis(1);
 
@@ -370,6 +387,12 @@ pub fn serve() {
             for reply in leg.feed(&line, session.agent, session.threads) {
                 say(&[reply]);
             }
+            continue;
+        }
+        if !session.searching() && !waiting.is_empty() {
+            // The search answered while this line was on its way: it goes behind the lines
+            // still waiting, which the top of the loop answers in input order.
+            waiting.push_back((line, read));
             continue;
         }
         if session.searching() {
