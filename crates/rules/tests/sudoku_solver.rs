@@ -433,14 +433,44 @@ fn one_solution_of_a_sparse_25x25_board_within_the_referee_budget() {
     assert_eq!(count_solutions_within(&board, 2, budget), None);
 }
 
-/// Random legal placements on empty 25x25 boards, 30% to 45% of the cells: a decision made
-/// within a budget is made, the same, within every larger one (the restarts' schedule does
-/// not depend on the budget), and "no solution" agrees with the complete search.
+/// A sparse 16x16 board: a quarter of a random solution's cells and one more legal value.
+/// The complete search needs more than ten seconds to find a solution of it; the restarts
+/// take a few hundred nodes.
+const SPARSE_16X16: &str = "1...CF..62.G9.DE/4.C......3AF..../.5...BG31......./6B..........1.../DF...2.B7...A.../9E7..3.D.G.4B.../C...7....B2...../..2..9.4F6D.E.../....6.........../E4.....8..9.F1../37......4A.16.../..1......F.6...2/...CB..GE.....1./..D.........C.../......9CB...G..7/G..9....D..C3E..";
+
+#[test]
+fn one_solution_of_a_sparse_16x16_board_within_the_referee_budget() {
+    use puzzle_rules::sudoku::game::referee_nodes;
+    use puzzle_rules::sudoku::solver::{count_solutions_within, run, Request};
+    let shape = Shape::new(4, 4).unwrap();
+    let board = Board::parse_rows(shape, SPARSE_16X16).unwrap();
+    let budget = referee_nodes(shape);
+    let answer = run(&board, Request::count(1).with_first().within(budget));
+    assert!(
+        answer.complete && answer.count == 1,
+        "{} nodes",
+        answer.nodes
+    );
+    let solution = Board::from_cells(shape, &answer.first.unwrap()).unwrap();
+    assert_completes(&board, &solution);
+    assert_eq!(count_solutions_within(&board, 2, budget), None);
+}
+
+/// Random legal placements on empty 16x16 and 25x25 boards, 30% to 45% of the cells: a
+/// decision made within a budget is made, the same, within every larger one (the restarts'
+/// schedule does not depend on the budget), and "no solution" agrees with the complete
+/// search.
 #[test]
 fn a_larger_budget_keeps_every_decision_of_a_smaller_one() {
+    for (block, seed) in [(4, 16), (5, 25)] {
+        larger_budgets_keep_decisions(Shape::new(block, block).unwrap(), seed);
+    }
+}
+
+fn larger_budgets_keep_decisions(shape: Shape, seed: u64) {
     use puzzle_rules::sudoku::solver::count_solutions_within;
-    let shape = Shape::new(5, 5).unwrap();
-    let mut rng = SmallRng::seed_from_u64(25);
+    let size = shape.size();
+    let mut rng = SmallRng::seed_from_u64(seed);
     let mut outcomes = [0usize; 3];
     for k in 0..24 {
         let mut board = Board::empty(shape);
@@ -448,8 +478,8 @@ fn a_larger_budget_keeps_every_decision_of_a_smaller_one() {
         let mut placed = 0;
         while placed < target {
             let cell = rng.gen_range(0..shape.cells());
-            let (r, c) = (cell / 25, cell % 25);
-            let mv = puzzle_rules::sudoku::Move::new(r, c, rng.gen_range(1..=25));
+            let (r, c) = (cell / size, cell % size);
+            let mv = puzzle_rules::sudoku::Move::new(r, c, rng.gen_range(1..=size as u8));
             if board.check(mv).is_ok() {
                 board.place(mv);
                 placed += 1;
@@ -474,6 +504,9 @@ fn a_larger_budget_keeps_every_decision_of_a_smaller_one() {
         }
         outcomes[decided.map_or(2, |d| d)] += 1;
     }
-    eprintln!("no solution, a solution, undecided: {outcomes:?}");
-    assert!(outcomes[0] > 0 && outcomes[1] > 0, "{outcomes:?}");
+    eprintln!("{size}x{size}: no solution, a solution, undecided: {outcomes:?}");
+    assert!(
+        outcomes[0] > 0 && outcomes[1] > 0,
+        "{size}x{size}: {outcomes:?}"
+    );
 }

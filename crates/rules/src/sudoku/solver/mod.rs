@@ -14,6 +14,7 @@
 mod answer;
 pub mod general;
 pub mod nine;
+mod restart;
 pub mod sixteen;
 
 pub use answer::{Answer, Request};

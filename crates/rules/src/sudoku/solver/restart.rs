@@ -1,7 +1,7 @@
-//! Restarts for the search for one solution: random choices among equals ([`Pick`]) and
-//! Luby's schedule of run lengths ([`find_one`]).
+//! Restarts for the search for one solution, shared by the general and the 16x16 paths:
+//! random choices among equals ([`Pick`]) and Luby's schedule of run lengths ([`find_one`]).
 
-use super::{Layout, State, Tally};
+use super::answer::Tally;
 use crate::rng::SplitMix64;
 
 /// The `k`-th set bit of `bits` (from the lowest), as a mask.
@@ -55,14 +55,21 @@ fn luby(i: usize) -> usize {
 /// is the plain search; a run that ends before its nodes run out has searched its whole tree,
 /// so "no solution" stays a proof. The schedule does not depend on the budget, so a larger
 /// budget replays a smaller one's runs and decides whatever that one decided.
-pub(super) fn find_one(state: &State, lay: &Layout, tally: &mut Tally) {
+///
+/// `search` runs one complete search from the propagated root, choosing with the given
+/// [`Pick`]; `open` is the root's open cells.
+pub(super) fn find_one(
+    open: usize,
+    tally: &mut Tally,
+    mut search: impl FnMut(&mut Tally, &mut Pick),
+) {
     let budget = tally.max_nodes;
-    let unit = RESTART_NODES.max(state.open);
+    let unit = RESTART_NODES.max(open);
     let mut pick = Pick(None);
     for run in 1.. {
         let end = budget.min(tally.nodes.saturating_add(unit * luby(run)));
         tally.max_nodes = end;
-        state.clone().search(lay, tally, &mut pick);
+        search(tally, &mut pick);
         tally.max_nodes = budget;
         if tally.count > 0 || tally.nodes <= end || end == budget {
             return;

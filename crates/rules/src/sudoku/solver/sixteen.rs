@@ -24,6 +24,7 @@
 use std::sync::OnceLock;
 
 use super::answer::{Answer, Request, Tally};
+use super::restart::{find_one, nth_bit, Pick};
 
 const BANDS: usize = 4;
 /// One word per digit and band, `BANDS * digit + band`.
@@ -355,10 +356,12 @@ impl Grid {
     }
 
     /// The bivalue cell to branch on (there is one whenever `pairs` is not empty): the most
-    /// bivalue peers sharing one of its values, then the most open cells in its units.
-    fn pick_bivalue(&self) -> (usize, u64) {
+    /// bivalue peers sharing one of its values, then the most open cells in its units; in a
+    /// restart, one of those with the most such peers at random.
+    fn pick_bivalue(&self, pick: &mut Pick) -> (usize, u64) {
         let open_columns = self.open_columns();
         let mut best = (0u32, 0usize, 0u64);
+        let mut ties = 0;
         for band in 0..BANDS {
             let mut pairs = self.pairs[band];
             while pairs != 0 {
@@ -376,6 +379,20 @@ impl Grid {
                         forced += (self.pairs[b] & self.poss[BANDS * d + b] & peers).count_ones();
                     }
                 }
+                if pick.0.is_some() {
+                    // Random among the most forcing cells (the score is `forced + 1`, so
+                    // the first cell always beats the empty `best`).
+                    let score = forced + 1;
+                    if score > best.0 {
+                        (best, ties) = ((score, band, mask), 1);
+                    } else if score == best.0 {
+                        ties += 1;
+                        if pick.one_in(ties) {
+                            best = (score, band, mask);
+                        }
+                    }
+                    continue;
+                }
                 let score = forced * 64 + self.open_units(band, i, &open_columns);
                 if score > best.0 {
                     best = (score, band, mask);
@@ -386,11 +403,13 @@ impl Grid {
     }
 
     /// The fallback when no cell is bivalue: the fewest candidates, then the most open cells
-    /// in its units. (Sparse boards reach it; taking the first such cell instead made some
-    /// of them search millions of nodes.)
-    fn pick_fewest(&self) -> (usize, u64) {
+    /// in its units; in a restart, one of the cells with fewest candidates at random.
+    /// (Sparse boards reach it; taking the first such cell instead made some of them search
+    /// millions of nodes.)
+    fn pick_fewest(&self, pick: &mut Pick) -> (usize, u64) {
         let open_columns = self.open_columns();
         let mut best = (u32::MAX, 0u32, 0usize, 0u64);
+        let mut ties = 0;
         for band in 0..BANDS {
             let mut u = self.unsolved[band];
             while u != 0 {
@@ -403,6 +422,17 @@ impl Grid {
                 if n > best.0 {
                     continue;
                 }
+                if pick.0.is_some() {
+                    if n < best.0 {
+                        (best, ties) = ((n, 0, band, mask), 1);
+                    } else {
+                        ties += 1;
+                        if pick.one_in(ties) {
+                            best = (n, 0, band, mask);
+                        }
+                    }
+                    continue;
+                }
                 let open = self.open_units(band, mask.trailing_zeros() as usize, &open_columns);
                 if n < best.0 || open > best.1 {
                     best = (n, open, band, mask);
@@ -412,8 +442,8 @@ impl Grid {
         (best.2, best.3)
     }
 
-    /// Depth-first search on a propagated grid.
-    fn search(&mut self, perm: &[u16], tally: &mut Tally) {
+    /// Depth-first search on a propagated grid, choosing as `pick` says.
+    fn search(&mut self, perm: &[u16], tally: &mut Tally, pick: &mut Pick) {
         tally.nodes += 1;
         if tally.nodes > tally.max_nodes {
             return;
@@ -426,15 +456,26 @@ impl Grid {
             return;
         }
         let (band, mask) = if self.pairs != [0; BANDS] {
-            self.pick_bivalue()
+            self.pick_bivalue(pick)
         } else {
-            self.pick_fewest()
+            self.pick_fewest(pick)
         };
         let mut digits: u32 = 0;
         for d in 0..16 {
             if self.poss[BANDS * d + band] & mask != 0 {
                 digits |= 1 << d;
             }
+        }
+        // In a restart the first value tried is one at random, then the rest in order.
+        if let Some(k) = pick.index(digits.count_ones()) {
+            let bit = nth_bit(digits, k);
+            let w = BANDS * bit.trailing_zeros() as usize + band;
+            if self.search_with(perm, w, mask, tally, pick) {
+                return;
+            }
+            digits &= !bit;
+            self.poss[w] &= !mask;
+            self.dirty |= 1 << w;
         }
         while digits != 0 {
             let w = BANDS * digits.trailing_zeros() as usize + band;
@@ -443,21 +484,39 @@ impl Grid {
                 // Last value: no need to keep the parent state.
                 self.place(w, mask);
                 if self.propagate(perm).is_ok() {
-                    self.search(perm, tally);
+                    self.search(perm, tally, pick);
                 }
                 return;
             }
-            let mut child = *self;
-            child.place(w, mask);
-            if child.propagate(perm).is_ok() {
-                child.search(perm, tally);
-            }
-            if tally.count >= tally.limit || tally.nodes > tally.max_nodes {
+            if self.search_with(perm, w, mask, tally, pick) {
                 return;
             }
             self.poss[w] &= !mask;
             self.dirty |= 1 << w;
         }
+    }
+
+    /// Searches a copy of this grid with the digit of word `w` placed in the cell `mask`;
+    /// true when the search is over (enough solutions, or the nodes ran out).
+    fn search_with(
+        &self,
+        perm: &[u16],
+        w: usize,
+        mask: u64,
+        tally: &mut Tally,
+        pick: &mut Pick,
+    ) -> bool {
+        let mut child = *self;
+        child.place(w, mask);
+        if child.propagate(perm).is_ok() {
+            child.search(perm, tally, pick);
+        }
+        tally.count >= tally.limit || tally.nodes > tally.max_nodes
+    }
+
+    /// Open cells.
+    fn open(&self) -> usize {
+        self.unsolved.iter().map(|u| u.count_ones() as usize).sum()
     }
 }
 
@@ -495,7 +554,14 @@ pub fn solve_cells(cells: &[u8], limit: usize, want_first: bool, max_nodes: usiz
         max_nodes,
     });
     if grid.propagate(perm).is_ok() {
-        grid.search(perm, &mut tally);
+        if limit == 1 {
+            find_one(grid.open(), &mut tally, |tally, pick| {
+                let mut run = grid;
+                run.search(perm, tally, pick)
+            });
+        } else {
+            grid.search(perm, &mut tally, &mut Pick(None));
+        }
     }
     tally.answer()
 }

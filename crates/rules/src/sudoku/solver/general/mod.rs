@@ -5,11 +5,9 @@
 //! copying the state per branch (cheaper than undo logs at these sizes). A search for one
 //! solution restarts with random choices when a run takes long ([`find_one`]).
 
-mod restart;
-
 use super::answer::{Answer, Request, Tally};
+use super::restart::{find_one, nth_bit, Pick};
 use crate::sudoku::board::Shape;
-use restart::{find_one, nth_bit, Pick};
 
 /// Smallest side length for which the general path runs locked candidates.
 const LOCKED_FROM: usize = 12;
@@ -533,7 +531,9 @@ pub(super) fn solve(shape: Shape, cells: &[u8], request: Request) -> Answer {
     }
     if state.propagate(&lay).is_ok() {
         if request.limit == 1 {
-            find_one(&state, &lay, &mut tally);
+            find_one(state.open, &mut tally, |tally, pick| {
+                state.clone().search(&lay, tally, pick)
+            });
         } else {
             state.search(&lay, &mut tally, &mut Pick(None));
         }
