@@ -456,6 +456,41 @@ fn one_solution_of_a_sparse_16x16_board_within_the_referee_budget() {
     assert_eq!(count_solutions_within(&board, 2, budget), None);
 }
 
+/// A stop test ends a long solve within a few hundred nodes of saying so, on both paths
+/// that search long (16x16 and the general one), and the answer is then not complete;
+/// a stop test that never fires changes nothing.
+#[test]
+fn a_stop_test_ends_a_solve_and_leaves_it_incomplete() {
+    use puzzle_rules::sudoku::solver::{run, run_until, Request};
+    use std::cell::Cell;
+    let sixteen = Board::parse_rows(Shape::new(4, 4).unwrap(), SPARSE_16X16).unwrap();
+    let twenty_five =
+        Board::parse_rows(Shape::new(5, 5).unwrap(), SPARSE_25X25_FROM_A_GAME).unwrap();
+    for board in [sixteen, twenty_five] {
+        // Counting to two exhausts this budget (the boards have many solutions).
+        let request = Request::count(2).within(20_000);
+        let polls = Cell::new(0);
+        let stopped = run_until(&board, request, &|| {
+            polls.set(polls.get() + 1);
+            polls.get() >= 3
+        });
+        assert!(!stopped.complete);
+        assert_eq!(polls.get(), 3);
+        assert!(stopped.nodes < 1_000, "{} nodes", stopped.nodes);
+        let never = run_until(&board, request, &|| false);
+        let plain = run(&board, request);
+        assert_eq!(
+            (never.count, never.complete, never.nodes),
+            (plain.count, plain.complete, plain.nodes)
+        );
+        let one = Request::count(1).with_first().within(1_000_000);
+        assert_eq!(
+            run_until(&board, one, &|| false).first,
+            run(&board, one).first
+        );
+    }
+}
+
 /// Random legal placements on empty 16x16 and 25x25 boards, 30% to 45% of the cells: a
 /// decision made within a budget is made, the same, within every larger one (the restarts'
 /// schedule does not depend on the budget), and "no solution" agrees with the complete

@@ -39,40 +39,37 @@ impl RootInfo {
 pub struct AnalysisBudget {
     /// Solver nodes for one candidate move (the referee's [`referee_nodes`] at most).
     pub per_move: usize,
-    /// Solver nodes for all candidates together, counted by the budgets of the tries.
-    pub total: usize,
+    /// Candidates classified at most (the rest stay unclassified).
+    pub candidates: usize,
 }
 
-/// Solver nodes one candidate gets in a search's root analysis: one uninterruptible solver
-/// try of the referee's full budget takes about 170 ms on a sparse 25x25 board (two of them,
-/// the count and the solve, made `stop` take 340 ms), this one a few milliseconds.
-const SEARCH_MOVE_NODES: usize = 2 * SOLVE_NODES;
-/// Candidates' worth of [`SEARCH_MOVE_NODES`] a search limited only by `nodes` or `depth`
-/// spends on the analysis of a board larger than 9x9 (an empty 25x25 board would otherwise
-/// keep `go depth 1` busy for minutes).
-const COUNTED_SEARCH_MOVES: usize = 16;
+/// Solver nodes one candidate gets in a search's root analysis: a move the solver cannot
+/// decide within them stays unclassified (the referee's full budget is about 170 ms of a
+/// sparse 25x25 board; this is a few milliseconds).
+const SEARCH_MOVE_NODES: usize = 1 << 13;
+/// Candidates a search limited only by `nodes` or `depth` classifies on a board larger
+/// than 9x9 (an empty 25x25 board would otherwise keep `go depth 1` busy for minutes).
+const COUNTED_SEARCH_MOVES: usize = 32;
 
 impl AnalysisBudget {
-    /// The budget of a search's root analysis: a small budget per candidate so `stop` is
-    /// prompt; without a clock (`nodes`, `depth`) also a total on boards larger than 9x9 (on
-    /// 9x9 and smaller boards the solver is fast and ignores budgets).
+    /// The budget of a search's root analysis: a small budget per candidate, so one hard
+    /// candidate cannot hold up the rest; without a clock (`nodes`, `depth`) also a number
+    /// of candidates on boards larger than 9x9 (on 9x9 and smaller boards the solver is fast
+    /// and ignores budgets).
     pub fn for_search(game: &Game, limits: &super::Limits) -> AnalysisBudget {
         let shape = game.board().shape();
         let unclocked =
             limits.deadline.is_none() && (limits.nodes.is_some() || limits.depth.is_some());
         AnalysisBudget {
             per_move: SEARCH_MOVE_NODES.min(referee_nodes(shape)),
-            total: if unclocked && shape.size() > 9 {
-                COUNTED_SEARCH_MOVES * SEARCH_MOVE_NODES
+            candidates: if unclocked && shape.size() > 9 {
+                COUNTED_SEARCH_MOVES
             } else {
                 usize::MAX
             },
         }
     }
 }
-
-/// Solver nodes of the first try of [`solve_until`]; each further try doubles them.
-const SOLVE_NODES: usize = 1 << 12;
 
 /// What [`solve_until`] found.
 pub enum Solved {
@@ -86,36 +83,22 @@ pub enum Solved {
     Undecided,
 }
 
-/// [`solver::solve`] that checks `stop` between tries of a growing node budget: one solve of
-/// a sparse 25x25 board can take many seconds, and a search must still end at `stop` or at
-/// its deadline (found by tests/fuzz_engines.py). At most about twice the work of one solve.
-/// Gives up after `max_nodes` nodes (the last try runs with exactly that budget).
+/// [`solver::solve`] that ends when `stop` says so: one solve of a sparse 25x25 board can
+/// take many seconds, and a search must still end at `stop` or at its deadline (found by
+/// tests/fuzz_engines.py). The solver polls `stop` every few hundred nodes (about a
+/// millisecond on 25x25). Gives up after `max_nodes` nodes.
 pub fn solve_until(board: &Board, stop: &dyn Fn() -> bool, max_nodes: usize) -> Solved {
-    solve_until_counting(board, stop, max_nodes, &mut 0)
-}
-
-/// [`solve_until`] that adds the budgets of its tries to `tried`.
-fn solve_until_counting(
-    board: &Board,
-    stop: &dyn Fn() -> bool,
-    max_nodes: usize,
-    tried: &mut usize,
-) -> Solved {
-    let mut budget = SOLVE_NODES.min(max_nodes);
-    loop {
-        *tried = tried.saturating_add(budget);
-        let answer = solver::run(board, solver::Request::count(1).with_first().within(budget));
-        match answer.first {
-            Some(cells) => {
-                let solution = Board::from_cells(board.shape(), &cells)
-                    .expect("a solver solution is a valid board");
-                return Solved::Solution(solution);
-            }
-            None if answer.complete => return Solved::Unsolvable,
-            None if stop() => return Solved::Stopped,
-            None if budget >= max_nodes => return Solved::Undecided,
-            None => budget = budget.saturating_mul(2).min(max_nodes),
+    let request = solver::Request::count(1).with_first().within(max_nodes);
+    let answer = solver::run_until(board, request, stop);
+    match answer.first {
+        Some(cells) => {
+            let solution = Board::from_cells(board.shape(), &cells)
+                .expect("a solver solution is a valid board");
+            Solved::Solution(solution)
         }
+        None if answer.complete => Solved::Unsolvable,
+        None if stop() => Solved::Stopped,
+        None => Solved::Undecided,
     }
 }
 
@@ -132,10 +115,20 @@ pub fn analyse_root(
     stop: &dyn Fn() -> bool,
     budget: AnalysisBudget,
 ) -> Option<RootInfo> {
-    let board = game.board();
-    let Solved::Solution(solution) = solve_until(board, stop, usize::MAX) else {
+    let Solved::Solution(solution) = solve_until(game.board(), stop, usize::MAX) else {
         return None;
     };
+    Some(classify_root(game, &solution, stop, budget))
+}
+
+/// [`analyse_root`] from a solution of the root already found.
+pub fn classify_root(
+    game: &Game,
+    solution: &Board,
+    stop: &dyn Fn() -> bool,
+    budget: AnalysisBudget,
+) -> RootInfo {
+    let board = game.board();
     let solution = solution.cells().to_vec();
     let size = board.size();
     let mut known: Vec<u32> = solution
@@ -143,7 +136,7 @@ pub fn analyse_root(
         .map(|&v| if v == 0 { 0 } else { 1u32 << (v - 1) })
         .collect();
     let mut taboo = Vec::new();
-    let mut spent = 0usize;
+    let mut classified = 0usize;
     let per_move = budget.per_move.min(referee_nodes(board.shape()));
     let mover = |(r, c): (usize, usize)| game.may_play_cell(game.turn(), r, c);
     // In classic mode every empty cell is the mover's.
@@ -157,13 +150,13 @@ pub fn analyse_root(
         if known[cell] & (1 << (mv.value - 1)) != 0 {
             continue;
         }
-        if stop() || spent >= budget.total {
+        if stop() || classified >= budget.candidates {
             break;
         }
+        classified += 1;
         let mut next = board.clone();
         next.place(mv);
-        let mut tried = 0usize;
-        match solve_until_counting(&next, stop, per_move, &mut tried) {
+        match solve_until(&next, stop, per_move) {
             Solved::Solution(s) => {
                 for (k, &v) in s.cells().iter().enumerate() {
                     known[k] |= 1 << (v - 1);
@@ -173,17 +166,19 @@ pub fn analyse_root(
             Solved::Undecided => {}
             Solved::Stopped => break,
         }
-        spent = spent.saturating_add(tried);
     }
     // The mover's moves came first.
     let mover_taboo = taboo.iter().take_while(|m| mover((m.row, m.col))).count();
-    let unique = !stop() && solver::count_solutions_within(board, 2, per_move) == Some(1);
-    Some(RootInfo {
+    let unique = !stop() && {
+        let answer = solver::run_until(board, solver::Request::count(2).within(per_move), stop);
+        answer.complete && answer.count == 1
+    };
+    RootInfo {
         solution,
         taboo,
         mover_taboo,
         unique,
-    })
+    }
 }
 
 /// The quickest safe move: a solution value on the playable cell that scores most and, on

@@ -40,9 +40,17 @@ impl Request {
     }
 }
 
-/// Where a search reports (the general path's and [`super::sixteen`]'s): stops at `limit` or past
-/// `max_nodes`, keeps the first solution when asked to.
-pub(super) struct Tally {
+/// The stop test a solve may be given ([`super::run_until`]): polled every [`STOP_POLL`]
+/// nodes, true when the caller wants the search to end (its answer is then not `complete`).
+pub type StopTest<'a> = &'a dyn Fn() -> bool;
+
+/// How many search nodes pass between two polls of a [`StopTest`] (on a sparse 25x25 board
+/// about a millisecond).
+const STOP_POLL: usize = 256;
+
+/// Where a search reports (the general path's and [`super::sixteen`]'s): stops at `limit`,
+/// past `max_nodes` or when the stop test says so, keeps the first solution when asked to.
+pub(super) struct Tally<'a> {
     pub(super) limit: usize,
     pub(super) count: usize,
     /// Search nodes visited, and the budget after which the search gives up.
@@ -50,10 +58,13 @@ pub(super) struct Tally {
     pub(super) max_nodes: usize,
     pub(super) first: Option<Vec<u8>>,
     pub(super) want_first: bool,
+    stop: Option<StopTest<'a>>,
+    /// The stop test ended the search.
+    pub(super) stopped: bool,
 }
 
-impl Tally {
-    pub(super) fn new(request: Request) -> Tally {
+impl<'a> Tally<'a> {
+    pub(super) fn new(request: Request, stop: Option<StopTest<'a>>) -> Tally<'a> {
         Tally {
             limit: request.limit,
             count: 0,
@@ -61,7 +72,30 @@ impl Tally {
             max_nodes: request.max_nodes,
             first: None,
             want_first: request.want_first,
+            stop,
+            stopped: false,
         }
+    }
+
+    /// Counts one search node; false when the search must end here: the budget is spent,
+    /// or the stop test (polled every [`STOP_POLL`] nodes) said so, which also spends the
+    /// budget so every level of the search unwinds.
+    pub(super) fn visit(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes > self.max_nodes {
+            return false;
+        }
+        if self.nodes.is_multiple_of(STOP_POLL) && self.stop.is_some_and(|stop| stop()) {
+            self.stopped = true;
+            self.max_nodes = self.nodes - 1;
+            return false;
+        }
+        true
+    }
+
+    /// True when the search is over: enough solutions, or the nodes ran out.
+    pub(super) fn over(&self) -> bool {
+        self.count >= self.limit || self.nodes > self.max_nodes
     }
 
     /// The answer so far.
@@ -69,7 +103,7 @@ impl Tally {
         Answer {
             count: self.count,
             first: self.first,
-            complete: self.nodes <= self.max_nodes,
+            complete: !self.stopped && self.nodes <= self.max_nodes,
             nodes: self.nodes,
         }
     }
@@ -81,7 +115,8 @@ pub struct Answer {
     pub count: usize,
     /// The first solution (row-major values), when asked for and there is one.
     pub first: Option<Vec<u8>>,
-    /// False when the node budget ran out before the answer was certain.
+    /// False when the node budget ran out (or the stop test ended the search) before the
+    /// answer was certain.
     pub complete: bool,
     /// Search nodes visited: grids the search reached after propagation (the root
     /// included), the same measure on every path. The solver's own measure of how hard a

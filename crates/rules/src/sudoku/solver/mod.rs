@@ -1,7 +1,8 @@
 //! The sudoku solver: solution counting up to a limit, one solution, and the solvability
 //! oracle that decides taboo moves.
 //!
-//! Every entry point goes through one dispatch, [`run`], on the block shape: 3x3 boards go
+//! Every entry point goes through one dispatch, [`run`] (or [`run_until`] with a stop
+//! test), on the block shape: 3x3 boards go
 //! to the band bitboard solver in [`nine`] (the agent's hot path and the benchmark
 //! collections), 4x4 boards to its 16x16 counterpart [`sixteen`]; every other shape up to
 //! 25x25 takes the [`general`] path. All three answer one [`Answer`] to one [`Request`];
@@ -17,20 +18,33 @@ pub mod nine;
 mod restart;
 pub mod sixteen;
 
-pub use answer::{Answer, Request};
+pub use answer::{Answer, Request, StopTest};
 
 use super::board::Board;
 
-/// The one dispatch: solves `board` as `request` asks, on the path for its shape.
+/// Solves `board` as `request` asks, on the path for its shape.
 pub fn run(board: &Board, request: Request) -> Answer {
+    dispatch(board, request, None)
+}
+
+/// [`run`] that also ends when `stop` says so (polled every few hundred search nodes; the
+/// answer is then not `complete`), so a caller with a clock gets control back in about a
+/// millisecond whatever the budget. The 9x9 path never polls: its worst case is a fraction
+/// of a millisecond.
+pub fn run_until(board: &Board, request: Request, stop: StopTest) -> Answer {
+    dispatch(board, request, Some(stop))
+}
+
+/// The one dispatch on the block shape.
+fn dispatch(board: &Board, request: Request, stop: Option<StopTest>) -> Answer {
     if request.limit == 0 {
         return Answer::NONE;
     }
     let shape = board.shape();
     match (shape.m(), shape.n()) {
         (3, 3) => nine::solve(board.cells(), request),
-        (4, 4) => sixteen::solve(board.cells(), request),
-        _ => general::solve(shape, board.cells(), request),
+        (4, 4) => sixteen::solve(board.cells(), request, stop),
+        _ => general::solve(shape, board.cells(), request, stop),
     }
 }
 
@@ -65,7 +79,7 @@ pub fn count_solutions_general(board: &Board, limit: usize) -> usize {
     if limit == 0 {
         return 0;
     }
-    general::solve(board.shape(), board.cells(), Request::count(limit)).count
+    general::solve(board.shape(), board.cells(), Request::count(limit), None).count
 }
 
 /// Like [`count_solutions`], but gives up after `max_nodes` search nodes and then answers

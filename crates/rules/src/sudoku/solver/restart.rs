@@ -70,6 +70,9 @@ pub(super) fn find_one(
         let end = budget.min(tally.nodes.saturating_add(unit * luby(run)));
         tally.max_nodes = end;
         search(tally, &mut pick);
+        if tally.stopped {
+            return;
+        }
         tally.max_nodes = budget;
         if tally.count > 0 || tally.nodes <= end || end == budget {
             return;

@@ -23,7 +23,7 @@
 
 use std::sync::OnceLock;
 
-use super::answer::{Answer, Request, Tally};
+use super::answer::{Answer, Request, StopTest, Tally};
 use super::restart::{find_one, nth_bit, Pick};
 
 const BANDS: usize = 4;
@@ -444,8 +444,7 @@ impl Grid {
 
     /// Depth-first search on a propagated grid, choosing as `pick` says.
     fn search(&mut self, perm: &[u16], tally: &mut Tally, pick: &mut Pick) {
-        tally.nodes += 1;
-        if tally.nodes > tally.max_nodes {
+        if !tally.visit() {
             return;
         }
         if self.is_solved() {
@@ -511,7 +510,7 @@ impl Grid {
         if child.propagate(perm).is_ok() {
             child.search(perm, tally, pick);
         }
-        tally.count >= tally.limit || tally.nodes > tally.max_nodes
+        tally.over()
     }
 
     /// Open cells.
@@ -525,7 +524,18 @@ impl Grid {
 /// repeat a value in a row, column or block (a [`crate::sudoku::Board`] guarantees it); if they do,
 /// the answer is 0.
 pub fn solve_cells(cells: &[u8], limit: usize, want_first: bool, max_nodes: usize) -> Answer {
+    let request = Request {
+        limit,
+        want_first,
+        max_nodes,
+    };
+    solve(cells, request, None)
+}
+
+/// The 16x16 path for the dispatch: [`solve_cells`] with a stop test.
+pub(super) fn solve(cells: &[u8], request: Request, stop: Option<StopTest>) -> Answer {
     let none = Answer::NONE;
+    let limit = request.limit;
     if limit == 0 {
         return none;
     }
@@ -548,11 +558,7 @@ pub fn solve_cells(cells: &[u8], limit: usize, want_first: bool, max_nodes: usiz
         }
         grid.place(w, mask);
     }
-    let mut tally = Tally::new(Request {
-        limit,
-        want_first,
-        max_nodes,
-    });
+    let mut tally = Tally::new(request, stop);
     if grid.propagate(perm).is_ok() {
         if limit == 1 {
             find_one(grid.open(), &mut tally, |tally, pick| {
@@ -564,9 +570,4 @@ pub fn solve_cells(cells: &[u8], limit: usize, want_first: bool, max_nodes: usiz
         }
     }
     tally.answer()
-}
-
-/// [`solve_cells`] for the dispatch.
-pub(super) fn solve(cells: &[u8], request: Request) -> Answer {
-    solve_cells(cells, request.limit, request.want_first, request.max_nodes)
 }

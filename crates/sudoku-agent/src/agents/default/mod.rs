@@ -50,7 +50,7 @@ use std::time::Instant;
 use puzzle_rules::sudoku::board::Move;
 use puzzle_rules::sudoku::game::{cell_moves, Game};
 
-use super::root::{analyse_root, quick_move, solve_until, AnalysisBudget, RootInfo, Solved};
+use super::root::{classify_root, quick_move, solve_until, AnalysisBudget, RootInfo, Solved};
 use super::{Event, Limits, INF};
 use node::{real_move, Node, Setup};
 pub use table::Table;
@@ -182,15 +182,8 @@ pub fn search(
         return done;
     }
     let budget = AnalysisBudget::for_search(game, &stopper.limits);
-    let root = match analyse_root(game, &analysis_stop(stop_flag, &stopper.limits), budget) {
-        Some(r) => r,
-        None => {
-            return Outcome {
-                best: quick,
-                nodes: 0,
-            }
-        }
-    };
+    let analysis_stop = analysis_stop(stop_flag, &stopper.limits);
+    let root = classify_root(game, &first_solution, &analysis_stop, budget);
     let setup = Setup::new(game);
     let passes = CellGamePasses::of(game, &root);
     let node = Node::new(game, &setup, &root.solution, &passes.moves);
@@ -338,7 +331,7 @@ fn score_diff(game: &Game) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::root::AnalysisBudget;
+    use crate::agents::root::{analyse_root, AnalysisBudget};
     use puzzle_rules::sudoku::board::{Board, Shape};
     use puzzle_rules::sudoku::game::Mode;
     use table::{Bound, Entry};

@@ -5,7 +5,7 @@
 //! copying the state per branch (cheaper than undo logs at these sizes). A search for one
 //! solution restarts with random choices when a run takes long ([`find_one`]).
 
-use super::answer::{Answer, Request, Tally};
+use super::answer::{Answer, Request, StopTest, Tally};
 use super::restart::{find_one, nth_bit, Pick};
 use crate::sudoku::board::Shape;
 
@@ -313,8 +313,7 @@ impl State {
     }
 
     fn search(&mut self, lay: &Layout, tally: &mut Tally, pick: &mut Pick) {
-        tally.nodes += 1;
-        if tally.nodes > tally.max_nodes {
+        if !tally.visit() {
             return;
         }
         if self.open == 0 {
@@ -385,7 +384,7 @@ impl State {
         if child.assign(lay, cell, bit).is_ok() && child.propagate(lay).is_ok() {
             child.search(lay, tally, pick);
         }
-        tally.count >= tally.limit || tally.nodes > tally.max_nodes
+        tally.over()
     }
 
     /// The cell to branch on in the complete search, with its candidate count: fewest
@@ -508,7 +507,12 @@ impl State {
 }
 
 /// The general path: any shape, cells row-major with 0 for empty and no duplicate givens.
-pub(super) fn solve(shape: Shape, cells: &[u8], request: Request) -> Answer {
+pub(super) fn solve(
+    shape: Shape,
+    cells: &[u8],
+    request: Request,
+    stop: Option<StopTest>,
+) -> Answer {
     let size = shape.size();
     let lay = Layout::new(shape);
     let mut state = State {
@@ -518,7 +522,7 @@ pub(super) fn solve(shape: Shape, cells: &[u8], request: Request) -> Answer {
         dirty_hidden: lay.all_units(),
         dirty_locked: lay.all_units(),
     };
-    let mut tally = Tally::new(request);
+    let mut tally = Tally::new(request, stop);
     for (i, &v) in cells.iter().enumerate() {
         if v == 0 {
             continue;
