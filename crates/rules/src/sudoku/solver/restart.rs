@@ -29,6 +29,42 @@ impl Pick {
     }
 }
 
+/// The best of a stream of offers by key (the greatest wins); in a restart equal keys are
+/// chosen among at random (reservoir sampling: the `k`-th equal offer wins with probability
+/// `1 / k`), in the complete search the first stays.
+pub(super) struct Choice<K, T> {
+    best: Option<(K, T)>,
+    ties: usize,
+}
+
+impl<K: Ord, T> Choice<K, T> {
+    pub(super) fn new() -> Choice<K, T> {
+        Choice {
+            best: None,
+            ties: 0,
+        }
+    }
+
+    /// Offers `item` with `key`.
+    pub(super) fn offer(&mut self, key: K, item: T, pick: &mut Pick) {
+        match &self.best {
+            Some((best, _)) if key < *best => {}
+            Some((best, _)) if key == *best => {
+                self.ties += 1;
+                if pick.one_in(self.ties) {
+                    self.best = Some((key, item));
+                }
+            }
+            _ => (self.best, self.ties) = (Some((key, item)), 1),
+        }
+    }
+
+    /// The chosen offer, `None` when there was none.
+    pub(super) fn best(self) -> Option<(K, T)> {
+        self.best
+    }
+}
+
 /// Search nodes of the shortest run at least; the runs of [`find_one`] take this, or the
 /// open cells if more (a run places at least one value per node, so a shorter one could not
 /// reach a solution even without a wrong guess), times the Luby sequence (1, 1, 2, 1, 1, 2,

@@ -6,8 +6,9 @@
 //! solution restarts with random choices when a run takes long ([`find_one`]).
 
 use super::answer::{Answer, Request, StopTest, Tally};
-use super::restart::{find_one, nth_bit, Pick};
+use super::restart::{find_one, nth_bit, Choice, Pick};
 use crate::sudoku::board::Shape;
+use std::cmp::Reverse;
 
 /// Smallest side length for which the general path runs locked candidates.
 const LOCKED_FROM: usize = 12;
@@ -426,22 +427,15 @@ impl State {
     /// The cell to branch on in a restart, with its candidate count: one of the cells with
     /// fewest candidates, at random.
     fn any_fewest_cell(&self, pick: &mut Pick) -> (usize, u32) {
-        let (mut best, mut fewest, mut ties) = (usize::MAX, u32::MAX, 0);
+        let mut choice = Choice::new();
         for (i, &c) in self.cand.iter().enumerate() {
-            if c & FIXED != 0 {
-                continue;
-            }
-            let n = c.count_ones();
-            if n < fewest {
-                (fewest, best, ties) = (n, i, 1);
-            } else if n == fewest {
-                ties += 1;
-                if pick.one_in(ties) {
-                    best = i;
-                }
+            if c & FIXED == 0 {
+                choice.offer(Reverse(c.count_ones()), i, pick);
             }
         }
-        (best, fewest)
+        choice
+            .best()
+            .map_or((usize::MAX, u32::MAX), |(Reverse(n), i)| (i, n))
     }
 
     /// The open value of a unit with the fewest places left, as `(unit, value bit, places)`
