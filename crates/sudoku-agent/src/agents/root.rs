@@ -44,8 +44,8 @@ pub struct AnalysisBudget {
 }
 
 /// Solver nodes one candidate gets in a search's root analysis: a move the solver cannot
-/// decide within them stays unclassified (the referee's full budget is about 170 ms of a
-/// sparse 25x25 board; this is a few milliseconds).
+/// decide within them stays unclassified (the referee's full budget takes about 170 ms on a
+/// sparse 25x25 board, this a few milliseconds).
 const SEARCH_MOVE_NODES: usize = 1 << 13;
 /// Candidates a search limited only by `nodes` or `depth` classifies on a board larger
 /// than 9x9 (an empty 25x25 board would otherwise keep `go depth 1` busy for minutes).
