@@ -16,6 +16,13 @@ first `propose` (sudoku). Every fourth search it also runs `go infinite`, sends 
 and `stop` once `readyok` is in, and times both replies. Prints one line per quantity with
 the number of samples, median, p90, p99 and max in milliseconds; exits 1 if the engine broke
 the protocol (no reply within 10 s, a dead process).
+
+With `--record FILE` (sudoku only) the positions are those of a game record
+(`protocol/records.md`) instead: every position of every game in it gets one `go movetime T`,
+then the recorded step is applied with `play`, so the searches meet the boards of a real game
+(sparse large boards, taboo lists) in order:
+
+    python3 scripts/timing_bench.py sudoku --record game.txt --movetime 100
 """
 from __future__ import annotations
 
@@ -28,6 +35,7 @@ import time
 from typing import Callable, Dict, List, Tuple
 
 from engines import find_binary
+from engines.record import RecordError, parse_records
 from engines.cli import HelpFormatter
 from engines.timed import TimedProcess
 
@@ -127,6 +135,30 @@ def bench(kind: str, cmd: List[str], searches: int, movetimes: List[int], seed: 
     return out
 
 
+def bench_record(cmd: List[str], path: str, movetimes: List[int], threads: int) -> Dict[str, List[float]]:
+    """`go movetime T` on every position of the games of a record, in order."""
+    games = parse_records(open(path, encoding="utf-8").read())
+    out: Dict[str, List[float]] = {"overshoot": [], "propose": []}
+    engine = Timed(cmd)
+    try:
+        engine.send(f"setoption name Threads value {threads}")
+        for game in games:
+            engine.send(game.setup.position_line())
+            for i, step in enumerate(game.steps):
+                movetime = movetimes[i % len(movetimes)]
+                sent = engine.send(f"go movetime {movetime}")
+                stamp, lines = engine.until(lambda l: l.startswith(("propose", "bestmove")))
+                if lines[-1].startswith("propose"):
+                    out["propose"].append((stamp - sent) * 1000)
+                    stamp, lines = engine.until(lambda l: l.startswith("bestmove"))
+                out["overshoot"].append((stamp - sent) * 1000 - movetime)
+                engine.send("play none" if step.move is None else f"play {step.move}")
+                engine.until(lambda l: l.startswith(("played", "passed")))
+    finally:
+        engine.close()
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=HelpFormatter)
     parser.add_argument("kind", choices=sorted(BINARIES), help="which engine")
@@ -135,7 +167,11 @@ def main() -> int:
     parser.add_argument("--movetime", default="20,100", help="comma-separated movetimes in ms, cycled")
     parser.add_argument("--seed", type=int, default=1, help="seed of the positions")
     parser.add_argument("--threads", type=int, default=1, help="engine Threads option")
+    parser.add_argument("--record", metavar="FILE",
+                        help="sudoku: time the positions of this game record instead (--searches, --seed unused)")
     args = parser.parse_args()
+    if args.record and args.kind != "sudoku":
+        parser.error("--record needs the sudoku engine")
     if args.searches < 1:
         parser.error("--searches must be at least 1")
     try:
@@ -146,15 +182,25 @@ def main() -> int:
         parser.error(f"--movetime needs positive integers separated by commas, got {args.movetime!r}")
     try:
         binary = args.engine or str(find_binary(BINARIES[args.kind]))
-        samples = bench(args.kind, [binary], args.searches, movetimes, args.seed, args.threads)
-    except (OSError, RuntimeError) as err:
+        if args.record:
+            samples = bench_record([binary], args.record, movetimes, args.threads)
+        else:
+            samples = bench(args.kind, [binary], args.searches, movetimes, args.seed, args.threads)
+    except (OSError, RuntimeError, RecordError) as err:
         print(f"timing_bench: {err}", file=sys.stderr)
         return 1
-    print(f"timing {args.kind}: {args.searches} searches, movetime {args.movetime} ms, "
-          f"seed {args.seed}, threads {args.threads}")
+    if args.record:
+        over = sum(1 for t in samples["overshoot"] if t > 10)
+        print(f"timing sudoku: {len(samples['overshoot'])} positions of {args.record}, movetime "
+              f"{args.movetime} ms, threads {args.threads}; bestmove over movetime+10 ms: {over}")
+    else:
+        print(f"timing {args.kind}: {args.searches} searches, movetime {args.movetime} ms, "
+              f"seed {args.seed}, threads {args.threads}")
     print(summary("movetime overshoot", samples["overshoot"]))
     if args.kind == "sudoku":
         print(summary("first propose", samples["propose"]))
+    if args.record:
+        return 0
     print(summary("isready while searching", samples["isready"]))
     print(summary("stop to bestmove", samples["stop"]))
     return 0

@@ -45,3 +45,32 @@ def test_timing_bench_reports_a_missing_engine():
     proc = subprocess.run([sys.executable, str(SCRIPT), "sudoku", "--engine", "/nonexistent/engine"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and proc.stderr.startswith("timing_bench: ") and proc.stderr.count("\n") == 1
+
+
+def test_timing_bench_times_every_position_of_a_record(tmp_path):
+    record = tmp_path / "games.txt"
+    arena = subprocess.run([str(bin_dir() / "sudoku-agent"), "arena", "--first", "default", "--second", "greedy",
+                            "--board", "2x2", "--mode", "rows", "--games", "2", "--nodes", "50",
+                            "--record", str(record), "--quiet"], capture_output=True, text=True, timeout=120)
+    assert arena.returncode == 0, arena.stderr
+    steps = sum(1 for line in record.read_text().splitlines() if line.startswith("move "))
+    proc = subprocess.run([sys.executable, str(SCRIPT), "sudoku", "--record", str(record), "--movetime", "10",
+                           "--engine", str(bin_dir() / "sudoku-agent")], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert re.fullmatch(rf"timing sudoku: {steps} positions of .*games\.txt, movetime 10 ms, threads 1; "
+                        r"bestmove over movetime\+10 ms: \d+", lines[0]), lines[0]
+    m = re.fullmatch(ROW, lines[1])
+    assert m and m["name"] == "movetime overshoot" and int(m["n"]) == steps, lines[1]
+    assert lines[2].startswith("first propose: ")
+
+
+def test_timing_bench_reports_a_bad_record(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("competitive-sudoku-record 2\n")
+    proc = subprocess.run([sys.executable, str(SCRIPT), "sudoku", "--record", str(bad),
+                           "--engine", str(bin_dir() / "sudoku-agent")], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and proc.stderr.startswith("timing_bench: ") and proc.stderr.count("\n") == 1
+    proc = subprocess.run([sys.executable, str(SCRIPT), "blockudoku", "--record", str(bad)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "--record needs the sudoku engine" in proc.stderr
