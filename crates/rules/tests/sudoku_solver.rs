@@ -416,10 +416,15 @@ const SPARSE_25X25_FROM_A_GAME: &str = "275KM3A486CODJB9GEPHN1IFL/6OEFJ9G5ICLHMN
 
 #[test]
 fn one_solution_of_a_sparse_25x25_board_within_the_referee_budget() {
+    one_solution_within_the_referee_budget(Shape::new(5, 5).unwrap(), SPARSE_25X25_FROM_A_GAME);
+}
+
+/// The one-solution search (with restarts) finds a solution of `rows` within the referee's
+/// budget; counting to two, a complete search in a fixed order, does not get that far.
+fn one_solution_within_the_referee_budget(shape: Shape, rows: &str) {
     use puzzle_rules::sudoku::game::referee_nodes;
     use puzzle_rules::sudoku::solver::{count_solutions_within, run, Request};
-    let shape = Shape::new(5, 5).unwrap();
-    let board = Board::parse_rows(shape, SPARSE_25X25_FROM_A_GAME).unwrap();
+    let board = Board::parse_rows(shape, rows).unwrap();
     let budget = referee_nodes(shape);
     let answer = run(&board, Request::count(1).with_first().within(budget));
     assert!(
@@ -429,7 +434,6 @@ fn one_solution_of_a_sparse_25x25_board_within_the_referee_budget() {
     );
     let solution = Board::from_cells(shape, &answer.first.unwrap()).unwrap();
     assert_completes(&board, &solution);
-    // Counting to two is a complete search in a fixed order: the same budget is not enough.
     assert_eq!(count_solutions_within(&board, 2, budget), None);
 }
 
@@ -440,20 +444,7 @@ const SPARSE_16X16: &str = "1...CF..62.G9.DE/4.C......3AF..../.5...BG31......./6
 
 #[test]
 fn one_solution_of_a_sparse_16x16_board_within_the_referee_budget() {
-    use puzzle_rules::sudoku::game::referee_nodes;
-    use puzzle_rules::sudoku::solver::{count_solutions_within, run, Request};
-    let shape = Shape::new(4, 4).unwrap();
-    let board = Board::parse_rows(shape, SPARSE_16X16).unwrap();
-    let budget = referee_nodes(shape);
-    let answer = run(&board, Request::count(1).with_first().within(budget));
-    assert!(
-        answer.complete && answer.count == 1,
-        "{} nodes",
-        answer.nodes
-    );
-    let solution = Board::from_cells(shape, &answer.first.unwrap()).unwrap();
-    assert_completes(&board, &solution);
-    assert_eq!(count_solutions_within(&board, 2, budget), None);
+    one_solution_within_the_referee_budget(Shape::new(4, 4).unwrap(), SPARSE_16X16);
 }
 
 /// A stop test ends a long solve within a few hundred nodes of saying so, on both paths
