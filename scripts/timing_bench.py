@@ -18,9 +18,9 @@ the number of samples, median, p90, p99 and max in milliseconds; exits 1 if the 
 the protocol (no reply within 10 s, a dead process).
 
 With `--record FILE` (sudoku only) the positions are those of a game record
-(`protocol/records.md`) instead: every position of every game in it gets one `go movetime T`,
-then the recorded step is applied with `play`, so the searches meet the boards of a real game
-(sparse large boards, taboo lists) in order:
+(`protocol/records.md`) instead: the position before every step of every game in it (from
+`sudoku-agent replay --positions`) gets one `go movetime T`, so the searches meet the boards of
+a real game (sparse large boards, taboo lists) in order:
 
     python3 scripts/timing_bench.py sudoku --record game.txt --movetime 100
 """
@@ -35,7 +35,6 @@ import time
 from typing import Callable, Dict, List, Tuple
 
 from engines import find_binary
-from engines.record import RecordError, parse_records
 from engines.cli import HelpFormatter
 from engines.timed import TimedProcess
 
@@ -135,25 +134,33 @@ def bench(kind: str, cmd: List[str], searches: int, movetimes: List[int], seed: 
     return out
 
 
+def record_positions(path: str) -> List[str]:
+    """The position before every step of every game of a record, as `position` lines, from the
+    project's own referee (`sudoku-agent replay --positions`), whatever engine is timed."""
+    proc = subprocess.run([str(find_binary("sudoku-agent")), "replay", "--positions", path],
+                          capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        raise RuntimeError(f"replay of {path}: {proc.stderr.strip()}")
+    return [line.split(" ", 2)[2] for line in proc.stdout.splitlines() if line.startswith("before ")]
+
+
 def bench_record(cmd: List[str], path: str, movetimes: List[int], threads: int) -> Dict[str, List[float]]:
     """`go movetime T` on every position of the games of a record, in order."""
-    games = parse_records(open(path, encoding="utf-8").read())
     out: Dict[str, List[float]] = {"overshoot": [], "propose": []}
     engine = Timed(cmd)
     try:
         engine.send(f"setoption name Threads value {threads}")
-        for game in games:
-            engine.send(game.setup.position_line())
-            for i, step in enumerate(game.steps):
-                movetime = movetimes[i % len(movetimes)]
-                sent = engine.send(f"go movetime {movetime}")
-                stamp, lines = engine.until(lambda l: l.startswith(("propose", "bestmove")))
-                if lines[-1].startswith("propose"):
-                    out["propose"].append((stamp - sent) * 1000)
-                    stamp, lines = engine.until(lambda l: l.startswith("bestmove"))
-                out["overshoot"].append((stamp - sent) * 1000 - movetime)
-                engine.send("play none" if step.move is None else f"play {step.move}")
-                engine.until(lambda l: l.startswith(("played", "passed")))
+        for i, position in enumerate(record_positions(path)):
+            engine.send(position)
+            engine.send("isready")
+            engine.until(lambda l: l == "readyok")
+            movetime = movetimes[i % len(movetimes)]
+            sent = engine.send(f"go movetime {movetime}")
+            stamp, lines = engine.until(lambda l: l.startswith(("propose", "bestmove")))
+            if lines[-1].startswith("propose"):
+                out["propose"].append((stamp - sent) * 1000)
+                stamp, lines = engine.until(lambda l: l.startswith("bestmove"))
+            out["overshoot"].append((stamp - sent) * 1000 - movetime)
     finally:
         engine.close()
     return out
@@ -186,7 +193,7 @@ def main() -> int:
             samples = bench_record([binary], args.record, movetimes, args.threads)
         else:
             samples = bench(args.kind, [binary], args.searches, movetimes, args.seed, args.threads)
-    except (OSError, RuntimeError, RecordError) as err:
+    except (OSError, RuntimeError) as err:
         print(f"timing_bench: {err}", file=sys.stderr)
         return 1
     if args.record:

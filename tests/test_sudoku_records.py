@@ -96,3 +96,29 @@ def test_a_corrupted_record_names_its_first_illegal_step(sudoku_bin, tmp_path):
     assert check.returncode == 1 and "competitive-sudoku-record 1" in check.stderr
     check = run(sudoku_bin, "replay", str(tmp_path / "missing.txt"))
     assert check.returncode == 1 and "cannot read" in check.stderr
+
+
+def test_replay_positions_gives_the_position_before_every_step(sudoku_bin, tmp_path):
+    rec = tmp_path / "games.txt"
+    arena = run(sudoku_bin, "arena", "--first", "default", "--second", "greedy", "--board", "2x2", "--mode", "random",
+                "--games", "2", "--nodes", "300", "--threads", "1", "--record", str(rec))
+    assert arena.returncode == 0, arena.stderr
+    text = rec.read_text()
+    plain = run(sudoku_bin, "replay", str(rec)).stdout.splitlines()
+    out = run(sudoku_bin, "replay", "--positions", str(rec))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    # Without the `before` lines the output is the plain replay's.
+    assert [l for l in lines if not l.startswith("before ")] == plain
+    moves = [line.split() for line in text.splitlines() if line.startswith("move ")]
+    before = [line.split(" ", 2) for line in lines if line.startswith("before ")]
+    assert len(before) == len(moves)
+    # Each game's steps are numbered from 1; each position is one the agent sets up, and in it
+    # the recorded player is the one to move.
+    assert [int(b[1]) for b in before] == [int(m[1]) for m in moves]
+    for (_, _, position), move in zip(before, moves):
+        assert position.startswith("position 2x2 ")
+        show = subprocess.run([str(sudoku_bin)], input=f"{position}\nshow\nquit\n", capture_output=True, text=True,
+                              timeout=30)
+        assert "error" not in show.stdout, (position, show.stdout)
+        assert re.search(rf"\bturn {move[2]}\b", show.stdout), (position, move, show.stdout)

@@ -59,6 +59,9 @@ enum Command {
     Replay {
         /// The record file.
         file: std::path::PathBuf,
+        /// Also print the position before every step, as `before <step> <position line>`.
+        #[arg(long)]
+        positions: bool,
     },
     /// Sudoku tools: solve, count, check, generate, bench-solver.
     #[command(flatten)]
@@ -71,7 +74,7 @@ fn main() {
         None => session::serve(),
         Some(Command::Arena(args)) => arena::run(args),
         Some(Command::Bench { nodes }) => bench::run(nodes),
-        Some(Command::Replay { file }) => record::run(&file),
+        Some(Command::Replay { file, positions }) => record::run(&file, positions),
         Some(Command::Tool(cmd)) => tools::run(cmd),
     });
 }

@@ -157,6 +157,8 @@ pub struct Replayed {
     pub game: Game,
     /// Steps played.
     pub steps: usize,
+    /// The position before each step, as `position` lines.
+    pub before: Vec<String>,
     /// The winner when the game is finished (`Some(None)` a draw), `None` when it is not.
     pub result: Option<Option<Player>>,
 }
@@ -277,6 +279,8 @@ struct Reading {
     setup: Setup,
     game: Option<Game>,
     steps: usize,
+    /// The position before each step, as `position` lines.
+    before: Vec<String>,
     forfeit: Option<Player>,
     result: Option<Option<Player>>,
 }
@@ -335,6 +339,7 @@ impl Reading {
             number: self.number,
             game,
             steps: self.steps,
+            before: self.before,
             result: self.result,
         })
     }
@@ -465,6 +470,7 @@ fn start_game(current: Option<&Reading>, rest: &[&str]) -> Result<Reading> {
         setup: Setup::default(),
         game: None,
         steps: 0,
+        before: Vec::new(),
         forfeit: None,
         result: None,
     })
@@ -488,6 +494,8 @@ fn play_step(r: &mut Reading, words: &[&str]) -> Result<()> {
         );
     }
     let player = parse_player(Some(player))?;
+    let before = position_line(r.game()?);
+    r.before.push(before);
     let game = r.game()?;
     if game.is_over() {
         bail!("the game is already over");
@@ -532,8 +540,9 @@ fn play_step(r: &mut Reading, words: &[&str]) -> Result<()> {
     Ok(())
 }
 
-/// `sudoku-agent replay FILE`: each game's final position and score, or the first bad step.
-pub fn run(path: &std::path::Path) -> Result<()> {
+/// `sudoku-agent replay FILE`: each game's final position and score, or the first bad step;
+/// with `positions`, also the position before every step.
+pub fn run(path: &std::path::Path, positions: bool) -> Result<()> {
     let text = std::fs::read(path).with_context(|| format!("cannot read '{}'", path.display()))?;
     let text = String::from_utf8_lossy(&text);
     let games = replay_text(&text)?;
@@ -548,6 +557,11 @@ pub fn run(path: &std::path::Path) -> Result<()> {
             g.number,
             g.steps
         );
+        if positions {
+            for (k, line) in g.before.iter().enumerate() {
+                engine_kit::println_or_exit!("before {} {line}", k + 1);
+            }
+        }
         engine_kit::println_or_exit!("{}", position_line(&g.game));
     }
     Ok(())
