@@ -338,7 +338,7 @@ pub(super) const STACK_CONFIG_CELLS: [[[u32; 3]; 6]; 3] = {
     t
 };
 
-/// `BAND_BYTES[k][band]` selects, in the `k`-th `u64` of [`Grid::configs`], the bytes of the
+/// `BAND_BYTES[k][band]` selects, in the `k`-th `u64` of [`super::Grid::configs`], the bytes of the
 /// digit-bands of `band` (byte `i` of the array belongs to band `i % 3`; bytes 27.. are 0).
 pub(super) const BAND_BYTES: [[u64; 3]; 4] = {
     let mut t = [[0u64; 3]; 4];
