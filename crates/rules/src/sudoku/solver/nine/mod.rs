@@ -13,8 +13,8 @@
 //! - a row of the band with a single cell left for the digit solves that cell.
 //!
 //! Naked singles are found by counting candidates per cell with three running masks, which
-//! also yields bivalue cells. This file is our own implementation of that published design
-//! (tables are computed by `const fn` below, not copied).
+//! also yields bivalue cells. This module is our own implementation of that published design
+//! (its tables are computed by `const fn` in `tables.rs`, not copied).
 //!
 //! The search branches the way tdoku does (its write-up calls them band configurations): in
 //! the horizontal band with the fewest digit configurations left, it takes a digit with the
