@@ -8,6 +8,7 @@ use std::time::Duration;
 use anyhow::Context;
 
 use puzzle_rules::sudoku::game::{Mode, Player};
+use puzzle_rules::sudoku::notation::json_string;
 
 use crate::record::{self, GameRecord, Side};
 
@@ -224,26 +225,26 @@ pub(super) fn write_jsonl(
     for r in results {
         let forfeit = match &r.forfeit {
             Some((s, k, t)) => format!(
-                "{{\"by\":\"{}\",\"kind\":\"{}\",\"detail\":\"{}\"}}",
+                "{{\"by\":\"{}\",\"kind\":\"{}\",\"detail\":{}}}",
                 if *s == 0 { "first" } else { "second" },
                 k.name(),
-                json_escape(t)
+                json_string(t)
             ),
             None => "null".to_string(),
         };
         writeln!(
             file,
-            "{{\"game\":{},\"first\":\"{}\",\"second\":\"{}\",\"first_player\":{},\"scores\":[{},{}],\"first_points\":{},\"forfeit\":{},\"moves\":{},\"start\":\"{}\",\"mode\":\"{}\",\"movetime\":{}{},\"first_limit\":\"{}\",\"second_limit\":\"{}\",\"history\":\"{}\"}}",
+            "{{\"game\":{},\"first\":{},\"second\":{},\"first_player\":{},\"scores\":[{},{}],\"first_points\":{},\"forfeit\":{},\"moves\":{},\"start\":{},\"mode\":\"{}\",\"movetime\":{}{},\"first_limit\":\"{}\",\"second_limit\":\"{}\",\"history\":\"{}\"}}",
             r.index + 1,
-            json_escape(names[0]),
-            json_escape(names[1]),
+            json_string(names[0]),
+            json_string(names[1]),
             r.first_is.number(),
             r.scores[0],
             r.scores[1],
             r.points,
             forfeit,
             r.moves,
-            json_escape(&r.start_rows),
+            json_string(&r.start_rows),
             mode,
             movetime,
             nodes,
@@ -327,17 +328,6 @@ pub(super) fn print_summary(
         );
     }
     engine_kit::println_or_exit!("moves per game: {moves:.1}");
-}
-
-fn json_escape(s: &str) -> String {
-    s.chars()
-        .flat_map(|c| match c {
-            '"' => "\\\"".chars().collect::<Vec<_>>(),
-            '\\' => "\\\\".chars().collect(),
-            c if (c as u32) < 0x20 => format!("\\u{:04x}", c as u32).chars().collect(),
-            c => vec![c],
-        })
-        .collect()
 }
 
 /// Every game as a record, in game order.

@@ -13,7 +13,7 @@ use puzzle_rules::sudoku::board::{parse_cell, Move, Shape};
 use puzzle_rules::sudoku::game::{Game, Mode, Outcome, Player};
 use puzzle_rules::sudoku::notation::{parse_owned_rows, Extras, GameSetup};
 
-use crate::protocol::{position_line, printable};
+use sudoku_agent::protocol::{position_line, printable};
 
 /// The first line of a record file.
 pub const HEADER: &str = "competitive-sudoku-record 1";
@@ -213,10 +213,9 @@ impl Setup {
             }
             SetupKey::Mode => {
                 let text = rest.first().copied().unwrap_or("");
-                self.mode =
-                    Some(Mode::parse(text).with_context(|| {
-                        format!("unknown mode '{}'", crate::protocol::quote(text))
-                    })?);
+                self.mode = Some(Mode::parse(text).with_context(|| {
+                    format!("unknown mode '{}'", sudoku_agent::protocol::quote(text))
+                })?);
             }
             SetupKey::Start => match rest {
                 [rows] => self.start = Some(rows.to_string()),
@@ -373,7 +372,7 @@ pub fn replay_text(text: &str) -> Result<Vec<Replayed>> {
         Some((_, l)) if l == HEADER => {}
         Some((n, l)) => bail!(
             "line {n}: expected '{HEADER}', found '{}'",
-            crate::protocol::quote(l)
+            sudoku_agent::protocol::quote(l)
         ),
         None => bail!("empty record: expected '{HEADER}'"),
     }
@@ -418,7 +417,7 @@ fn read_line(line: &str, current: &mut Option<Reading>, done: &mut Vec<Replayed>
     let Some(r) = current.as_mut() else {
         bail!(
             "'{}' outside a game (a game starts with 'game N')",
-            crate::protocol::quote(key)
+            sudoku_agent::protocol::quote(key)
         );
     };
     let setup_key = SetupKey::parse(key);
@@ -451,7 +450,7 @@ fn read_line(line: &str, current: &mut Option<Reading>, done: &mut Vec<Replayed>
             let r = current.take().expect("checked above");
             done.push(r.end()?);
         }
-        other => bail!("unknown line '{}'", crate::protocol::quote(other)),
+        other => bail!("unknown line '{}'", sudoku_agent::protocol::quote(other)),
     }
     Ok(())
 }
@@ -490,7 +489,7 @@ fn play_step(r: &mut Reading, words: &[&str]) -> Result<()> {
     if n.parse::<usize>().ok() != Some(number) {
         bail!(
             "numbered '{}', expected {number}",
-            crate::protocol::quote(n)
+            sudoku_agent::protocol::quote(n)
         );
     }
     let player = parse_player(Some(player))?;
@@ -521,7 +520,7 @@ fn play_step(r: &mut Reading, words: &[&str]) -> Result<()> {
             Some("taboo") => true,
             Some(m) => bail!(
                 "unknown mark '{}' (only 'taboo')",
-                crate::protocol::quote(m)
+                sudoku_agent::protocol::quote(m)
             ),
         };
         let mv = Move::parse(what).map_err(|e| anyhow::anyhow!("{e}"))?;

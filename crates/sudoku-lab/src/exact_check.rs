@@ -1,6 +1,6 @@
 //! `check-exact`: ground truth for the `default` agent's `exact` scores. Random 2x2
 //! positions (partial games of random legal moves in every mode, from the empty board or a
-//! few givens) are solved by the exact solver ([`crate::exact`]); the real agent then
+//! few givens) are solved by the exact solver ([`sudoku_agent::exact`]); the real agent then
 //! searches each at random limits (`nodes` or `depth`) with 1 and 2 threads, and every
 //! `info ... exact` it reports must give the exhaustive value, with a principal move of
 //! optimal value.
@@ -13,10 +13,10 @@ use puzzle_rules::rng::SplitMix64;
 use puzzle_rules::sudoku::generate::full_grid;
 use puzzle_rules::sudoku::{Board, Game, Mode, Player, Shape};
 
-use crate::agents::{Agent, AgentKind};
-use crate::agents::{Event, Limits};
-use crate::exact::{self, Budget, Solution};
-use crate::protocol::position_line;
+use sudoku_agent::agents::{Agent, AgentKind};
+use sudoku_agent::agents::{Event, Limits};
+use sudoku_agent::exact::{self, Budget, Solution};
+use sudoku_agent::protocol::position_line;
 
 /// Arguments of `check-exact`.
 #[derive(Args)]
@@ -303,7 +303,7 @@ pub fn run(args: CheckExactArgs) -> Result<()> {
 mod tests {
     use super::*;
 
-    use crate::protocol::position_game as game;
+    use crate::position_game as game;
 
     /// The protocol document's endgame: the agent's `exact -9` is the exhaustive value, and
     /// the same report against a wrong value is caught.

@@ -1,5 +1,5 @@
-//! Sudoku tools on top of the rules crate's solver: solve, count, check, generate,
-//! bench-solver.
+//! `sudoku-solver`: the sudoku puzzle command line on top of the rules crate's solver:
+//! solve, count, check, generate, bench-solver. It needs no engine: only `puzzle_rules`.
 //!
 //! Everything here is a thin layer: parse the puzzle text ([`input`]), call
 //! `puzzle_rules::sudoku`, print one line (or, with `--json`, one JSON object) per puzzle.
@@ -9,28 +9,36 @@
 //! invalid grid (`check`), 2 a bad command line or an unreadable file named on it.
 
 mod bench;
-mod exact_check;
 mod input;
-mod optimal_play;
-mod solve_game;
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Result};
-use clap::Subcommand;
+use clap::{Parser, Subcommand};
 use engine_kit::cli::CommandLineCheck;
 use puzzle_rules::sudoku::check::check_filled;
 use puzzle_rules::sudoku::generate::{generate, Difficulty};
+use puzzle_rules::sudoku::notation::json_string;
 use puzzle_rules::sudoku::puzzle_set::PuzzleSet;
 use puzzle_rules::sudoku::solver::{count_solutions, solve_and_count};
 use puzzle_rules::sudoku::Shape;
 
 use input::{format_cells, parse_puzzle, read_puzzles, RawPuzzle};
 
-/// The tool subcommands.
+/// The `--help` summary.
+const ABOUT: &str = "Sudoku puzzles: solve, count, check, generate, bench-solver";
+
+#[derive(Parser)]
+#[command(name = "sudoku-solver", version, about = ABOUT)]
+struct Cli {
+    #[command(subcommand)]
+    command: ToolCommand,
+}
+
+/// The subcommands.
 #[derive(Subcommand)]
-pub enum ToolCommand {
+enum ToolCommand {
     /// Print the solution of a puzzle (or of every puzzle in a file): the solution, `no
     /// solution`, or the first solution followed by `multiple solutions`.
     Solve {
@@ -115,20 +123,15 @@ pub enum ToolCommand {
         #[arg(long)]
         generated: Vec<String>,
     },
-    /// Solve a Competitive Sudoku position exactly: the game value under perfect play, the
-    /// optimal first moves, nodes and time.
-    SolveGame(solve_game::SolveGameArgs),
-    /// Check the `default` agent's `exact` scores against the exact solver on random 2x2
-    /// positions and limits, with 1 and 2 threads.
-    CheckExact(exact_check::CheckExactArgs),
-    /// Measure how close an agent (`default`) is to perfect play: positions from games
-    /// between varied agents, each solved exactly; the share of optimal choices and the
-    /// points lost per move.
-    CheckPlay(optimal_play::CheckPlayArgs),
 }
 
-/// Runs a tool subcommand.
-pub fn run(cmd: ToolCommand) -> Result<()> {
+fn main() {
+    let cli: Cli = engine_kit::cli::parse_or_exit();
+    engine_kit::cli::exit_on_error(run(cli.command));
+}
+
+/// Runs a subcommand.
+fn run(cmd: ToolCommand) -> Result<()> {
     match cmd {
         ToolCommand::Solve { puzzle, file, json } => for_each_puzzle(&puzzle, file, json, solve),
         ToolCommand::Count {
@@ -174,9 +177,6 @@ pub fn run(cmd: ToolCommand) -> Result<()> {
             )
         }
         ToolCommand::BenchSolver { file, generated } => bench::run(file, generated),
-        ToolCommand::SolveGame(args) => solve_game::run(args),
-        ToolCommand::CheckExact(args) => exact_check::run(args),
-        ToolCommand::CheckPlay(args) => optimal_play::run(args),
     }
 }
 
@@ -286,7 +286,7 @@ fn write_set(name: &str, seed: u64, count: u64) -> Result<()> {
     writeln!(out, "# {}", set.rule())?;
     writeln!(
         out,
-        "# made by: sudoku-agent generate --set {} --seed {seed} --count {count}",
+        "# made by: sudoku-solver generate --set {} --seed {seed} --count {count}",
         set.name()
     )?;
     for k in 0..count {
@@ -308,21 +308,6 @@ impl Answer {
             fields: fields.to_string(),
         }
     }
-}
-
-/// `text` as a JSON string.
-fn json_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// Answers one line per puzzle: the puzzle of the arguments, or every puzzle of the file

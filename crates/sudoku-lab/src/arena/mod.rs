@@ -16,8 +16,8 @@ use anyhow::{bail, Context};
 use puzzle_rules::sudoku::board::{Board, Shape};
 use puzzle_rules::sudoku::game::{Game, Mode};
 
-use crate::protocol;
 use engine_kit::cli::CommandLineCheck;
+use sudoku_agent::protocol;
 
 mod answer;
 mod external;
@@ -122,7 +122,7 @@ impl Plan {
                 {
                     bail!("--board '{}': not a valid block shape", args.board);
                 }
-                crate::board_file::read_position_file(&args.board, &[])
+                sudoku_agent::board_file::read_position_file(&args.board, &[])
                     .map_err(|e| anyhow::anyhow!("--board: {}", protocol::printable(&e)))?
             }
         };

@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 
 use puzzle_rules::sudoku::Move;
 
-use super::super::json_string;
 use super::{share, Choice, PlayedGame, Tally};
+use puzzle_rules::sudoku::notation::json_string;
 
 /// The measurement as printed.
 pub(super) struct Summary<'a> {

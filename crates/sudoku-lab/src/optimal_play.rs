@@ -2,7 +2,7 @@
 //!
 //! Games between varied built-in agents (the arena's games, every pair of the `--players`,
 //! at a node limit so the positions replay from the seed) give the positions; every distinct
-//! position in which the mover has a move is solved by the exact solver ([`crate::exact`]),
+//! position in which the mover has a move is solved by the exact solver ([`sudoku_agent::exact`]),
 //! the measured agent is asked for its move at the measured limit, and the move's proven
 //! value is compared with the best: the share of optimal choices (with a 95% Wilson
 //! interval) and the points lost per move (the best value minus the chosen move's, from the
@@ -16,11 +16,11 @@ use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use puzzle_rules::sudoku::{Board, Game, Mode, Move, Shape};
 
-use crate::agents::{Agent, AgentKind};
 use crate::arena::{self, MoveLimit};
-use crate::exact::{self, Budget, Effect, Solution};
-use crate::protocol::{self, position_line};
 use crate::record::Step;
+use sudoku_agent::agents::{Agent, AgentKind};
+use sudoku_agent::exact::{self, Budget, Effect, Solution};
+use sudoku_agent::protocol::{self, position_line};
 
 mod report;
 
@@ -543,7 +543,7 @@ pub fn run(args: CheckPlayArgs) -> Result<()> {
 mod tests {
     use super::*;
 
-    use crate::protocol::position_game as game;
+    use crate::position_game as game;
 
     fn small_games(players: Vec<AgentKind>) -> Games {
         Games {

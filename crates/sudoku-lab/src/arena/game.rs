@@ -9,9 +9,9 @@ use anyhow::Context;
 use puzzle_rules::sudoku::board::Move;
 use puzzle_rules::sudoku::game::{referee_nodes, Forfeit, Game, Outcome, PlayError, Player};
 
-use crate::agents::{Agent, AgentKind, Event};
-use crate::protocol;
 use crate::record::Step;
+use sudoku_agent::agents::{Agent, AgentKind, Event};
+use sudoku_agent::protocol;
 
 use super::answer::Answer;
 use super::external::External;

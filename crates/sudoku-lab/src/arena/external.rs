@@ -10,7 +10,7 @@ use anyhow::Context;
 use puzzle_rules::sudoku::board::Move;
 use puzzle_rules::sudoku::game::Game;
 
-use crate::protocol::position_line;
+use sudoku_agent::protocol::position_line;
 
 use super::answer::Answer;
 use super::MoveLimit;

@@ -1,4 +1,4 @@
-//! `solve-game`: the exact value of a Competitive Sudoku position ([`crate::exact`]) from
+//! `solve-game`: the exact value of a Competitive Sudoku position ([`sudoku_agent::exact`]) from
 //! the words of the protocol's `position` command, with the optimal first moves, nodes and
 //! time. A position the budget does not solve is an error: no unproven value is printed.
 
@@ -9,8 +9,8 @@ use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use puzzle_rules::sudoku::Game;
 
-use crate::exact::{self, Budget, Effect, FirstMove, Solution};
-use crate::protocol::{parse_line, Command};
+use sudoku_agent::exact::{self, Budget, Effect, FirstMove, Solution};
+use sudoku_agent::protocol::{parse_line, Command};
 
 /// Arguments of `solve-game`.
 #[derive(Args)]
@@ -81,7 +81,7 @@ fn read_position(words: &[String]) -> Result<Game> {
     match parse_line(&line) {
         Ok(Command::Position(game)) => Ok(*game),
         Ok(Command::PositionFile { path, extras }) => {
-            crate::board_file::read_position_file(&path, &extras).map_err(|e| anyhow!("{e}"))
+            sudoku_agent::board_file::read_position_file(&path, &extras).map_err(|e| anyhow!("{e}"))
         }
         Ok(_) => bail!("not a position"),
         Err(e) => bail!("{e}"),

@@ -5,9 +5,9 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 
-use crate::agents::{AgentKind, Limits};
-use crate::protocol;
 use engine_kit::handle::deadline_for;
+use sudoku_agent::agents::{AgentKind, Limits};
+use sudoku_agent::protocol;
 
 use super::ArenaArgs;
 
