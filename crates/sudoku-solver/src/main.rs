@@ -19,10 +19,10 @@ use clap::{Parser, Subcommand};
 use engine_kit::cli::CommandLineCheck;
 use puzzle_rules::sudoku::check::check_filled;
 use puzzle_rules::sudoku::generate::{generate, Difficulty};
-use puzzle_rules::sudoku::notation::json_string;
 use puzzle_rules::sudoku::puzzle_set::PuzzleSet;
 use puzzle_rules::sudoku::solver::{count_solutions, solve_and_count};
 use puzzle_rules::sudoku::Shape;
+use puzzle_rules::text::json_string;
 
 use input::{format_cells, parse_puzzle, read_puzzles, RawPuzzle};
 

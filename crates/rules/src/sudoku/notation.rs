@@ -168,23 +168,6 @@ pub fn quote(text: &str) -> String {
     out.escape_debug().to_string()
 }
 
-/// `text` as a JSON string, quotes included: how the tools' `--json` output writes names,
-/// rows and messages (a quote, a backslash and control characters escaped).
-pub fn json_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// The parts of a competitive game, validated by [`GameSetup::build`]: a board with its
 /// owners and the optional parts a position may name (cozy-chess's `BoardBuilder` style:
 /// public fields, one validating `build`).

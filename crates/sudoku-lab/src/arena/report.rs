@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::Context;
 
 use puzzle_rules::sudoku::game::{Mode, Player};
-use puzzle_rules::sudoku::notation::json_string;
+use puzzle_rules::text::json_string;
 
 use crate::record::{self, GameRecord, Side};
 
@@ -338,7 +338,7 @@ pub(super) fn write_records(
     limits: [MoveLimit; 2],
 ) -> anyhow::Result<()> {
     let mut text = format!(
-        "{}\n# sudoku-agent arena: {} vs {}\n",
+        "{}\n# sudoku-lab arena: {} vs {}\n",
         record::HEADER,
         names[0],
         names[1]
