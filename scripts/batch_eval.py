@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Batch evaluation: many `sudoku-agent arena` or `blockudoku selfplay` jobs in parallel.
+"""Batch evaluation: many `sudoku-lab arena` or `blockudoku selfplay` jobs in parallel.
 
 A job is one point of the grid (agents x opponents x boards x modes x time limits x seeds for
 Competitive Sudoku; agents x scoring rules x seeds for Blockudoku). Each job runs the engine's
@@ -65,6 +65,13 @@ terms:
 """
 
 
+def lab_beside(engine: str) -> str:
+    """The program that plays Competitive Sudoku jobs: `sudoku-lab` (its arena), the one of
+    the engine's build (beside it), else the one found like the engines are."""
+    beside = pathlib.Path(engine).with_name("sudoku-lab")
+    return str(beside) if beside.is_file() else str(find_binary("sudoku-lab"))
+
+
 def engine_refusal(args, binary: str) -> Optional[str]:
     """The engine's answer when it lacks an agent (opponent, objective, scoring rule) the
     grid names, in one line; None when it has them all (or cannot be asked)."""
@@ -102,11 +109,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="run the jobs as Ray tasks: 'local' (a private Ray with --jobs CPUs) or a cluster's "
                              "address such as 127.0.0.1:6379 (from 'ray start --head'); needs the ray extra")
     common.add_argument("--worker-engine", metavar="PATH",
-                        help="with --ray: the engine binary's path on every worker node (default: --engine is "
-                             "shipped to the workers in Ray's runtime environment)")
+                        help="with --ray: the path on every worker node of the program the jobs run (blockudoku, "
+                             "or sudoku-lab for Competitive Sudoku; default: it is shipped to the workers in "
+                             "Ray's runtime environment)")
     s = sub.add_parser("sudoku", parents=[common], formatter_class=HelpFormatter, epilog=TERMS,
-                       help="Competitive Sudoku: sudoku-agent arena jobs",
-                       description="Competitive Sudoku: each job is one `sudoku-agent arena` run, an agent of\n"
+                       help="Competitive Sudoku: sudoku-lab arena jobs",
+                       description="Competitive Sudoku: each job is one `sudoku-lab arena` run (the lab beside\n"
+                                   "--engine), an agent of\n"
                                    "--agents (--first) against one of --opponents (--second), sides swapping.")
     s.add_argument("--opponents", default="greedy",
                    help="comma-separated agents the evaluated ones play against (arena --second)")
@@ -165,11 +174,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"batch_eval: bad arguments ({err})", file=sys.stderr)
         return 2
     try:
-        binary = args.engine or str(find_binary("sudoku-agent" if args.game == "sudoku" else "blockudoku"))
+        engine = args.engine or str(find_binary("sudoku-agent" if args.game == "sudoku" else "blockudoku"))
+        binary = lab_beside(engine) if args.game == "sudoku" else engine
     except FileNotFoundError as err:
         print(f"batch_eval: {err}", file=sys.stderr)
         return 2
-    refusal = engine_refusal(args, binary)
+    refusal = engine_refusal(args, engine)
     if refusal:
         print(f"batch_eval: {refusal}", file=sys.stderr)
         return 2

@@ -14,6 +14,7 @@ line; exits 1 when a check fails. tests/test_compliance.py runs both suites unde
 from __future__ import annotations
 
 import argparse
+import pathlib
 import queue
 import re
 import subprocess
@@ -573,7 +574,18 @@ def _one_reply(e: Engine, line: str) -> List[str]:
     return e.sync()
 
 
+# The sudoku engine's measuring tools are programs of their own, found beside the engine (the
+# same build): the lab (arena, records, the game solver) and the puzzle command line.
+SUDOKU_TOOL_PROGRAMS = {"arena": "sudoku-lab", "replay": "sudoku-lab", "solve-game": "sudoku-lab",
+                        "solve": "sudoku-solver", "count": "sudoku-solver", "check": "sudoku-solver",
+                        "generate": "sudoku-solver", "bench-solver": "sudoku-solver"}
+
+
 def _tool(cmd: List[str], args: List[str], stdin: str = "") -> subprocess.CompletedProcess:
+    sudoku_agent = pathlib.Path(cmd[0]).name == "sudoku-agent"
+    program = SUDOKU_TOOL_PROGRAMS.get(args[0]) if args and sudoku_agent else None
+    if program:
+        cmd = [str(pathlib.Path(cmd[0]).with_name(program))]
     return subprocess.run(cmd + args, input=stdin.encode(), capture_output=True, timeout=120)
 
 

@@ -36,20 +36,20 @@ BAD = [
     ("blockudoku", ["crises", "--agents", "default", "--positions", "0"]),
     ("blockudoku", ["frobnicate"]),
     ("blockudoku", ["bench", "--nodes", "-1"]),
-    ("sudoku-agent", ["arena", "--first", "nobody", "--second", "greedy"]),
-    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--board", "/nonexistent/file"]),
-    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--board", "7x7"]),
-    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--games", "0"]),
-    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--movetime", "-4"]),
-    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--mode", "chess"]),
-    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--givens", "40-20"]),
-    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--nodes", "0"]),
-    ("sudoku-agent", ["arena", "--first", "default@10", "--second", "greedy", "--first-movetime", "20"]),
-    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--second-movetime", "0"]),
-    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--first-nodes", "0"]),
-    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--first-nodes", "5",
+    ("sudoku-lab", ["arena", "--first", "nobody", "--second", "greedy"]),
+    ("sudoku-lab", ["arena", "--first", "default", "--second", "greedy", "--board", "/nonexistent/file"]),
+    ("sudoku-lab", ["arena", "--first", "default", "--second", "greedy", "--board", "7x7"]),
+    ("sudoku-lab", ["arena", "--first", "default", "--second", "greedy", "--games", "0"]),
+    ("sudoku-lab", ["arena", "--first", "default", "--second", "greedy", "--movetime", "-4"]),
+    ("sudoku-lab", ["arena", "--first", "default", "--second", "greedy", "--mode", "chess"]),
+    ("sudoku-lab", ["arena", "--first", "default", "--second", "greedy", "--givens", "40-20"]),
+    ("sudoku-lab", ["arena", "--first", "default", "--second", "greedy", "--nodes", "0"]),
+    ("sudoku-lab", ["arena", "--first", "default@10", "--second", "greedy", "--first-movetime", "20"]),
+    ("sudoku-lab", ["arena", "--first", "default", "--second", "greedy", "--second-movetime", "0"]),
+    ("sudoku-lab", ["arena", "--first", "default", "--second", "greedy", "--first-nodes", "0"]),
+    ("sudoku-lab", ["arena", "--first", "default", "--second", "greedy", "--first-nodes", "5",
                       "--first-movetime", "5"]),
-    ("sudoku-agent", ["arena", "--first", "default", "--second", "greedy", "--threads", "0"]),
+    ("sudoku-lab", ["arena", "--first", "default", "--second", "greedy", "--threads", "0"]),
     ("sudoku-agent", ["bench", "--nodes", "lots"]),
     ("sudoku-agent", ["--no-such-flag"]),
     ("sudoku-agent", ["frobnicate"]),
@@ -58,7 +58,7 @@ BAD = [
 
 @pytest.mark.parametrize("binary,args", BAD, ids=[f"{b}:{' '.join(a)}" for b, a in BAD])
 def test_cli_errors_exit_nonzero_with_one_line(request, binary, args):
-    fixture = {"blockudoku": "blockudoku_bin", "sudoku-agent": "sudoku_bin"}[binary]
+    fixture = {"blockudoku": "blockudoku_bin", "sudoku-agent": "sudoku_bin", "sudoku-lab": "sudoku_lab_bin"}[binary]
     proc = run_failing_cli(request.getfixturevalue(fixture), args)
     assert proc.stdout == ""
     assert proc.returncode == 2, proc.stderr

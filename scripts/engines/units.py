@@ -6,7 +6,7 @@ Three kinds:
 - a grid job (no `unit` field): `--games` games of one `arena` or `selfplay` run, seeded by
   `seed` (batch_eval.py's original jobs);
 - `unit: pair`: two Competitive Sudoku games on the same start position with sides swapped
-  (`sudoku-agent arena --games 2`), seeded from the run's seed and the unit's index;
+  (`sudoku-lab arena --games 2`), seeded from the run's seed and the unit's index;
 - `unit: chain`: a fixed-exposure Blockudoku chain: `exposure` counted rounds of self-play,
   a new game (seeded from the run's seed, the unit's index and the game's number) after each
   death, each game's first `burn_in` rounds left out (neither rounds nor a death are counted

@@ -145,7 +145,7 @@ def run_and_kill_one_engine(args):
     deadline = time.monotonic() + 60
     killed = None
     while killed is None and time.monotonic() < deadline and proc.poll() is None:
-        pids = engine_children(proc.pid, "sudoku-agent")
+        pids = engine_children(proc.pid, "sudoku-lab")
         if pids:
             time.sleep(0.2)  # in the middle of its games
             os.kill(pids[0], signal.SIGKILL)
