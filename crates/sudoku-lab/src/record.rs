@@ -539,11 +539,41 @@ fn play_step(r: &mut Reading, words: &[&str]) -> Result<()> {
     Ok(())
 }
 
-/// `sudoku-agent replay FILE`: each game's final position and score, or the first bad step;
+/// Largest record file `replay` reads: a 25x25 game is about 10 kB, so 16 MB hold more than
+/// a thousand of them, and an endless file (`/dev/zero`) is refused after 16 MB.
+pub const MAX_RECORD_BYTES: u64 = 16 << 20;
+
+/// The text of the record file `path`. A file that cannot be read, is larger than
+/// [`MAX_RECORD_BYTES`] or is not UTF-8 text is the command line's fault (exit 2).
+fn read_record_file(path: &std::path::Path) -> Result<String> {
+    use std::io::Read;
+    let bad = |what: String| {
+        anyhow::Error::new(engine_kit::cli::BadCommandLine(format!(
+            "cannot read record {}: {what}",
+            path.display()
+        )))
+    };
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_RECORD_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| bad(e.to_string()))?;
+    if bytes.len() as u64 > MAX_RECORD_BYTES {
+        return Err(bad(
+            "larger than 16 MB, the most a record file may hold".into()
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        bad(format!(
+            "not UTF-8 text (byte {} of the file)",
+            e.utf8_error().valid_up_to() + 1
+        ))
+    })
+}
+
+/// `sudoku-lab replay FILE`: each game's final position and score, or the first bad step;
 /// with `positions`, also the position before every step.
 pub fn run(path: &std::path::Path, positions: bool) -> Result<()> {
-    let text = std::fs::read(path).with_context(|| format!("cannot read '{}'", path.display()))?;
-    let text = String::from_utf8_lossy(&text);
+    let text = read_record_file(path)?;
     let games = replay_text(&text)?;
     for g in games {
         let [a, b] = g.game.scores();
