@@ -189,7 +189,7 @@ fn committed_collections_are_what_their_command_makes() {
         let header: Vec<&str> = text.lines().take(2).collect();
         assert_eq!(header[0], format!("# {}", set.rule()), "{set:?}");
         let command = header[1]
-            .strip_prefix("# made by: sudoku-agent generate --set ")
+            .strip_prefix("# made by: sudoku-solver generate --set ")
             .unwrap_or_else(|| panic!("{set:?}: no command in {:?}", header[1]));
         let words: Vec<&str> = command.split(' ').collect();
         assert_eq!(

@@ -597,7 +597,7 @@ mod tests {
     }
 
     /// The pass chosen matters: on this board with one solution the taboo move 0,2=2 is
-    /// worth 2 and 3,2=4 is worth 13 (values of `sudoku-agent solve-game`).
+    /// worth 2 and 3,2=4 is worth 13 (values of `sudoku-lab solve-game`).
     #[test]
     fn a_worse_pass_is_a_miss_of_its_own_kind() {
         let g = game("position 2x2 1-..3+/4-..1+/2+.../3-... scores 0 1");
