@@ -65,16 +65,18 @@ terms:
 """
 
 
-def lab_beside(engine: str) -> str:
-    """The program that plays Competitive Sudoku jobs: `sudoku-lab` (its arena), the one of
-    the engine's build (beside it), else the one found like the engines are."""
-    beside = pathlib.Path(engine).with_name("sudoku-lab")
-    return str(beside) if beside.is_file() else str(find_binary("sudoku-lab"))
+def engine_beside(lab: str) -> Optional[str]:
+    """The engine of the lab's build (`sudoku-agent` beside `sudoku-lab`), which is asked for
+    its agents before the run; None when there is none to ask."""
+    beside = pathlib.Path(lab).with_name("sudoku-agent")
+    return str(beside) if beside.is_file() else None
 
 
-def engine_refusal(args, binary: str) -> Optional[str]:
+def engine_refusal(args, binary: Optional[str]) -> Optional[str]:
     """The engine's answer when it lacks an agent (opponent, objective, scoring rule) the
     grid names, in one line; None when it has them all (or cannot be asked)."""
+    if binary is None:
+        return None
     if args.game == "sudoku":
         # `cmd:<command line>` agents are programs of their own: nothing to ask.
         names = [a for a in parse_list(args.agents) + parse_list(args.opponents) if not a.startswith("cmd:")]
@@ -100,7 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="jobs run at the same time (--ray local: its CPUs; --ray ADDRESS: not used, every "
                              "CPU of the cluster takes jobs)")
     common.add_argument("--plot", metavar="DIR", help="write PNG charts into DIR")
-    common.add_argument("--engine", help="engine binary (default: from $ENGINE_BIN_DIR or target/release)")
+    common.add_argument("--engine", help="the program the jobs run: blockudoku, or sudoku-lab for Competitive Sudoku "
+                                         "(default: from $ENGINE_BIN_DIR or target/release)")
     common.add_argument("--timeout", type=float, help="seconds before a job is killed (default: no limit)")
     common.add_argument("--retries", type=int, default=1,
                         help="runs of a job again when its engine is killed or crashes")
@@ -114,8 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "Ray's runtime environment)")
     s = sub.add_parser("sudoku", parents=[common], formatter_class=HelpFormatter, epilog=TERMS,
                        help="Competitive Sudoku: sudoku-lab arena jobs",
-                       description="Competitive Sudoku: each job is one `sudoku-lab arena` run (the lab beside\n"
-                                   "--engine), an agent of\n"
+                       description="Competitive Sudoku: each job is one `sudoku-lab arena` run, an agent of\n"
                                    "--agents (--first) against one of --opponents (--second), sides swapping.")
     s.add_argument("--opponents", default="greedy",
                    help="comma-separated agents the evaluated ones play against (arena --second)")
@@ -174,12 +176,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"batch_eval: bad arguments ({err})", file=sys.stderr)
         return 2
     try:
-        engine = args.engine or str(find_binary("sudoku-agent" if args.game == "sudoku" else "blockudoku"))
-        binary = lab_beside(engine) if args.game == "sudoku" else engine
+        binary = args.engine or str(find_binary("sudoku-lab" if args.game == "sudoku" else "blockudoku"))
     except FileNotFoundError as err:
         print(f"batch_eval: {err}", file=sys.stderr)
         return 2
-    refusal = engine_refusal(args, engine)
+    refusal = engine_refusal(args, engine_beside(binary) if args.game == "sudoku" else binary)
     if refusal:
         print(f"batch_eval: {refusal}", file=sys.stderr)
         return 2

@@ -116,3 +116,15 @@ def test_bench_is_deterministic(sudoku_bin):
     total = lambda out: re.search(r"bench: (\d+) nodes", out).group(1)
     assert total(a) == total(b)
     assert len(re.findall(r"^position \d+: bestmove \d+,\d+=\d+", a, re.M)) == 6
+
+
+def test_the_engine_carries_no_measuring_tool_but_bench(sudoku_bin, sudoku_lab_bin, sudoku_solver_bin):
+    """The engine lists `bench` alone; the lab and the puzzle command line list the tools."""
+    def commands(binary):
+        text = run(binary, "--help")
+        block = text.split("Commands:")[1].split("Options:")[0]
+        return {line.split()[0] for line in block.splitlines() if line.strip()} - {"help"}
+
+    assert commands(sudoku_bin) == {"bench"}
+    assert commands(sudoku_lab_bin) == {"arena", "replay", "solve-game", "check-exact", "check-play"}
+    assert commands(sudoku_solver_bin) == {"solve", "count", "check", "generate", "bench-solver"}

@@ -143,9 +143,9 @@ def test_probe_chains_on_ray_same_summary(cluster, tmp_path):
 
 
 def test_pairs_on_ray_same_summary_and_sprt_decision(cluster, tmp_path):
-    real_binary("sudoku-agent")
-    here = run(batch(PAIRS, tmp_path / "here.jsonl", engine="sudoku-agent")).stdout
-    there = run(batch(PAIRS, tmp_path / "ray.jsonl", cluster["address"], engine="sudoku-agent")).stdout
+    real_binary("sudoku-lab")
+    here = run(batch(PAIRS, tmp_path / "here.jsonl", engine="sudoku-lab")).stdout
+    there = run(batch(PAIRS, tmp_path / "ray.jsonl", cluster["address"], engine="sudoku-lab")).stdout
     assert there == here
     assert "SPRT elo0 0 elo1 150 alpha 0.05 beta 0.05: H1 accepted after" in there
     units = units_in(tmp_path / "ray.jsonl")
