@@ -36,6 +36,13 @@ def test_tool_refuses_hostile_input(code, text, command):
     assert len(lines) == 1 and lines[0].startswith("error: ") and text in lines[0], proc.stderr
 
 
+def test_endless_standard_input_is_refused():
+    with open("/dev/zero", "rb") as zero:
+        proc = subprocess.run([str(bin_dir() / "sudoku-solver"), "count"], stdin=zero, capture_output=True, text=True,
+                              timeout=60, preexec_fn=limit_memory)
+    assert proc.returncode == 1 and proc.stderr == "error: standard input: larger than 32 MB, the most the tools read\n"
+
+
 def test_zero_is_an_empty_cell_in_the_engine_and_the_grammar():
     grammar = (ROOT / "protocol" / "competitive-sudoku.md").read_text()
     row = next(l for l in grammar.splitlines() if l.startswith("| `position <m>x<n> <rows>"))
