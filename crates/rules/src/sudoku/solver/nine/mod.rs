@@ -44,6 +44,7 @@ mod givens;
 mod propagate;
 mod search;
 mod tables;
+mod wide;
 
 /// What [`Grid::candidate_counts`] finds, per band: the cells with at least one candidate
 /// (`one`), with at least two (`two`), and for `k` in 0..4 the cells where some digit `d`
@@ -177,7 +178,7 @@ struct Scalar;
 impl Engine for Scalar {
     #[inline(never)]
     fn propagate(grid: &mut Grid, dirty: u32, claim: bool) -> Result<(), Dead> {
-        grid.propagate_body::<false>(dirty, claim)
+        grid.propagate_body::<false, false>(dirty, claim)
     }
 
     fn search(grid: &mut Grid, tally: &mut Tally) {
@@ -191,7 +192,7 @@ impl Engine for Scalar {
 /// are single instructions: on the baseline path they are a tenth of the time on puzzles
 /// with many givens). Only called after [`Path::is_supported`] said yes (see [`solve_on`]).
 macro_rules! compiled_copy {
-    ($engine:ident, $features:literal, $propagate:ident, $search:ident, $solve:ident) => {
+    ($engine:ident, $features:literal, $wide:literal, $propagate:ident, $search:ident, $solve:ident) => {
         #[doc = concat!("The copy compiled with `", $features, "`.")]
         #[cfg(target_arch = "x86_64")]
         struct $engine;
@@ -200,7 +201,7 @@ macro_rules! compiled_copy {
         #[target_feature(enable = $features)]
         #[inline(never)]
         fn $propagate(grid: &mut Grid, dirty: u32, claim: bool) -> Result<(), Dead> {
-            grid.propagate_body::<true>(dirty, claim)
+            grid.propagate_body::<true, $wide>(dirty, claim)
         }
 
         #[cfg(target_arch = "x86_64")]
@@ -242,6 +243,7 @@ macro_rules! compiled_copy {
 compiled_copy!(
     Avx2,
     "avx2,bmi1,bmi2,lzcnt,popcnt",
+    false,
     propagate_avx2,
     search_avx2,
     solve_avx2
@@ -249,6 +251,7 @@ compiled_copy!(
 compiled_copy!(
     Avx512,
     "avx512f,avx512bw,avx512vl,avx512dq,avx2,bmi1,bmi2,lzcnt,popcnt",
+    true,
     propagate_avx512,
     search_avx512,
     solve_avx512

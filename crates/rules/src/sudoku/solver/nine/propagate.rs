@@ -76,14 +76,21 @@ impl Grid {
     /// column locks and solved rows) cost more than the scans it saved: 10% on
     /// serg-benchmark, more when the next word to visit waited on those bits.
     #[inline(always)]
-    pub(super) fn update<const PEXT: bool>(&mut self, mut dirty: u32) -> Result<(), Dead> {
+    pub(super) fn update<const PEXT: bool, const WIDE: bool>(
+        &mut self,
+        mut dirty: u32,
+    ) -> Result<(), Dead> {
         while dirty != 0 {
             while dirty != 0 {
                 let sub = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
                 self.update_one::<PEXT>(sub)?;
             }
-            dirty = self.changed_words();
+            dirty = if WIDE {
+                self.changed_words_wide()
+            } else {
+                self.changed_words()
+            };
         }
         Ok(())
     }
@@ -299,13 +306,13 @@ impl Grid {
     /// Propagates to a fixed point. `Ok` means solved or stuck (a guess is needed). Inlined
     /// into each compiled copy of the solver ([`super::Engine::propagate`]).
     #[inline(always)]
-    pub(super) fn propagate_body<const PEXT: bool>(
+    pub(super) fn propagate_body<const PEXT: bool, const WIDE: bool>(
         &mut self,
         mut dirty: u32,
         claim: bool,
     ) -> Result<(), Dead> {
         loop {
-            self.update::<PEXT>(dirty)?;
+            self.update::<PEXT, WIDE>(dirty)?;
             if self.is_solved() {
                 return Ok(());
             }
