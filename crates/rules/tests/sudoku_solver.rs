@@ -65,7 +65,7 @@ const PATHS: [Path; 3] = Path::ALL;
 
 /// Counts to 2 with the first solution on every path; the paths run the same code, so they
 /// must agree exactly, first solution and search nodes included.
-fn both_paths(raw: &[u8; 81]) -> (usize, Option<[u8; 81]>) {
+fn every_path(raw: &[u8; 81]) -> (usize, Option<[u8; 81]>) {
     let answers = PATHS.map(|path| solver9::solve_cells_on(path, raw, 2, true));
     for (path, answer) in PATHS.iter().zip(&answers) {
         assert_eq!(
@@ -188,7 +188,7 @@ fn collections_agree_across_three_solvers() {
             let board = Board::from_cells(nine(), cells).unwrap();
             let mut raw = [0u8; 81];
             raw.copy_from_slice(cells);
-            let (fast, sol) = both_paths(&raw);
+            let (fast, sol) = every_path(&raw);
             let general = count_solutions_general(&board, 2);
             assert_eq!(fast, general, "{set:?} #{i}");
             assert_eq!(fast, expected, "{set:?} #{i}");
@@ -359,7 +359,7 @@ fn sparse_random_boards_agree_between_fast_paths() {
         let board = random_board(shape, &mut rng, true);
         let mut raw = [0u8; 81];
         raw.copy_from_slice(board.cells());
-        let (fast, sol) = both_paths(&raw);
+        let (fast, sol) = every_path(&raw);
         assert_eq!(
             fast,
             count_solutions_general(&board, 2),

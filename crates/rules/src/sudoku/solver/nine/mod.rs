@@ -32,7 +32,7 @@
 //! The propagation and search are compiled three times ([`Path`]): for the target's
 //! baseline, for x86-64 CPUs with AVX2 and BMI2, and for those that also have AVX-512,
 //! picked at run time; the code is the same but for one BMI2 bit extract (table look-ups on
-//! the baseline path).
+//! the baseline path) and the AVX-512 scan for changed digit-bands (`wide.rs`).
 //!
 //! The look-up tables live in `tables.rs`, the grid of the givens in `givens.rs`, the band
 //! logic that propagates a grid to a fixed point in `propagate.rs`, and the branching in
@@ -101,8 +101,10 @@ pub enum Path {
     /// [`Path::Scalar`] on CPUs without them.
     Avx2,
     /// [`Path::Avx2`] plus AVX-512 (F, BW, VL, DQ): the compiler may use mask registers,
-    /// three-input logic and 512-bit vectors. Falls back to [`Path::Scalar`] on CPUs
-    /// without all of them.
+    /// three-input logic and 512-bit vectors, and the scan for changed digit-bands is two
+    /// 16-lane compares (`wide.rs`; same results). Level with [`Path::Avx2`] in speed on
+    /// an AMD EPYC with AVX-512 (see the crate's EXPERIMENTS.md). Falls back to
+    /// [`Path::Scalar`] on CPUs without all of them.
     Avx512,
 }
 

@@ -8,14 +8,14 @@ use super::{Counts, Dead, Grid};
 /// faster on serg-benchmark than always, and the same on the other collections).
 pub(super) const TRIAD_MIN_EMPTY: u32 = 40;
 /// The live mini-rows of a digit-band word (bit `3 * row + box`) with BMI2's bit extract:
-/// one instruction instead of three table look-ups. Only for [`super::Path::Avx2`] (see
-/// [`Grid::update_one`]); elsewhere it is never called.
+/// one instruction instead of three table look-ups. Only for [`super::Path::Avx2`] and
+/// [`super::Path::Avx512`] (see [`Grid::update_one`]); elsewhere it is never called.
 #[inline(always)]
 pub(super) fn live_minirows_pext(p: u32) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
-        // SAFETY: only called with `PEXT` true, i.e. from `propagate_avx2`, which runs only
-        // on CPUs with BMI2 (`Path::is_supported`).
+        // SAFETY: only called with `PEXT` true, i.e. from the AVX2 and AVX-512 copies, which
+        // run only on CPUs with BMI2 (`Path::is_supported`).
         unsafe { std::arch::x86_64::_pext_u32(p | (p >> 1) | (p >> 2), 0o111_111_111) as usize }
     }
     #[cfg(not(target_arch = "x86_64"))]
