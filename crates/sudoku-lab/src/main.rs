@@ -3,6 +3,7 @@
 //! through the protocol as `cmd:<command line>`).
 //!
 //! - [`arena`]: games between two agents, with a confidence interval, records and JSON lines.
+//! - [`openings`]: opening suites, read for the arena and generated.
 //! - [`record`]: game records (`protocol/records.md`), written by the arena and checked by
 //!   `replay`.
 //! - [`solve_game`], [`exact_check`], [`optimal_play`]: the exact game solver as a tool and
@@ -12,6 +13,7 @@ use clap::{Parser, Subcommand};
 
 mod arena;
 mod exact_check;
+mod openings;
 mod optimal_play;
 mod record;
 mod solve_game;
@@ -30,6 +32,10 @@ struct Cli {
 enum Command {
     /// Play games between two agents and print the score with a 95% confidence interval.
     Arena(arena::ArenaArgs),
+    /// Make an opening suite: random legal plies (and givens) from the empty board, seeded,
+    /// each kept when `default` against itself ends close from it (--balance); one
+    /// `position` line per opening, for `arena --openings`.
+    Openings(openings::OpeningsArgs),
     /// Check a game record file (`protocol/records.md`): plays every game through the rules
     /// and prints its final position and score, or the first illegal step (exit code 1).
     Replay {
@@ -55,6 +61,7 @@ fn main() {
     let cli: Cli = engine_kit::cli::parse_or_exit();
     engine_kit::cli::exit_on_error(match cli.command {
         Command::Arena(args) => arena::run(args),
+        Command::Openings(args) => openings::run(args),
         Command::Replay { file, positions } => record::run(&file, positions),
         Command::SolveGame(args) => solve_game::run(args),
         Command::CheckExact(args) => exact_check::run(args),

@@ -91,6 +91,20 @@ pub(crate) fn play_builtin(
     play_game(start, index, &mut contenders, [limit; 2]).steps
 }
 
+/// The final scores of a game between two built-in agents from `start` (the first is
+/// player 1), both at `limit`: the `openings` generator's balance check.
+pub(crate) fn self_play_scores(
+    kinds: [AgentKind; 2],
+    start: Game,
+    seed: u64,
+    limit: MoveLimit,
+) -> [u32; 2] {
+    let seeds = agent_seeds(seed, 0);
+    let mut contenders =
+        [0, 1].map(|side| Contender::Builtin(Agent::new(kinds[side], 1, seeds[side])));
+    play_game(start, 0, &mut contenders, [limit; 2]).scores
+}
+
 /// A side's loss by rule: which side (0 the first agent), how, and the detail.
 type SideForfeit = (usize, ForfeitKind, String);
 
@@ -203,6 +217,7 @@ pub(super) fn play_game(
     let points = first_agent_points(scores, first_is, forfeit.as_ref());
     GameResult {
         index,
+        opening: None,
         first_is,
         scores,
         points,

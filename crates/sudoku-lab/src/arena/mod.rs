@@ -25,10 +25,14 @@ mod game;
 mod limits;
 mod report;
 mod start;
+mod suite;
 
 pub(crate) use game::play_builtin;
+pub(crate) use game::self_play_scores;
 pub(crate) use limits::MoveLimit;
-pub(crate) use start::{parse_givens, start_position};
+pub(crate) use start::{add_givens, parse_givens, start_position};
+#[cfg(test)]
+pub(crate) use suite::parse_openings;
 
 use game::{agent_seeds, make_contender, play_game};
 use limits::limits_of;
@@ -44,17 +48,25 @@ pub struct ArenaArgs {
     #[arg(long)]
     pub second: String,
     /// Board: a block shape like 3x3 (empty board) or a board file (either course format).
-    #[arg(long, default_value = "3x3")]
+    #[arg(long, default_value = "3x3", conflicts_with = "openings")]
     pub board: String,
     /// Play mode: classic, rows, border, random (default: the board file's, else classic).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "openings")]
     pub mode: Option<String>,
     /// Random givens added to the board for each pair of games, e.g. 20-40 or 30.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "openings")]
     pub givens: Option<String>,
-    /// Number of games (sides swap every game).
-    #[arg(long, default_value_t = 20)]
-    pub games: usize,
+    /// Opening suite: a file of `position` lines (one per line) or of game records (each
+    /// unfinished game's last position). Each opening is played twice, sides swapped.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<String>,
+    /// With --openings: play only opening N (from 1), twice with sides swapped.
+    #[arg(long, value_name = "N", requires = "openings")]
+    pub opening: Option<usize>,
+    /// Number of games (sides swap every game; default 20, with --openings two per opening,
+    /// and more games go round the suite again).
+    #[arg(long)]
+    pub games: Option<usize>,
     /// Time per move in milliseconds, for both sides (unless a side has its own limit).
     #[arg(long, default_value_t = 100)]
     pub movetime: u64,
@@ -96,10 +108,13 @@ pub struct ArenaArgs {
 
 /// What an `arena` command line asks for, checked before any game starts.
 struct Plan {
+    games: usize,
     limits: [MoveLimit; 2],
     givens: Option<(usize, usize)>,
     base: Game,
     mode: Mode,
+    /// The suite of --openings (only the one of --opening when given), and its length.
+    openings: Vec<Game>,
     workers: usize,
     jsonl: Option<std::fs::File>,
     record_file: Option<std::fs::File>,
@@ -108,23 +123,32 @@ struct Plan {
 impl Plan {
     /// Reads and checks every argument clap cannot check alone, opens the files named.
     fn of(args: &ArenaArgs) -> anyhow::Result<Plan> {
-        if args.games == 0 {
+        let mut openings = match &args.openings {
+            Some(path) => suite::read_openings(path)?,
+            None => Vec::new(),
+        };
+        if let Some(n) = args.opening {
+            if n == 0 || n > openings.len() {
+                bail!(
+                    "--opening {n}: the suite has openings 1 to {}",
+                    openings.len()
+                );
+            }
+            openings = vec![openings.swap_remove(n - 1)];
+        }
+        let games = args.games.unwrap_or(if openings.is_empty() {
+            20
+        } else {
+            2 * openings.len()
+        });
+        if games == 0 {
             bail!("--games must be at least 1");
         }
         let limits = limits_of(args)?;
         let givens = args.givens.as_deref().map(parse_givens).transpose()?;
-        let base = match Shape::parse(&args.board) {
-            Ok(shape) => Game::new(Board::empty(shape), Mode::Classic, 0),
-            Err(_) => {
-                if !std::path::Path::new(&args.board).exists()
-                    && args.board.contains('x')
-                    && args.board.len() < 8
-                {
-                    bail!("--board '{}': not a valid block shape", args.board);
-                }
-                sudoku_agent::board_file::read_position_file(&args.board, &[])
-                    .map_err(|e| anyhow::anyhow!("--board: {}", protocol::printable(&e)))?
-            }
+        let base = match openings.first() {
+            Some(first) => first.clone(),
+            None => Self::board_of(args)?,
         };
         let mode = match &args.mode {
             Some(m) => Mode::parse(m)
@@ -137,7 +161,7 @@ impl Plan {
         let workers = args
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .clamp(1, args.games);
+            .clamp(1, games);
         let create = |flag: &str, path: &Option<String>| {
             path.as_ref()
                 .map(|path| {
@@ -147,13 +171,32 @@ impl Plan {
                 .transpose()
         };
         Ok(Plan {
+            games,
             limits,
             givens,
             base,
             mode,
+            openings,
             workers,
             jsonl: create("--jsonl", &args.jsonl)?,
             record_file: create("--record", &args.record)?,
+        })
+    }
+
+    /// The game of `--board`: an empty board of a block shape, or a board file.
+    fn board_of(args: &ArenaArgs) -> anyhow::Result<Game> {
+        Ok(match Shape::parse(&args.board) {
+            Ok(shape) => Game::new(Board::empty(shape), Mode::Classic, 0),
+            Err(_) => {
+                if !std::path::Path::new(&args.board).exists()
+                    && args.board.contains('x')
+                    && args.board.len() < 8
+                {
+                    bail!("--board '{}': not a valid block shape", args.board);
+                }
+                sudoku_agent::board_file::read_position_file(&args.board, &[])
+                    .map_err(|e| anyhow::anyhow!("--board: {}", protocol::printable(&e)))?
+            }
         })
     }
 }
@@ -162,20 +205,27 @@ impl Plan {
 /// error), a failure while playing 1.
 pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
     let Plan {
+        games,
         limits,
         givens,
         base,
         mode,
+        openings,
         workers,
         mut jsonl,
         mut record_file,
     } = Plan::of(&args).on_command_line()?;
     let names = [args.first.as_str(), args.second.as_str()];
+    let mixed = openings.iter().any(|g| g.mode() != mode);
     let setting = Setting {
         board: &args.board,
+        openings: args
+            .openings
+            .as_deref()
+            .map(|path| (path, openings.len(), mixed)),
         givens,
         mode,
-        games: args.games,
+        games,
         limits,
         seed: args.seed,
         threads: workers,
@@ -190,7 +240,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
         for _ in 0..workers {
             scope.spawn(|| loop {
                 let index = next.fetch_add(1, Ordering::Relaxed);
-                if index >= args.games {
+                if index >= games {
                     return;
                 }
                 let seeds = agent_seeds(args.seed, index);
@@ -201,12 +251,19 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
                     (Ok(a), Ok(b)) => [a, b],
                     (Err(e), _) | (_, Err(e)) => {
                         *failure.lock().unwrap() = Some(e);
-                        next.store(args.games, Ordering::Relaxed);
+                        next.store(games, Ordering::Relaxed);
                         return;
                     }
                 };
-                let start = start_position(&base, mode, givens, args.seed, index / 2);
-                let r = play_game(start, index, &mut contenders, limits);
+                let pair = index / 2;
+                let (start, opening) = if openings.is_empty() {
+                    (start_position(&base, mode, givens, args.seed, pair), None)
+                } else {
+                    let k = pair % openings.len();
+                    (openings[k].clone(), Some(args.opening.unwrap_or(k + 1)))
+                };
+                let mut r = play_game(start, index, &mut contenders, limits);
+                r.opening = opening;
                 if !args.quiet {
                     let _g = print_lock.lock().unwrap();
                     engine_kit::println_or_exit!("{}", report::game_line(&r, names));
@@ -221,15 +278,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
     let mut results = results.into_inner().unwrap();
     results.sort_by_key(|r| r.index);
     if let Some(file) = jsonl.as_mut() {
-        report::write_jsonl(
-            file,
-            &results,
-            names,
-            mode,
-            args.movetime,
-            args.nodes,
-            limits,
-        )?;
+        report::write_jsonl(file, &results, names, args.movetime, args.nodes, limits)?;
     }
     if let Some(file) = record_file.as_mut() {
         write_records(file, &results, names, limits)?;

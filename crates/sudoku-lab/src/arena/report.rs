@@ -11,6 +11,7 @@ use puzzle_rules::sudoku::game::{Mode, Player};
 use puzzle_rules::text::json_string;
 
 use crate::record::{self, GameRecord, Side};
+use sudoku_agent::protocol::position_line;
 
 use super::answer::Answer;
 use super::MoveLimit;
@@ -39,6 +40,8 @@ impl ForfeitKind {
 #[derive(Clone, Debug)]
 pub(super) struct GameResult {
     pub(super) index: usize,
+    /// The opening's number in its suite (from 1) when the match plays one.
+    pub(super) opening: Option<usize>,
     /// Which player the first agent was.
     pub(super) first_is: Player,
     pub(super) scores: [u32; 2],
@@ -148,6 +151,8 @@ impl Timing {
 /// The settings the header and the summary name.
 pub(super) struct Setting<'a> {
     pub(super) board: &'a str,
+    /// The opening file, its number of openings, and whether their modes differ.
+    pub(super) openings: Option<(&'a str, usize, bool)>,
     pub(super) givens: Option<(usize, usize)>,
     pub(super) mode: Mode,
     pub(super) games: usize,
@@ -161,21 +166,52 @@ pub(super) struct Setting<'a> {
 /// The run's first line: what was asked, each side's limit, the seed that reproduces it.
 pub(super) fn header_line(names: [&str; 2], setting: &Setting) -> String {
     format!(
-        "arena games {} seed {} board {}{} mode {} first {} {} second {} {} threads {}",
+        "arena games {} seed {} {}{} mode {} first {} {} second {} {} threads {}",
         setting.games,
         setting.seed,
-        setting.board,
+        match setting.openings {
+            Some((path, n, _)) => format!("openings {path} ({n})"),
+            None => format!("board {}", setting.board),
+        },
         setting
             .givens
             .map(|(lo, hi)| format!(" givens {lo}-{hi}"))
             .unwrap_or_default(),
-        setting.mode,
+        mode_text(setting),
         names[0],
         setting.limits[0].text(),
         names[1],
         setting.limits[1].text(),
         setting.threads
     )
+}
+
+/// The mode as the header and summary name it: `mixed` for a suite of several modes.
+fn mode_text(setting: &Setting) -> String {
+    match setting.openings {
+        Some((_, _, true)) => "mixed".to_string(),
+        _ => setting.mode.to_string(),
+    }
+}
+
+/// For each game (in order), the number of the first earlier game it repeats move for move
+/// from the same start, if any: a repeated game adds nothing a match can learn from.
+pub(super) fn repeats(results: &[GameResult]) -> Vec<Option<usize>> {
+    let mut first: std::collections::HashMap<(String, &[String]), usize> =
+        std::collections::HashMap::new();
+    results
+        .iter()
+        .map(|r| {
+            let key = (position_line(&r.start), r.history.as_slice());
+            match first.get(&key) {
+                Some(&g) => Some(g),
+                None => {
+                    first.insert(key, r.index + 1);
+                    None
+                }
+            }
+        })
+        .collect()
 }
 
 /// A side's limit as the summary says it.
@@ -215,14 +251,21 @@ pub(super) fn write_jsonl(
     file: &mut File,
     results: &[GameResult],
     names: [&str; 2],
-    mode: Mode,
     movetime: u64,
     nodes: Option<u64>,
     limits: [MoveLimit; 2],
 ) -> std::io::Result<()> {
     // `"nodes":N` only in node-limited matches, so time-limited records keep their shape.
     let nodes = nodes.map(|n| format!(",\"nodes\":{n}")).unwrap_or_default();
-    for r in results {
+    for (r, repeat) in results.iter().zip(repeats(results)) {
+        // With an opening suite, which opening and whether the game repeats an earlier one.
+        let opening = r
+            .opening
+            .map(|k| {
+                let repeat = repeat.map_or("null".to_string(), |g| g.to_string());
+                format!(",\"opening\":{k},\"repeat_of\":{repeat}")
+            })
+            .unwrap_or_default();
         let forfeit = match &r.forfeit {
             Some((s, k, t)) => format!(
                 "{{\"by\":\"{}\",\"kind\":\"{}\",\"detail\":{}}}",
@@ -234,7 +277,7 @@ pub(super) fn write_jsonl(
         };
         writeln!(
             file,
-            "{{\"game\":{},\"first\":{},\"second\":{},\"first_player\":{},\"scores\":[{},{}],\"first_points\":{},\"forfeit\":{},\"moves\":{},\"start\":{},\"mode\":\"{}\",\"movetime\":{}{},\"first_limit\":\"{}\",\"second_limit\":\"{}\",\"history\":\"{}\"}}",
+            "{{\"game\":{},\"first\":{},\"second\":{},\"first_player\":{},\"scores\":[{},{}],\"first_points\":{},\"forfeit\":{},\"moves\":{},\"start\":{},\"mode\":\"{}\",\"movetime\":{}{}{},\"first_limit\":\"{}\",\"second_limit\":\"{}\",\"history\":\"{}\"}}",
             r.index + 1,
             json_string(names[0]),
             json_string(names[1]),
@@ -245,9 +288,10 @@ pub(super) fn write_jsonl(
             forfeit,
             r.moves,
             json_string(&r.start_rows),
-            mode,
+            r.start.mode(),
             movetime,
             nodes,
+            opening,
             limits[0].text(),
             limits[1].text(),
             r.history.join(" ")
@@ -280,12 +324,15 @@ pub(super) fn print_summary(
         "arena: {} vs {} on {}{} {} mode, {} games, {}, seed {}, {:.1} s",
         names[0],
         names[1],
-        setting.board,
+        match setting.openings {
+            Some((path, n, _)) => format!("{n} openings of {path}"),
+            None => setting.board.to_string(),
+        },
         setting
             .givens
             .map(|(lo, hi)| format!(" +{lo}-{hi} givens"))
             .unwrap_or_default(),
-        setting.mode,
+        mode_text(setting),
         results.len(),
         match setting.limits {
             [a, b] if a == b => limit_words(a),
@@ -300,6 +347,19 @@ pub(super) fn print_summary(
         100.0 * mean,
         100.0 * lo,
         100.0 * hi
+    );
+    let distinct = repeats(results).iter().filter(|r| r.is_none()).count();
+    let player_wins = |p: Player| {
+        results
+            .iter()
+            .filter(|r| (r.points == 1.0) == (r.first_is == p) && r.points != 0.5)
+            .count()
+    };
+    engine_kit::println_or_exit!(
+        "distinct games: {distinct} of {} (different move sequences or starts); player 1 won {}, player 2 won {}, drawn {draws}",
+        results.len(),
+        player_wins(Player::One),
+        player_wins(Player::Two)
     );
     for (side, name) in names.iter().enumerate() {
         let (i, t, m) = (
