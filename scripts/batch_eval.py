@@ -35,6 +35,11 @@ sequential test that stops the run when it decides.
         --burn-in 100 --probes exact --split 16 --jobs 2 --out scripts/out/probes.jsonl
     python3 scripts/batch_eval.py sudoku --opponents greedy --boards 2x3 --movetimes 50 --pairs 200 \\
         --sprt 0,50,0.05,0.05 --ray 127.0.0.1:6379 --out scripts/out/pairs.jsonl
+    python3 scripts/batch_eval.py sudoku --opponents default@20 --movetimes 100 --pairs 50 \\
+        --openings crates/sudoku-lab/data/openings/3x3-rows.txt --out scripts/out/openings.jsonl
+
+With --openings every summary row also says how many of its games were distinct (different
+move sequences or starts): games repeated move for move add nothing to a match.
 """
 from __future__ import annotations
 
@@ -78,8 +83,10 @@ def engine_refusal(args, binary: Optional[str]) -> Optional[str]:
     if binary is None:
         return None
     if args.game == "sudoku":
-        # `cmd:<command line>` agents are programs of their own: nothing to ask.
-        names = [a for a in parse_list(args.agents) + parse_list(args.opponents) if not a.startswith("cmd:")]
+        # `cmd:<command line>` agents are programs of their own: nothing to ask; `NAME@MS` is
+        # agent NAME at its own time per move.
+        names = [a.split("@")[0] for a in parse_list(args.agents) + parse_list(args.opponents)
+                 if not a.startswith("cmd:")]
         return check_option_values([binary], SudokuEngine, [("Agent", names)], "batch_eval")
     # selfplay --agent takes NAME, NAME:OBJECTIVE and either with /weight=value overrides.
     agents = [a.split("/")[0] for a in parse_list(args.agents)]
@@ -121,8 +128,12 @@ def build_parser() -> argparse.ArgumentParser:
                                    "--agents (--first) against one of --opponents (--second), sides swapping.")
     s.add_argument("--opponents", default="greedy",
                    help="comma-separated agents the evaluated ones play against (arena --second)")
-    s.add_argument("--boards", default="3x3", help="block shapes or board files, comma-separated")
-    s.add_argument("--modes", default="classic", help="play modes, comma-separated: classic, rows, border, random")
+    s.add_argument("--boards", help="block shapes or board files, comma-separated (default 3x3)")
+    s.add_argument("--modes", help="play modes, comma-separated: classic, rows, border, random (default classic)")
+    s.add_argument("--openings", metavar="FILE",
+                   help="an opening suite (sudoku-lab arena --openings: position lines or records, one board and "
+                        "mode): each opening is played twice, sides swapped; with --pairs, pair K plays opening "
+                        "K modulo the suite's size; instead of --boards, --modes and --givens")
     s.add_argument("--movetimes", default="100", help="ms per move, comma-separated")
     s.add_argument("--givens", help="random givens per board, e.g. 20-40")
     s.add_argument("--pairs", type=int, help="units of one game pair (same board, sides swapped): this many per "

@@ -6,7 +6,9 @@ Three kinds:
 - a grid job (no `unit` field): `--games` games of one `arena` or `selfplay` run, seeded by
   `seed` (batch_eval.py's original jobs);
 - `unit: pair`: two Competitive Sudoku games on the same start position with sides swapped
-  (`sudoku-lab arena --games 2`), seeded from the run's seed and the unit's index;
+  (`sudoku-lab arena --games 2`), seeded from the run's seed and the unit's index; with
+  `openings` (an opening file), the start is opening `index % openings_count` + 1 of the file
+  (`arena --openings FILE --opening K`), and a grid job plays its games round the suite;
 - `unit: chain`: a fixed-exposure Blockudoku chain: `exposure` counted rounds of self-play,
   a new game (seeded from the run's seed, the unit's index and the game's number) after each
   death, each game's first `burn_in` rounds left out (neither rounds nor a death are counted
@@ -61,7 +63,9 @@ def is_board_file(board: str) -> bool:
 def input_files(unit: Mapping[str, object]) -> List[str]:
     """Files a unit's command reads (a board file, a piece set): a Ray run ships them."""
     files = []
-    if unit.get("game") == "sudoku" and is_board_file(str(unit.get("board", ""))):
+    if unit.get("game") == "sudoku" and unit.get("openings"):
+        files.append(str(unit["openings"]))
+    elif unit.get("game") == "sudoku" and is_board_file(str(unit.get("board", ""))):
         files.append(str(unit["board"]))
     if unit.get("pieces"):
         files.append(str(unit["pieces"]))
@@ -76,10 +80,17 @@ def command_for(unit: Mapping[str, object], binary: str, jsonl: str, files: Opti
         pair = unit.get("unit") == "pair"
         board = str(unit["board"])
         seed = derive_seed(unit["seed"], unit["index"]) if pair else unit["seed"]
-        cmd = [binary, "arena", "--first", str(unit["agent"]), "--second", str(unit["opponent"]),
-               "--board", files.get(board, board), "--mode", str(unit["mode"]),
-               "--games", "2" if pair else str(unit["games"]), "--movetime", str(unit["movetime"]),
-               "--seed", str(seed), "--threads", "1", "--quiet", "--jsonl", jsonl]
+        cmd = [binary, "arena", "--first", str(unit["agent"]), "--second", str(unit["opponent"])]
+        if unit.get("openings"):
+            # The suite sets board and mode; a pair unit plays one opening of it.
+            openings = str(unit["openings"])
+            cmd += ["--openings", files.get(openings, openings)]
+            if pair:
+                cmd += ["--opening", str(int(unit["index"]) % int(unit["openings_count"]) + 1)]  # type: ignore[arg-type]
+        else:
+            cmd += ["--board", files.get(board, board), "--mode", str(unit["mode"])]
+        cmd += ["--games", "2" if pair else str(unit["games"]), "--movetime", str(unit["movetime"]),
+                "--seed", str(seed), "--threads", "1", "--quiet", "--jsonl", jsonl]
         if unit.get("givens"):
             cmd += ["--givens", str(unit["givens"])]
         return cmd

@@ -198,3 +198,36 @@ def test_bad_arguments_are_one_line(tmp_path):
     proc = run_batch("sudoku", "--engine", "/nonexistent/engine", "--seeds", "1", "--out", str(tmp_path / "x.jsonl"))
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert proc.stderr.count("job failed") == 1 and "/nonexistent/engine" in proc.stderr
+
+
+def test_sudoku_batch_plays_an_opening_suite(tmp_path):
+    """--openings: pair K plays opening K modulo the suite (two games, sides swapped), the
+    board and mode come from the suite, and the summary counts the distinct games."""
+    lab = bin_dir() / "sudoku-lab"
+    made = subprocess.run([str(lab), "openings", "--board", "2x2", "--mode", "rows", "--count", "2", "--plies", "2",
+                           "--seed", "3"], capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    suite = tmp_path / "suite.txt"
+    suite.write_text(made.stdout)
+    starts = [l.split()[2] for l in made.stdout.splitlines() if l.startswith("position ")]
+    out = tmp_path / "openings.jsonl"
+    proc = run_batch("sudoku", "--opponents", "greedy", "--openings", str(suite), "--movetimes", "10", "--pairs", "3",
+                     "--jobs", "2", "--engine", str(lab), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    units = sorted((json.loads(l) for l in out.read_text().splitlines()), key=lambda u: u["index"])
+    assert [(u["board"], u["mode"], u["openings_count"]) for u in units] == [("2x2", "rows", 2)] * 3
+    for u in units:
+        assert "--opening" in u["command"] and u["command"][u["command"].index("--opening") + 1] == str(u["index"] % 2 + 1)
+        assert [r["start"] for r in u["records"]] == [starts[u["index"] % 2]] * 2
+        assert [r["first_player"] for r in u["records"]] == [1, 2]
+    records = [r for u in units for r in u["records"]]
+    distinct = len({(r["start"], r["history"]) for r in records})
+    assert f"{distinct} of 6 games, openings {suite}" in proc.stdout, proc.stdout
+    both = run_batch("sudoku", "--openings", str(suite), "--boards", "3x3", "--engine", str(lab),
+                     "--out", str(tmp_path / "x.jsonl"))
+    assert both.returncode == 2 and "--openings sets the board and mode" in both.stderr
+    mixed = tmp_path / "mixed.txt"
+    mixed.write_text("position 2x2 ..../..../..../.... mode rows\nposition 3x3 "
+                     + "/".join(["........."] * 9) + "\n")
+    refused = run_batch("sudoku", "--openings", str(mixed), "--engine", str(lab), "--out", str(tmp_path / "y.jsonl"))
+    assert refused.returncode == 2 and "differ in board or mode" in refused.stderr

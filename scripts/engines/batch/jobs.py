@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 import pathlib
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from ..units import run_unit, unit_key
 
@@ -30,10 +30,55 @@ def job_key(params: Dict[str, object]) -> str:
     return unit_key(params)
 
 
+def opening_suite(path: str) -> Tuple[int, str, str]:
+    """(openings, block shape, mode) of an opening file (`sudoku-lab arena --openings`): its
+    `position` lines, or the games of a record file; shape and mode are the first opening's,
+    and every opening must share them (one setting of the summary). The arena checks the
+    positions themselves."""
+    try:
+        lines = [l.strip() for l in pathlib.Path(path).read_text().splitlines()]
+    except (OSError, UnicodeDecodeError) as err:
+        raise ValueError(f"--openings {path}: cannot read it ({err})") from None
+    lines = [l for l in lines if l and not l.startswith("#")]
+    settings = []
+    if lines and lines[0].startswith("competitive-sudoku-record"):
+        shape = mode = None
+        for line in lines:
+            key, _, rest = line.partition(" ")
+            if key == "shape":
+                shape = rest.strip()
+            elif key == "mode":
+                mode = rest.strip()
+            elif key == "end":
+                settings.append((shape, mode or "classic"))
+                shape = mode = None
+    else:
+        for n, line in enumerate(lines, 1):
+            words = line.split()
+            if words[0] != "position" or len(words) < 3:
+                raise ValueError(f"--openings {path}: '{line[:40]}' is not a position line")
+            mode = words[words.index("mode") + 1] if "mode" in words[:-1] else "classic"
+            settings.append((words[1], mode))
+    if not settings:
+        raise ValueError(f"--openings {path}: no opening in the file")
+    if len(set(settings)) > 1:
+        raise ValueError(f"--openings {path}: the openings differ in board or mode ({sorted(set(map(str, settings)))[:2]}); "
+                         "give one file per board and mode")
+    return len(settings), str(settings[0][0]), str(settings[0][1])
+
+
 def sudoku_jobs(args) -> List[Dict[str, object]]:
+    openings = getattr(args, "openings", None)
+    if openings:
+        if args.boards or args.modes or args.givens:
+            raise ValueError("--openings sets the board and mode: no --boards, --modes or --givens with it")
+        count, board, mode = opening_suite(openings)
+        boards, modes = [board], [mode]
+    else:
+        boards, modes = parse_list(args.boards or "3x3"), parse_list(args.modes or "classic")
     settings = list(itertools.product(
-        parse_list(args.agents), parse_list(args.opponents), parse_list(args.boards),
-        parse_list(args.modes), [int(t) for t in parse_list(args.movetimes)]))
+        parse_list(args.agents), parse_list(args.opponents), boards, modes,
+        [int(t) for t in parse_list(args.movetimes)]))
     jobs = []
     if args.pairs:
         # Index outside the settings: every setting's first units come first (SPRT, streaming).
@@ -43,6 +88,8 @@ def sudoku_jobs(args) -> List[Dict[str, object]]:
                    "mode": mode, "movetime": movetime, "seed": seed, "index": index}
             if args.givens:
                 job["givens"] = args.givens
+            if openings:
+                job.update(openings=openings, openings_count=count)
             jobs.append(job)
         return jobs
     for (agent, opponent, board, mode, movetime), seed in itertools.product(settings, parse_seeds(args.seeds)):
@@ -50,6 +97,8 @@ def sudoku_jobs(args) -> List[Dict[str, object]]:
                "movetime": movetime, "seed": seed, "games": args.games}
         if args.givens:
             job["givens"] = args.givens
+        if openings:
+            job.update(openings=openings, openings_count=count)
         jobs.append(job)
     return jobs
 

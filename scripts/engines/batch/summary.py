@@ -40,12 +40,18 @@ def game_pairs(res: Dict[str, object]) -> List[float]:
     return [sum(p) for _, p in sorted(by_pair.items()) if len(p) == 2]
 
 
+def distinct_games(records: Sequence[Dict[str, object]]) -> int:
+    """Games that differ from each other: in their start or in their moves."""
+    return len({(str(r.get("start")), str(r.get("history"))) for r in records})
+
+
 def summarise(results: Sequence[Dict[str, object]]) -> List[Dict[str, object]]:
     """Aggregates jobs (units) over seeds and indices into one row per setting."""
     groups: Dict[Tuple, List[Dict[str, object]]] = {}
     for res in results:
         if res["game"] == "sudoku":
-            key = ("sudoku", res["agent"], res["opponent"], res["board"], res["mode"], res["movetime"], res.get("givens"))
+            key = ("sudoku", res["agent"], res["opponent"], res["board"], res["mode"], res["movetime"], res.get("givens"),
+                   res.get("openings"))
         else:
             key = ("blockudoku", res["agent"], res.get("scoring"), res.get("max_rounds"), res.get("exposure"),
                    res.get("burn_in"), res.get("pieces"), res.get("probes"), res.get("split"))
@@ -68,6 +74,7 @@ def summarise(results: Sequence[Dict[str, object]]) -> List[Dict[str, object]]:
                          "losses": n - wins - draws, "score": (sum(pts) / n) if n else float("nan"),
                          "ci": (lo, hi), "forfeit_games": forfeits, "failed_jobs": failed,
                          "pentanomial": penta, "elo": elo_pentanomial(penta),
+                         "openings": key[7], "distinct": distinct_games(records),
                          "series": [(sum(game_points(r) for r in it.get("records", [])), len(it.get("records", [])))
                                     for it in items]})
         elif key[7]:
@@ -191,6 +198,12 @@ def print_table(rows: Sequence[Dict[str, object]], out=sys.stdout, baseline: Opt
             print(f"{r['agent']:<10} {r['opponent']:<10} {r['board']:<8} {r['mode']:<8} {r['movetime']:>5} {r['games']:>6} "
                   f"{wdl:>11} {100 * r['score']:>6.1f}% {100 * lo:>6.1f}-{100 * hi:>5.1f}% {r['forfeit_games']:>7}"
                   + (f"  ({r['failed_jobs']} failed jobs)" if r["failed_jobs"] else ""), file=out)
+        suites = [r for r in ordered if r.get("openings")]
+        if suites:
+            print("\ndistinct games (different starts or moves) over the opening suites", file=out)
+            for r in suites:
+                print(f"{r['agent']} vs {r['opponent']} {r['board']} {r['mode']} {r['movetime']} ms: "
+                      f"{r['distinct']} of {r['games']} games, openings {r['openings']}", file=out)
         if any(sum(r["pentanomial"]) for r in ordered):
             print("\nElo from game pairs (95% CI; pairs scoring 0, 0.5, 1, 1.5, 2 points)", file=out)
             for r in ordered:
