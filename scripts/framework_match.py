@@ -30,6 +30,19 @@ least 0.5 s).
 
 The framework is --framework DIR (a framework folder, or a folder of them), or a version
 (`2024`, `2022`) under $COMPETITIVE_SUDOKU_FRAMEWORK; by default the 2024 one there.
+
+--openings FILE plays an opening suite (`position` lines, as `sudoku-lab openings` writes
+them): each opening is written as a board file the framework takes and played twice, sides
+swapped, and the summary says how many distinct games were played. What the frameworks can
+start from: the 2022/23 one a board of givens with player 1 to move (classic openings with
+no scores or taboo moves, whose filled cells become givens: in classic rules nobody owns a
+cell, so the game is the same); the 2024/25 one a game state with the scores, the player to
+move, taboo moves and allowed squares, in rows, border and random (its classic mode fails
+before the first move), where it gives every filled cell to a player, so openings with
+givens cannot be played there. Records are not read as openings here (`sudoku-lab replay`
+prints their last positions as position lines).
+
+    python3 scripts/framework_match.py ours greedy_player --openings suite.txt --time 0.5
 """
 from __future__ import annotations
 
@@ -213,6 +226,114 @@ def resolve_board(spec: Optional[str], framework: pathlib.Path) -> Optional[str]
     raise MatchError(f"board {spec!r}: no such file, nor boards/{spec}[.txt] or boards/empty-{spec}.txt in {framework}")
 
 
+# --- openings ---------------------------------------------------------------------------------
+
+@dataclass
+class Opening:
+    """A position line of an opening suite, as the framework needs it."""
+    line: str
+    m: int
+    n: int
+    cells: List[Tuple[int, str]]  # (value, owner: '+', '-' or '' for a given), row by row
+    mode: str
+    turn: int
+    scores: Tuple[int, int]
+    taboo: List[Tuple[int, int, int]]
+    allowed: Tuple[List[Tuple[int, int]], List[Tuple[int, int]]]
+
+
+def parse_opening(line: str) -> Opening:
+    """A `position <m>x<n> <rows> [mode M] [turn T] [scores A B] [taboo ...] [allowed1 ...]
+    [allowed2 ...]` line (protocol/sudoku.md); ValueError says what is wrong."""
+    words = line.split()
+    if len(words) < 3 or words[0] != "position" or not re.fullmatch(r"\d+x\d+", words[1]):
+        raise ValueError("expected 'position <m>x<n> <rows> ...'")
+    m, n = map(int, words[1].split("x"))
+    size = m * n
+    cells: List[Tuple[int, str]] = []
+    for row in words[2].split("/"):
+        for ch in re.findall(r"[^+-][+-]?", row):
+            value = 0 if ch[0] in ".0" else int(ch[0], 36)
+            if value > size:
+                raise ValueError(f"value {ch[0]!r} does not fit a {m}x{n} board")
+            cells.append((value, ch[1:]))
+    if len(cells) != size * size:
+        raise ValueError(f"{len(cells)} cells, a {m}x{n} board has {size * size}")
+    mode, turn, scores, taboo, allowed = "classic", None, (0, 0), [], ([], [])
+    key, k = None, 3
+    while k < len(words):
+        w = words[k]
+        if w == "mode" and k + 1 < len(words):
+            mode, k = words[k + 1], k + 2
+        elif w == "turn" and k + 1 < len(words):
+            turn, k = int(words[k + 1]), k + 2
+        elif w == "scores" and k + 2 < len(words):
+            scores, k = (int(words[k + 1]), int(words[k + 2])), k + 3
+        elif w in ("taboo", "allowed1", "allowed2"):
+            key, k = w, k + 1
+        elif key == "taboo" and re.fullmatch(r"\d+,\d+=\d+", w):
+            r, c, v = map(int, re.split("[,=]", w))
+            taboo.append((r, c, v))
+            k += 1
+        elif key in ("allowed1", "allowed2") and re.fullmatch(r"\d+,\d+", w):
+            allowed[int(key[-1]) - 1].append(tuple(map(int, w.split(","))))  # type: ignore[arg-type]
+            k += 1
+        else:
+            raise ValueError(f"unexpected word {w!r}")
+    if turn is None:
+        owned = sum(1 for _, o in cells if o)
+        turn = 1 if (owned + len(taboo)) % 2 == 0 else 2
+    return Opening(line, m, n, cells, mode, turn, scores, taboo, allowed)
+
+
+def read_openings(path: str) -> List[Opening]:
+    try:
+        lines = pathlib.Path(path).read_text().splitlines()
+    except (OSError, UnicodeDecodeError) as err:
+        raise MatchError(f"--openings {path}: cannot read it ({err})") from None
+    suite = []
+    for number, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            suite.append(parse_opening(line))
+        except ValueError as err:
+            raise MatchError(f"--openings {path}: line {number}: {err}") from None
+    if not suite:
+        raise MatchError(f"--openings {path}: no opening in the file")
+    if len({(o.m, o.n, o.mode) for o in suite}) > 1:
+        raise MatchError(f"--openings {path}: the openings differ in board or mode (one file per board and mode)")
+    return suite
+
+
+def opening_board_file(o: Opening, has_playmode: bool) -> str:
+    """The opening as a board file the framework starts from (MatchError when it cannot)."""
+    size = o.m * o.n
+    if not has_playmode:
+        if o.mode != "classic" or o.turn != 1 or o.scores != (0, 0) or o.taboo:
+            raise MatchError("the 2022/23 framework starts from a board of givens with player 1 to move: "
+                             "it takes classic openings without scores or taboo moves, player 1 to move")
+        rows = [" ".join(f"{v:>3}" if v else "  ." for v, _ in o.cells[r * size:(r + 1) * size]) for r in range(size)]
+        return f"{o.m} {o.n}\n" + "\n".join(rows) + "\n"
+    if o.mode == "classic":
+        raise MatchError("the 2024/25 framework fails in classic mode before the first move: "
+                         "play classic openings with --framework 2022")
+    if any(v and not owner for v, owner in o.cells):
+        raise MatchError("the 2024/25 framework gives every filled cell to a player: openings with givens "
+                         "cannot be played in its modes")
+    rows = [" ".join(f"{v}{owner}" if v else "." for v, owner in o.cells[r * size:(r + 1) * size])
+            for r in range(size)]
+    squares = lambda cells: ", ".join(f"({r},{c})" for r, c in cells)  # noqa: E731
+    owned = [[(k // size, k % size) for k, (v, owner) in enumerate(o.cells) if v and owner == mark]
+             for mark in "+-"]
+    return (f"rows = {o.m}\ncolumns = {o.n}\nboard =\n" + "".join(f"   {row}\n" for row in rows)
+            + f"taboo-moves = [{', '.join(f'({r},{c}) -> {v}' for r, c, v in o.taboo)}]\n"
+            + f"scores = [{o.scores[0]}, {o.scores[1]}]\ncurrent-player = {o.turn}\n"
+            + f"allowed-squares1 = {squares(o.allowed[0])}\nallowed-squares2 = {squares(o.allowed[1])}\n"
+            + f"occupied-squares1 = {squares(owned[0])}\noccupied-squares2 = {squares(owned[1])}\n")
+
+
 # --- one game ----------------------------------------------------------------------------------
 
 @dataclass
@@ -221,6 +342,7 @@ class Game:
     first: str
     second: str
     a_first: bool  # whether player A (the first one named) moved first
+    opening: Optional[int] = None  # the opening's number in its suite (from 1)
     scores: Optional[Tuple[int, int]] = None
     result: Optional[str] = None  # "1", "2", "draw"; None when the game did not finish
     forfeit: str = ""  # the framework's line when a player lost by a bad or missing move
@@ -454,7 +576,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("player_a", help="ours[:AGENT][@SECONDS], a framework player name, or a player folder")
     parser.add_argument("player_b", help="the opponent, same forms")
     parser.add_argument("--framework", help="framework folder, or 2024/2022 under $COMPETITIVE_SUDOKU_FRAMEWORK")
-    parser.add_argument("--games", type=int, default=2, help="games, sides alternating")
+    parser.add_argument("--games", type=int, help="games, sides alternating (default 2; with --openings two per "
+                                                  "opening, more go round the suite again)")
+    parser.add_argument("--openings", metavar="FILE",
+                        help="an opening suite (position lines): each opening played twice, sides swapped; "
+                             "instead of --board and --playmode")
     parser.add_argument("--board", help="board file, or a name in the framework's boards/ (empty-3x3, 2x3); "
                                         "default: the framework's own default")
     parser.add_argument("--playmode", choices=("classic", "rows", "border", "random"),
@@ -477,6 +603,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(missing, file=sys.stderr)
         return 2
     try:
+        suite: List[Opening] = []
+        texts: List[str] = []
+        if args.openings:
+            if args.board or args.record:
+                raise MatchError("--openings sets the start of every game: no --board or --record with it")
+            suite = read_openings(args.openings)
+        if args.games is None:
+            args.games = 2 * len(suite) if suite else 2
         if args.games < 1 or args.jobs < 1 or (args.time is not None and args.time <= 0):
             raise MatchError("--games and --jobs must be at least 1 and --time positive")
         framework = find_framework(args.framework)
@@ -488,6 +622,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.warm_up and "--warm-up" not in (framework / "simulate_game.py").read_text(errors="replace"):
             raise MatchError(f"{framework.name} has no --warm-up")
         board = resolve_board(args.board, framework)
+        if suite:
+            if args.playmode and args.playmode != suite[0].mode:
+                raise MatchError(f"--playmode {args.playmode}: the openings are in {suite[0].mode} mode")
+            texts = [opening_board_file(o, has_playmode) for o in suite]
+            args.playmode = suite[0].mode if has_playmode else None
         options = parse_options(args.options)
         if args.threads is not None:
             if args.threads < 1:
@@ -530,6 +669,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
 
     mode = args.playmode or ("rows" if has_playmode else "classic")
+    if suite:
+        mode = suite[0].mode
     label_a, label_b = (a.name, b.name) if a.name != b.name else (a.name + " (A)", b.name + " (B)")
     def thinking(p: Player) -> str:
         return f"{p.seconds:g} s" if p.seconds is not None else "until the deadline"
@@ -537,13 +678,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     times = f"{args.time:g} s per move"
     if a.seconds is not None or b.seconds is not None:
         times += f" ({label_a} thinks {thinking(a)}, {label_b} {thinking(b)})"
-    print(f"{label_a} vs {label_b}: {args.games} games in {framework.name}, board {board or 'default'}, "
+    start = f"{len(suite)} openings of {args.openings}" if suite else f"board {board or 'default'}"
+    print(f"{label_a} vs {label_b}: {args.games} games in {framework.name}, {start}, "
           f"mode {mode}, {times}", flush=True)
     jsonl = open(args.jsonl, "a") if args.jsonl else None
     running: "set[subprocess.Popen]" = set()
     games: List[Game] = []
     lock = threading.Lock()
     with tempfile.TemporaryDirectory(prefix="framework-match-") as tmp:
+        opening_files = []
+        for k, text in enumerate(texts):
+            path = pathlib.Path(tmp) / f"opening-{k + 1}.txt"
+            path.write_text(text)
+            opening_files.append(str(path))
         # One framework copy per parallel game: the framework writes files into its folder.
         copies: "queue.Queue[pathlib.Path]" = queue.Queue()
         for k in range(min(args.jobs, args.games)):
@@ -554,15 +701,26 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         def run(number: int) -> Game:
             a_first = number % 2 == 1
             game = Game(number, a.name if a_first else b.name, b.name if a_first else a.name, a_first)
+            start = board
+            if suite:
+                # Games 2k-1 and 2k play opening k, sides swapped.
+                k = (number - 1) // 2 % len(suite)
+                game.opening, start = k + 1, opening_files[k]
             copy = copies.get()
             try:
-                play_one(game, copy, board, args.playmode, args.time, args.warm_up and number == 1, running,
-                         moves=setup is not None)
+                # With a suite the moves are read too: they tell the distinct games apart.
+                play_one(game, copy, start, args.playmode, args.time, args.warm_up and number == 1, running,
+                         moves=setup is not None or bool(suite))
             finally:
                 copies.put(copy)
             if setup is not None and game.scores is None and game.result is not None and not game.forfeit:
                 # Without --quiet the framework prints its rewards instead of the score line.
                 game.scores = (setup.scores[0] + game.rewards[0], setup.scores[1] + game.rewards[1])
+            elif suite and game.forfeit:
+                game.scores = None  # the running commentary's last score: not the game's result
+            elif suite and game.scores is None and game.result is not None:
+                o = suite[game.opening - 1]  # type: ignore[operator]
+                game.scores = (o.scores[0] + game.rewards[0], o.scores[1] + game.rewards[1])
             return game
 
         pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs)
@@ -577,6 +735,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         row = asdict(game)
                         for key in ("moves", "rewards"):  # the record's material, not the JSON line's
                             row.pop(key)
+                        if not suite:
+                            row.pop("opening")
                         row.update(player_a=label_a, player_b=label_b, a_points=game.a_points,
                                       framework=framework.name, board=board, playmode=mode, time=args.time,
                                       time_a=a.seconds or args.time, time_b=b.seconds or args.time)
@@ -606,6 +766,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             records, f"framework_match: {label_a} vs {label_b} in {framework.name}"))
     for line in summary(games, label_a, label_b):
         print(line)
+    if suite:
+        finished = [g for g in games if g.result is not None]
+        distinct = len({(g.opening, tuple(g.moves)) for g in finished})
+        print(f"  distinct games: {distinct} of {len(finished)} (different openings or moves)")
     return 1 if any(g.result is None for g in games) else 0
 
 

@@ -267,3 +267,81 @@ def test_framework_games_as_records(tmp_path):
     proc = run_match("ours", "first_fit_player", "--framework", str(STUB), "--board", str(board), "--playmode",
                      "random", "--engine", str(bin_dir() / "sudoku-agent"), "--record", str(rec))
     assert proc.returncode == 2 and "random" in proc.stderr and "Traceback" not in proc.stderr
+
+
+SUITE_ROWS = ("position 2x2 ..3+./..../..../.1-.. mode rows turn 1 scores 0 0 allowed1 0,0 0,1 0,2 0,3 "
+              "allowed2 3,0 3,1 3,2 3,3\n"
+              "position 2x2 4+.../..../..../...1- mode rows turn 1 scores 0 0 allowed1 0,0 0,1 0,2 0,3 "
+              "allowed2 3,0 3,1 3,2 3,3\n")
+
+
+def test_openings_become_framework_board_files():
+    """An opening as each framework reads it: the 2024/25 game state (owners, allowed squares,
+    scores, turn, taboo moves), the 2022/23 board of givens; what a framework cannot start
+    from is refused with the reason."""
+    sys.path.insert(0, str(SCRIPTS))
+    import framework_match as fm
+
+    o = fm.parse_opening("position 2x2 ..3+./..../..../.1-.. mode rows turn 2 scores 3 4 taboo 1,1=2 "
+                         "allowed1 0,0 0,1 allowed2 3,0 3,1")
+    text = fm.opening_board_file(o, has_playmode=True)
+    assert "   . . 3+ .\n" in text and "   . 1- . .\n" in text
+    for line in ("taboo-moves = [(1,1) -> 2]", "scores = [3, 4]", "current-player = 2",
+                 "allowed-squares1 = (0,0), (0,1)", "allowed-squares2 = (3,0), (3,1)",
+                 "occupied-squares1 = (0,2)", "occupied-squares2 = (3,1)"):
+        assert line + "\n" in text, text
+    classic = fm.parse_opening("position 2x2 1+.../..../..../...2-")
+    assert classic.turn == 1 and classic.mode == "classic"
+    assert fm.opening_board_file(classic, has_playmode=False) == "2 2\n  1   .   .   .\n" + "  .   .   .   .\n" * 2 + "  .   .   .   2\n"
+    for opening, playmode, why in ((classic, True, "fails in classic mode"),
+                                   (o, False, "takes classic openings"),
+                                   (fm.parse_opening("position 2x2 1.../..../..../.... mode rows"), True, "givens")):
+        with pytest.raises(fm.MatchError, match=why):
+            fm.opening_board_file(opening, playmode)
+    for bad in ("position 2x2 ..../....", "position 2x2 5.../..../..../....", "go movetime 5",
+                "position 2x2 ..../..../..../.... mode rows allowed1 x"):
+        with pytest.raises(ValueError):
+            fm.parse_opening(bad)
+
+
+def test_bad_opening_files_are_one_line(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("# suite\nposition 2x2 ..../....\n")
+    proc = run_match("greedy_player", "random_player", "--framework", str(STUB), "--openings", str(bad))
+    assert proc.returncode == 2 and "line 2:" in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
+    good = tmp_path / "good.txt"
+    good.write_text(SUITE_ROWS)
+    proc = run_match("greedy_player", "random_player", "--framework", str(STUB), "--openings", str(good),
+                     "--board", "2x2")
+    assert proc.returncode == 2 and "no --board or --record" in proc.stderr
+
+
+@needs_framework
+def test_real_2024_framework_plays_an_opening_suite(tmp_path):
+    """Each opening twice, sides swapped, from the opening's position: the framework's moves
+    never fill a cell the opening filled, and the distinct games are counted."""
+    suite = tmp_path / "suite.txt"
+    suite.write_text(SUITE_ROWS)
+    out = tmp_path / "games.jsonl"
+    proc = run_match("greedy_player", "random_player", "--framework", "2024", "--openings", str(suite),
+                     "--time", "1", "--jobs", "2", "--jsonl", str(out))
+    check_match(proc, "greedy_player", "random_player", 4, out)
+    assert f"4 games in competitive-sudoku-2024, 2 openings of {suite}, mode rows" in proc.stdout
+    records = sorted((json.loads(l) for l in out.read_text().splitlines()), key=lambda r: r["number"])
+    assert [(r["opening"], r["a_first"]) for r in records] == [(1, True), (1, False), (2, True), (2, False)]
+    distinct = re.search(r"distinct games: (\d+) of 4 ", proc.stdout)
+    assert distinct and 1 <= int(distinct.group(1)) <= 4, proc.stdout
+
+
+@needs_framework
+def test_real_2022_framework_plays_classic_openings(tmp_path):
+    suite = tmp_path / "suite.txt"
+    suite.write_text("position 2x2 ..3./..../..../.1.. mode classic\n")
+    proc = run_match("greedy_player", "random_player", "--framework", "2022", "--openings", str(suite),
+                     "--time", "1", "--jobs", "2")
+    check_match(proc, "greedy_player", "random_player", 2)
+    assert "distinct games:" in proc.stdout
+    rows = tmp_path / "rows.txt"
+    rows.write_text(SUITE_ROWS)
+    proc = run_match("greedy_player", "random_player", "--framework", "2022", "--openings", str(rows))
+    assert proc.returncode == 2 and "takes classic openings" in proc.stderr
