@@ -57,6 +57,9 @@ def test_each_opening_is_played_twice_with_sides_swapped(sudoku_lab_bin, tmp_pat
             assert g["repeat_of"] is None
     m = next(DISTINCT.match(l) for l in arena.stdout.splitlines() if DISTINCT.match(l))
     assert (int(m.group(1)), int(m.group(2))) == (6 - repeats, 6)
+    # The referee's decisions are reported too; a 4x4 board never needs more than its budget.
+    assert re.search(r"^referee: longest taboo decision [\d.]+ ms \(game \d move \d+\); moves past its budget: "
+                     r"0 decided within 16 times the budget, 0 only by an unbounded solve$", arena.stdout, re.M), arena.stdout
 
 
 def test_games_that_repeat_each_other_count_once(sudoku_lab_bin, tmp_path):

@@ -16,7 +16,9 @@ use sudoku_agent::protocol;
 use super::answer::Answer;
 use super::external::External;
 use super::limits::split_movetime;
-use super::report::{ForfeitKind, GameResult, Timing};
+use super::report::{
+    ForfeitKind, GameResult, RefereeReach, RefereeTimes, Timing, REFEREE_ESCALATION,
+};
 use super::MoveLimit;
 
 /// One side of a game: a built-in agent or another program.
@@ -114,6 +116,9 @@ struct Play {
     moves: usize,
     history: Vec<String>,
     steps: Vec<Step>,
+    referee: RefereeTimes,
+    /// The game's number (from 1), for where the referee's longest decision was.
+    number: usize,
 }
 
 impl Play {
@@ -140,7 +145,11 @@ impl Play {
             Ok(None) => return Err((ForfeitKind::NoMove, "no move".to_string())),
             Ok(Some(mv)) => mv,
         };
-        match referee(&mut self.game, mv) {
+        let started = Instant::now();
+        let decided = referee(&mut self.game, mv);
+        self.referee
+            .add(started.elapsed(), decided.1, (self.number, self.moves + 1));
+        match decided.0 {
             Ok(outcome) => {
                 self.moves += 1;
                 let mark = if outcome == Outcome::Taboo { "!" } else { "" };
@@ -195,6 +204,8 @@ pub(super) fn play_game(
         moves: 0,
         history: Vec::new(),
         steps: Vec::new(),
+        referee: RefereeTimes::default(),
+        number: index + 1,
     };
     let mut forfeit = None;
     let mut timing = [Timing::default(), Timing::default()];
@@ -229,20 +240,29 @@ pub(super) fn play_game(
         steps: play.steps,
         end: play.game,
         timing,
+        referee: play.referee,
     }
 }
 
 /// The arena's referee: the protocol's budgeted taboo decision ([`Game::play_within`]) first,
-/// which settles almost every move at once, and the unbounded one ([`Game::play`]) only for a
-/// move that budget leaves undecided, since a match must go on (the course's referee, too,
-/// waits for its oracle). On sparse 16x16 and 25x25 boards the unbounded search alone could
-/// take minutes over a move the budgeted one decides by a solution of the board without it.
-fn referee(game: &mut Game, mv: Move) -> Result<Outcome, Forfeit> {
-    match game.play_within(mv, referee_nodes(game.board().shape())) {
-        Ok(outcome) => Ok(outcome),
-        Err(PlayError::Forfeit(f)) => Err(f),
-        Err(PlayError::Undecided { .. }) => game.play(mv),
+/// which settles almost every move at once, then [`REFEREE_ESCALATION`] times that budget, and
+/// the unbounded one ([`Game::play`]) only for a move both leave undecided, since a match must
+/// go on (the course's referee, too, waits for its oracle). On sparse 16x16 and 25x25 boards
+/// the unbounded search alone could take minutes over a move the budgeted one decides by a
+/// solution of the board without it. How far each move went is counted and reported.
+fn referee(game: &mut Game, mv: Move) -> (Result<Outcome, Forfeit>, RefereeReach) {
+    let budget = referee_nodes(game.board().shape());
+    for (nodes, reach) in [
+        (budget, RefereeReach::Budget),
+        (budget * REFEREE_ESCALATION, RefereeReach::Escalated),
+    ] {
+        match game.play_within(mv, nodes) {
+            Ok(outcome) => return (Ok(outcome), reach),
+            Err(PlayError::Forfeit(f)) => return (Err(f), reach),
+            Err(PlayError::Undecided { .. }) => {}
+        }
     }
+    (game.play(mv), RefereeReach::Unbounded)
 }
 
 #[cfg(test)]

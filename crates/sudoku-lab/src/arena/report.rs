@@ -58,6 +58,50 @@ pub(super) struct GameResult {
     pub(super) end: puzzle_rules::sudoku::game::Game,
     /// Each side's answer times in this game (side 0 is the first agent).
     pub(super) timing: [Timing; 2],
+    /// How long the referee took over its taboo decisions.
+    pub(super) referee: RefereeTimes,
+}
+
+/// How far past the protocol's budget the referee had to go for one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum RefereeReach {
+    /// Decided within `referee_nodes`.
+    Budget,
+    /// Decided within [`REFEREE_ESCALATION`] times the budget.
+    Escalated,
+    /// Decided only by the unbounded solve.
+    Unbounded,
+}
+
+/// The second, larger budget of the arena's referee, in multiples of the protocol's: about
+/// four seconds on a 25x25 board, where one budget is about a quarter of a second.
+pub(super) const REFEREE_ESCALATION: usize = 16;
+
+/// The referee's decisions: the longest, and how many needed more than the protocol's budget.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct RefereeTimes {
+    pub(super) longest: Longest,
+    /// Moves decided within the larger budget, and only by the unbounded solve.
+    pub(super) escalated: usize,
+    pub(super) unbounded: usize,
+}
+
+impl RefereeTimes {
+    /// Counts one decision that took `time` at (game, move).
+    pub(super) fn add(&mut self, time: Duration, reach: RefereeReach, at: (usize, usize)) {
+        self.longest.add(time, at);
+        match reach {
+            RefereeReach::Budget => {}
+            RefereeReach::Escalated => self.escalated += 1,
+            RefereeReach::Unbounded => self.unbounded += 1,
+        }
+    }
+
+    fn merge(&mut self, other: &RefereeTimes) {
+        self.longest.merge(&other.longest);
+        self.escalated += other.escalated;
+        self.unbounded += other.unbounded;
+    }
 }
 
 /// The longest of some times, with the game and move where it was seen.
@@ -387,6 +431,16 @@ pub(super) fn print_summary(
             t.silent
         );
     }
+    let mut referee = RefereeTimes::default();
+    for r in results {
+        referee.merge(&r.referee);
+    }
+    engine_kit::println_or_exit!(
+        "referee: longest taboo decision {}; moves past its budget: {} decided within {REFEREE_ESCALATION} times the budget, {} only by an unbounded solve",
+        referee.longest.text(),
+        referee.escalated,
+        referee.unbounded
+    );
     engine_kit::println_or_exit!("moves per game: {moves:.1}");
 }
 
