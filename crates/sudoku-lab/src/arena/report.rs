@@ -369,6 +369,7 @@ pub(super) fn print_summary(
         names[0],
         names[1],
         match setting.openings {
+            Some((path, 1, _)) => format!("1 opening of {path}"),
             Some((path, n, _)) => format!("{n} openings of {path}"),
             None => setting.board.to_string(),
         },
