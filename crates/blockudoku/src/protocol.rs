@@ -8,7 +8,7 @@ use puzzle_rules::blockudoku::{Board, GameState, Piece, Scoring, SCORINGS};
 
 use std::time::Duration;
 
-use engine_kit::options::{OptionSpec, OptionTable};
+use engine_kit::options::{OptionKind, OptionSpec, OptionTable, OptionText};
 
 use crate::agents::{Agent, Objective, AGENTS, OBJECTIVES};
 use crate::search::{Outcome, Step};
@@ -22,29 +22,54 @@ pub const PROTOCOL: &str = "protocol blockudoku 1";
 /// Longest accepted `movetime`, in ms (one day): more is surely a mistake.
 pub const MAX_MOVETIME: u64 = 86_400_000;
 
-/// Every option the engine understands: drives `setoption` validation and the `hello`
-/// reply.
-pub fn options() -> OptionTable {
+/// Every option the engine understands: drives `setoption` parsing and the `hello` reply.
+pub fn options() -> OptionTable<Setting> {
     OptionTable {
         specs: vec![
-            OptionSpec::spin("Threads", 1, 1, 64),
+            OptionSpec::spin("Threads", 1, 1, 64, |n| Setting::Threads(n as usize)),
             OptionSpec::combo(
                 "Scoring",
                 "blockudoku",
                 SCORINGS.iter().map(|s| s.name()).collect(),
+                |v| v.parse().ok().map(Setting::Scoring),
             ),
             OptionSpec::combo(
                 "Agent",
                 "default",
                 AGENTS.iter().map(|a| a.name()).collect(),
+                |v| Agent::from_name(v).map(Setting::Agent),
             ),
             OptionSpec::combo(
                 "Objective",
                 "survive",
                 OBJECTIVES.iter().map(|o| o.name()).collect(),
+                |v| Objective::from_name(v).map(Setting::Objective),
             ),
         ],
-        ignore_case: true,
+        text: OptionText {
+            quote: quoted,
+            refused: refused_option,
+        },
+    }
+}
+
+/// The error for a value option `spec` refuses: the range of a number, the values of a
+/// word (`unknown agent 'best' (default, original, strong)`).
+fn refused_option(spec: &OptionSpec<Setting>, value: &str) -> String {
+    match &spec.kind {
+        OptionKind::Spin { min, max, .. } => {
+            format!(
+                "{} must be {min} to {max}, got {}",
+                spec.name,
+                quoted(value)
+            )
+        }
+        OptionKind::Combo { vars, .. } => format!(
+            "unknown {} {} ({})",
+            spec.name.to_ascii_lowercase(),
+            quoted(value),
+            vars.join(", ")
+        ),
     }
 }
 
@@ -309,57 +334,6 @@ pub fn parse_placement(tok: &str) -> Result<PlacementText, String> {
     })
 }
 
-fn parse_setoption<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<Command, String> {
-    const USAGE: &str = "needs: name <N> value <V>";
-    if toks.next() != Some("name") {
-        return Err(USAGE.into());
-    }
-    let name = toks.next().ok_or(USAGE)?;
-    let table = options();
-    let spec = table
-        .find(name)
-        .ok_or_else(|| format!("unknown option {}", quoted(name)))?;
-    if toks.next() != Some("value") {
-        return Err(format!("{} needs a value", spec.name));
-    }
-    let value = toks
-        .next()
-        .ok_or_else(|| format!("{} needs a value", spec.name))?;
-    if let Some(extra) = toks.next() {
-        return Err(match extra {
-            "name" | "value" => twice(extra),
-            _ => format!("unexpected {}", quoted(extra)),
-        });
-    }
-    let setting = match spec.name {
-        "Threads" => {
-            let (min, max) = spec.range();
-            match spec.spin_value(value) {
-                Some(v) => Setting::Threads(v as usize),
-                None => {
-                    return Err(format!(
-                        "Threads must be {min} to {max}, got {}",
-                        quoted(value)
-                    ))
-                }
-            }
-        }
-        "Scoring" => Setting::Scoring(value.parse().map_err(|_| {
-            let names: Vec<&str> = SCORINGS.iter().map(|s| s.name()).collect();
-            format!("unknown scoring {} ({})", quoted(value), names.join(", "))
-        })?),
-        "Objective" => Setting::Objective(Objective::from_name(value).ok_or_else(|| {
-            let names: Vec<&str> = OBJECTIVES.iter().map(|o| o.name()).collect();
-            format!("unknown objective {} ({})", quoted(value), names.join(", "))
-        })?),
-        _ => Setting::Agent(Agent::from_name(value).ok_or_else(|| {
-            let names: Vec<&str> = AGENTS.iter().map(|a| a.name()).collect();
-            format!("unknown agent {} ({})", quoted(value), names.join(", "))
-        })?),
-    };
-    Ok(Command::SetOption(setting))
-}
-
 /// The name of a one-shot line (`<board> <p> [<p> [<p>]]`) in its error messages.
 pub const ONE_SHOT: &str = "one-shot";
 
@@ -403,7 +377,10 @@ fn parse_command(line: &str) -> Result<Command, Refusal> {
         "eval" => no_args("eval", Command::Eval, toks),
         "catalogue" => no_args("catalogue", Command::Catalogue, toks),
         "quit" => no_args("quit", Command::Quit, toks),
-        "setoption" => parse_setoption(toks).map_err(bad("setoption")),
+        "setoption" => options()
+            .parse_setoption(toks)
+            .map(Command::SetOption)
+            .map_err(bad("setoption")),
         "position" => parse_position(toks).map_err(bad("position")),
         "go" => parse_go(toks).map_err(bad("go")),
         "analyse" => analyse::parse(toks)
