@@ -8,6 +8,7 @@ import queue
 import re
 import subprocess
 import threading
+import time
 
 import pytest
 
@@ -57,6 +58,20 @@ class Engine:
                 pytest.fail(f"engine exited (code {self.proc.wait()})")
             if not line.startswith(("propose ", "info ")):
                 return line
+
+    def lines_within(self, seconds):
+        """The lines (progress left out) printed within `seconds`; a correct engine that
+        prints none cannot fail this however busy the machine is."""
+        got = []
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                break
+            if line is None or not line.startswith(("propose ", "info ")):
+                got.append(line)
+        return got
 
     def finish(self):
         """Closes stdin; the exit code and the lines printed after that (progress left out)."""
@@ -140,23 +155,25 @@ def test_go_infinite_answers_only_at_stop(binary, waiting):
     with Engine(binary) as engine:
         engine.send(SEARCH_POSITION[name])
         engine.send("go infinite")
-        engine.send(line)
-        # `isready` is answered at once while the search runs; no bestmove may come before it.
+        # `isready` is answered at once while the search runs and nothing waits before it.
         engine.send("isready")
         assert engine.read() == "readyok"
+        # No bestmove may come for the line sent now, nor for the `isready` behind it.
+        engine.send(line)
+        engine.send("isready")
+        assert engine.lines_within(0.5) == []
         engine.send("stop")
         assert engine.read().startswith("bestmove ")
-        # Then the waiting line is answered (a `go` gives its own bestmove).
-        if line.startswith("go"):
-            assert engine.read().startswith("bestmove ")
-        engine.send("isready")
+        # Then the waiting lines are answered in order (a `go` gives its own bestmove).
         replies = []
         while (got := engine.read()) != "readyok":
             replies.append(got)
         if line == "frobnicate":
             assert replies == ["error unknown command 'frobnicate'"]
         elif line == "show":
-            assert len(replies) > 9
+            assert len(replies) > 9 and not any(r.startswith(("bestmove", "error")) for r in replies)
+        elif line.startswith("go"):
+            assert len(replies) == 1 and replies[0].startswith("bestmove ")
         else:
             assert replies == []
         engine.send("quit")

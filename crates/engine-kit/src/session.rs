@@ -5,11 +5,14 @@
 //!
 //! - The reader thread ([`crate::io::spawn_reader`]) hands over lines of at most
 //!   [`MAX_LINE`](crate::io::MAX_LINE) bytes; a longer one is answered with one `error` line.
-//! - Each line is parsed as soon as it is read. While a search runs, `isready` is answered
-//!   at once, `stop` stops it at once (its answer still comes) and an empty line is
-//!   ignored; every other line, valid or not, waits in a queue with the time it was read.
-//!   Once the search has printed its answer, the waiting lines are answered in input
-//!   order, and a `go` among them starts its search, behind which the rest wait again.
+//! - Each line is parsed as soon as it is read. While a search runs, `stop` stops it at once
+//!   (its answer still comes) and an empty line is ignored; every other line, valid or not,
+//!   waits in a queue with the time it was read. Once the search has printed its answer,
+//!   the waiting lines are answered in input order, and a `go` among them starts its
+//!   search, behind which the rest wait again.
+//! - `isready` is answered once every line before it has been (a `go` counts once its
+//!   search started): at once during a search when nothing waits, else in its turn. So
+//!   `readyok` always confirms every line sent before it.
 //! - `go infinite` holds its answer until `stop`, `quit` or the end of input (C6), whatever
 //!   limit ended its thinking: the kit's [`SearchHandle`] holds it.
 //! - `quit` and the end of input end the session after the lines before them are answered.
@@ -132,14 +135,16 @@ pub fn serve_from<E: Engine>(engine: &mut E, input: Receiver<Option<Input>>) {
         let busy = running.as_ref().is_some_and(|r| !r.answered());
         if busy {
             match control {
-                Control::IsReady => say(&["readyok"]),
+                Control::IsReady if waiting.is_empty() => say(&["readyok"]),
                 Control::Stop => {
                     if let Some(run) = running.take() {
                         run.join(true);
                     }
                 }
                 Control::Empty => {}
-                Control::Quit | Control::Engine => waiting.push_back((parsed, read)),
+                Control::IsReady | Control::Quit | Control::Engine => {
+                    waiting.push_back((parsed, read))
+                }
             }
         } else {
             // Behind lines still waiting (the search answered while this one was on its
