@@ -33,7 +33,7 @@ use crate::io::{say, Input};
 pub enum Control {
     /// A blank line: no reply.
     Empty,
-    /// `isready`: `readyok`, at once, also while a search runs.
+    /// `isready`: `readyok` once every line before it has been answered.
     IsReady,
     /// `stop`: stops the running search (ignored when none runs).
     Stop,
