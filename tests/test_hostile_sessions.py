@@ -181,6 +181,41 @@ def test_go_infinite_answers_only_at_stop(binary, waiting):
         assert code == 0
 
 
+@pytest.mark.parametrize("binary", ENGINES, indirect=True)
+def test_lines_beyond_ten_thousand_waiting_are_skipped(binary):
+    """During `go infinite` at most 10,000 lines wait: the next one is skipped at once with
+    one error, so a client cannot fill the memory with waiting lines."""
+    name = pathlib.Path(binary).name
+    with Engine(binary) as engine:
+        engine.send(SEARCH_POSITION[name])
+        engine.send("go infinite")
+        engine.send(b"frobnicate\n" * 10_001)
+        assert engine.read() == "error line skipped: 10000 lines already wait for the running search"
+        engine.send("stop")
+        assert engine.read().startswith("bestmove ")
+        engine.send("isready")
+        replies = []
+        while (got := engine.read()) != "readyok":
+            replies.append(got)
+        assert replies == ["error unknown command 'frobnicate'"] * 10_000
+        assert engine.finish()[0] == 0
+
+
+@pytest.mark.parametrize("binary", ENGINES, indirect=True)
+def test_long_lines_waiting_for_a_search_cost_no_memory(binary):
+    """800 lines of a megabyte each sent during `go infinite`, under a 600 MB address space:
+    they wait as their one-line replies, not as their text."""
+    name = pathlib.Path(binary).name
+    script = (f"ulimit -v 600000; (printf '%s\\ngo infinite\\n' '{SEARCH_POSITION[name]}'; "
+              f"python3 -c \"import sys; [sys.stdout.write('a' * 1000000 + chr(10)) for _ in range(800)]\"; "
+              f"printf 'stop\\nisready\\n') | '{binary}'")
+    proc = subprocess.run(["bash", "-c", script], capture_output=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-300:]
+    out = [l for l in proc.stdout.decode().splitlines() if not l.startswith(("propose ", "info "))]
+    assert out[0].startswith("bestmove ") and out[-1] == "readyok"
+    assert out[1:-1] == ["error unknown command '" + "a" * 40 + "...'"] * 800
+
+
 @pytest.mark.parametrize("go", ["go depth 1000", "go nodes 18446744073709551615"])
 @pytest.mark.parametrize("ending", ["end of input", "quit"])
 def test_the_end_of_a_session_ends_a_search_without_a_clock(sudoku_bin, go, ending):

@@ -73,10 +73,15 @@ pub fn read_line<R: BufRead>(input: &mut R, max: usize) -> std::io::Result<Optio
     )))
 }
 
-/// Spawns the stdin reader ([`read_line`] with [`MAX_LINE`]). `None` is the end of input
-/// (or a read error), which the protocols treat as `quit`.
+/// How many lines the reader holds that the loop has not taken yet: at most this many
+/// [`MAX_LINE`] lines are in memory on their way, however fast they come.
+pub const READ_AHEAD: usize = 16;
+
+/// Spawns the stdin reader ([`read_line`] with [`MAX_LINE`]), at most [`READ_AHEAD`] lines
+/// ahead of the loop. `None` is the end of input (or a read error), which the protocols
+/// treat as `quit`.
 pub fn spawn_reader() -> mpsc::Receiver<Option<Input>> {
-    let (tx, rx) = mpsc::channel();
+    let (tx, rx) = mpsc::sync_channel(READ_AHEAD);
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
         let mut stdin = stdin.lock();

@@ -10,6 +10,7 @@
 //!   waits in a queue with the time it was read. Once the search has printed its answer,
 //!   the waiting lines are answered in input order, and a `go` among them starts its
 //!   search, behind which the rest wait again.
+//! - At most [`MAX_WAITING`] lines wait; one more is skipped with one `error` line at once.
 //! - `isready` is answered once every line before it has been (a `go` counts once its
 //!   search started): at once during a search when nothing waits, else in its turn. So
 //!   `readyok` always confirms every line sent before it.
@@ -67,6 +68,17 @@ pub trait Engine {
 
 /// A line read and parsed, waiting for its answer.
 type Waiting<C> = (Result<C, String>, Instant);
+
+/// The most lines that wait for a running search. Waiting lines are kept parsed (an error
+/// as its one-line reply), a few hundred bytes each, so the queue stays within a few
+/// megabytes whatever a client sends during `go infinite`.
+pub const MAX_WAITING: usize = 10_000;
+
+/// The reply (after `error `) to a line that finds [`MAX_WAITING`] lines waiting: it is
+/// skipped unanswered otherwise.
+pub fn too_many_waiting() -> String {
+    format!("line skipped: {MAX_WAITING} lines already wait for the running search")
+}
 
 /// How often the loop looks whether the running search has answered while lines wait.
 const POLL: Duration = Duration::from_millis(1);
@@ -142,6 +154,9 @@ pub fn serve_from<E: Engine>(engine: &mut E, input: Receiver<Option<Input>>) {
                     }
                 }
                 Control::Empty => {}
+                Control::IsReady | Control::Engine if waiting.len() >= MAX_WAITING => {
+                    say(&[format!("error {}", too_many_waiting())])
+                }
                 Control::IsReady | Control::Quit | Control::Engine => {
                     waiting.push_back((parsed, read))
                 }
@@ -270,6 +285,18 @@ mod tests {
             session(&["show", "go infinite", "quit", "eval"]),
             ["show", "go infinite", "answer"]
         );
+    }
+
+    #[test]
+    fn lines_beyond_the_queue_limit_are_skipped() {
+        let mut lines = vec!["go infinite".to_string()];
+        lines.extend((0..MAX_WAITING + 5).map(|i| format!("line {i}")));
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let log = session(&lines);
+        // The search, its answer at the end of input, then the first MAX_WAITING lines.
+        assert_eq!(log.len(), 2 + MAX_WAITING);
+        assert_eq!(log[2], "line 0");
+        assert_eq!(log.last().unwrap(), &format!("line {}", MAX_WAITING - 1));
     }
 
     #[test]
