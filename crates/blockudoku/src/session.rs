@@ -1,6 +1,7 @@
-//! The protocol session: the loop that reads lines (the kit's reader thread, so `isready`
-//! and `stop` are answered while a search runs), the game state, the options, and the
-//! search handle. `protocol` parses and formats; `agents` answers.
+//! The protocol session: the game state, the options and the searches, served by the kit's
+//! session loop ([`engine_kit::session`]: `isready` and `stop` are answered while a search
+//! runs, every other line waits for its `bestmove`). `protocol` parses and formats; `agents`
+//! answers.
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
