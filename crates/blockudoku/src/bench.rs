@@ -10,8 +10,8 @@ use rand::{Rng, SeedableRng};
 
 use puzzle_rules::blockudoku::{catalogue, Board, Piece};
 
-use crate::agents::{self, Agent, Objective, Request};
-use crate::search::{Control, Deal, FULL_BEAM};
+use blockudoku::agents::{self, Agent, Objective, Request};
+use blockudoku::search::{Control, Deal, FULL_BEAM};
 
 /// Arguments of `blockudoku bench`.
 #[derive(clap::Args)]

@@ -1,11 +1,10 @@
-//! Game records (protocol/records.md, "Blockudoku"): writing them for `selfplay --record`,
-//! and `blockudoku replay`, which plays a record through the rules and prints each game's
-//! final position and score, or the first illegal step.
+//! Game records (protocol/records.md, "Blockudoku"): writing them (the lab's
+//! `selfplay --record`), and replaying them through the rules to each game's final position
+//! and score, or the first illegal step (the lab's `replay`).
 
 use std::fmt::Write as _;
 
-use anyhow::{bail, Context, Result};
-use engine_kit::cli::CommandLineCheck;
+use anyhow::{bail, Result};
 
 use puzzle_rules::blockudoku::{catalogue, hand_is_dead, GameState, Hand, Piece, Scoring};
 
@@ -316,44 +315,6 @@ impl GameInPlay {
         }
         g.result = kind.to_string();
         Ok(())
-    }
-}
-
-/// `blockudoku replay FILE`: each game's result line and final `position` line.
-pub fn run_replay(path: &std::path::Path) -> Result<()> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read record {}", path.display()))
-        .on_command_line()?;
-    let games = replay(&text).with_context(|| format!("{}", path.display()))?;
-    for g in games {
-        println!(
-            "game {} rounds {} score {} result {}",
-            g.index, g.rounds, g.state.score, g.result
-        );
-        let pieces = if g.hand.no_pieces() {
-            String::new()
-        } else {
-            format!(" pieces {}", protocol::hand_tokens(&g.hand))
-        };
-        println!(
-            "position board {}{pieces} score {} streak {}",
-            g.state.board, g.state.score, g.state.streak
-        );
-    }
-    Ok(())
-}
-
-/// Arguments of `blockudoku replay`.
-#[derive(clap::Args)]
-pub struct ReplayArgs {
-    /// The record file (protocol/records.md).
-    file: std::path::PathBuf,
-}
-
-impl ReplayArgs {
-    /// Runs the replay.
-    pub fn run(&self) -> Result<()> {
-        run_replay(&self.file)
     }
 }
 

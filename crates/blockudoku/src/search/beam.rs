@@ -17,7 +17,7 @@ use crate::eval::{evaluate, evaluate_above};
 // Largest merge table per worker (entries); see `expand`.
 const SEEN_CAP: usize = 1 << 17;
 
-// How many nodes a worker counts before it publishes them and looks at the stop flag.
+/// How many nodes a worker counts before it publishes them and looks at the stop flag.
 pub const POLL: u64 = 256;
 
 #[derive(Default)]

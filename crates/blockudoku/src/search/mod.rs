@@ -168,12 +168,19 @@ pub struct Valuation {
 /// control, beam).
 #[derive(Clone, Copy)]
 pub struct Job<'a> {
+    /// The board the hand is placed on.
     pub board: Board,
+    /// The hand's pieces with their slots.
     pub hand: &'a HandPieces<'a>,
+    /// Which search: the beam search or the original mobility search.
     pub method: Method,
+    /// How final boards are valued.
     pub valuation: &'a Valuation,
+    /// Worker threads.
     pub threads: usize,
+    /// The stop flag, node limit and node counter.
     pub ctl: &'a Control<'a>,
+    /// The beam's width where the method is a beam.
     pub beam: Beam,
     /// How points are counted (when `valuation.points` is set).
     pub tally: Tally,

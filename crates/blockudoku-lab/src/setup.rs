@@ -1,12 +1,4 @@
-//! The laboratory: measuring tools beside the engine, run from the command line.
-//!
-//! - [`selfplay`]: seeded games and their death rate.
-//! - [`chains`]: fixed-exposure hazard measurement (`selfplay --chain-rounds`): probes,
-//!   crisis splitting, two agents compared.
-//! - [`crises`]: agents side by side on the positions where one agent's trouble starts.
-//! - [`crowded`]: a bare `go` against `go movetime` on crowded positions.
-//!
-//! This module holds what they share: the games' set-up and one round of play, the piece
+//! What the lab's tools share: the games' set-up and one round of play, the piece
 //! set of `--pieces`, the agent specs with their parameter overrides, the clears' counts,
 //! the game seeds and the progress line.
 
@@ -19,13 +11,8 @@ use rand::Rng;
 
 use puzzle_rules::blockudoku::{can_place_all, catalogue, GameState, Piece, Scoring};
 
-use crate::agents::{self, Agent, Objective, Request, Settings};
-use crate::search::{self, Control, Deal};
-
-pub mod chains;
-pub mod crises;
-pub mod crowded;
-pub mod selfplay;
+use blockudoku::agents::{self, Agent, Objective, Request, Settings};
+use blockudoku::search::{self, Control, Deal};
 
 /// Clearing placements: how many cleared 1, 2, 3, and 4 or more regions at once, and how many
 /// came right after a clearing placement (a streak, which the `blockudoku` scoring rewards).
@@ -376,7 +363,7 @@ pub(crate) fn with_progress<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::SETTINGS;
+    use blockudoku::agents::SETTINGS;
 
     // Without overrides each objective searches with its own beam; `--beam` replaces the
     // widths only and `--lookahead` the lookahead only.

@@ -1,4 +1,4 @@
-//! `blockudoku crowded`: does time help where games are lost? A fixed set of crowded
+//! `blockudoku-lab crowded`: does time help where games are lost? A fixed set of crowded
 //! positions (from seeded self-play of a weak player: rounds where the default agent's answer
 //! leaves a board the next hand kills with chance at least `--min-chance`) is answered by a bare
 //! `go` and by `go movetime MS` (the default agent spending its time as the strong agent
@@ -14,11 +14,11 @@ use engine_kit::stats;
 use puzzle_rules::blockudoku::{catalogue, Board, Dealer, GameState, Scoring};
 use rand::{Rng, SeedableRng};
 
-use super::game_seed;
-use crate::agents::{self, Agent, Objective, Request};
-use crate::search::{self, final_board, hand_of, Control, Deal, Outcome};
+use crate::setup::game_seed;
+use blockudoku::agents::{self, Agent, Objective, Request};
+use blockudoku::search::{self, final_board, hand_of, Control, Deal, Outcome};
 
-/// Arguments of `blockudoku crowded`.
+/// Arguments of `blockudoku-lab crowded`.
 #[derive(clap::Args)]
 pub struct CrowdedArgs {
     /// Number of crowded positions.
@@ -129,7 +129,7 @@ fn check_arguments(args: &CrowdedArgs) -> Result<()> {
     Ok(())
 }
 
-/// Runs `blockudoku crowded`.
+/// Runs `blockudoku-lab crowded`.
 pub fn run_crowded(args: &CrowdedArgs) -> Result<()> {
     check_arguments(args).on_command_line()?;
     let positions = crowded_positions(args.positions, args.seed, args.min_chance);

@@ -1,0 +1,60 @@
+//! A short Blockudoku game played through the library, no protocol in between: deal seeded
+//! hands, ask the default agent for each hand's placements, play them by the rules and print
+//! the board and score after each round.
+//!
+//! `cargo run --release -p blockudoku --example play -- [ROUNDS] [SEED]` (10 rounds, seed 1).
+
+use std::sync::atomic::AtomicBool;
+
+use blockudoku::agents::{self, Agent, Objective, Request};
+use blockudoku::search::{hand_of, Control, Tally};
+use puzzle_rules::blockudoku::{catalogue, GameState, Scoring};
+use puzzle_rules::rng::SplitMix64;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let rounds: u64 = args
+        .next()
+        .map_or(10, |a| a.parse().expect("ROUNDS: a number"));
+    let seed: u64 = args
+        .next()
+        .map_or(1, |a| a.parse().expect("SEED: a number"));
+    let set = catalogue();
+    let scoring = Scoring::Blockudoku;
+    let mut rng = SplitMix64(seed);
+    let mut state = GameState::default();
+    let never = AtomicBool::new(false);
+    for round in 1..=rounds {
+        let ids = [(); 3].map(|_| rng.below(set.len()));
+        let hand = hand_of(set, &ids);
+        let mut req = Request::new(Agent::Default, Objective::Survive);
+        req.tally = Tally {
+            scoring,
+            streak: state.streak,
+        };
+        let outcome = agents::answer(
+            state.board,
+            &hand,
+            &req,
+            set,
+            &Control::new(&never, u64::MAX),
+        );
+        let Some((line, _)) = outcome.best else {
+            println!("round {round}: hand {ids:?} cannot be placed; game over");
+            return;
+        };
+        for step in &line {
+            let anchor = step.anchor as usize;
+            state
+                .place(hand[step.slot].1, anchor / 9, anchor % 9, scoring)
+                .expect("the agent answers legal placements");
+        }
+        println!(
+            "round {round}: {} nodes; score {} streak {}\n{}",
+            outcome.nodes,
+            state.score,
+            state.streak,
+            state.board.to_string().replace('/', "\n")
+        );
+    }
+}
