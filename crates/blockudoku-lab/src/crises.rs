@@ -30,7 +30,7 @@ use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
 use crate::setup::{game_seed, piece_set, player_with_overrides, BeamOverride, Setup};
-use blockudoku::agents::SETTINGS;
+use blockudoku::agents::Settings;
 use blockudoku::search::Deal;
 
 /// Arguments of `blockudoku-lab crises`.
@@ -177,7 +177,7 @@ impl Screen<'_> {
 
 /// The agent `spec` of `--agents` on the piece set `set`.
 fn setup_of<'a>(spec: &str, set: &'a [Piece]) -> Result<Setup<'a>> {
-    let a = player_with_overrides(spec, SETTINGS, BeamOverride::default())?;
+    let a = player_with_overrides(spec, Settings::default(), BeamOverride::default())?;
     let (agent, objective) = a.player;
     Ok(Setup {
         beam: a.beam,

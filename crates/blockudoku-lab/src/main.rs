@@ -9,6 +9,7 @@
 //! - [`crowded`]: a bare `go` against `go movetime` on crowded positions.
 //! - [`replay`]: a game record played through the rules.
 //! - [`setup`]: what they share (games' set-up, piece sets, agent specs, seeds, progress).
+//! - [`tuning`]: the engine's parameters set by name (`--weights`, agent specs).
 
 use clap::{Parser, Subcommand};
 
@@ -18,6 +19,7 @@ mod crowded;
 mod replay;
 mod selfplay;
 mod setup;
+mod tuning;
 
 /// The `--help` summary.
 const ABOUT: &str =

@@ -17,7 +17,7 @@ use crate::setup::{
     agent_named, game_seed, piece_set, player_with_overrides, width, with_overrides, with_progress,
     BeamOverride, ChainAgent, Clears, Setup,
 };
-use blockudoku::agents::{Settings, SETTINGS};
+use blockudoku::agents::Settings;
 use blockudoku::record::GameRecord;
 
 /// Arguments of `blockudoku-lab selfplay`.
@@ -163,7 +163,10 @@ fn wilson(k: u64, n: u64) -> (f64, f64) {
 
 /// The engine's parameters with the `--weights` overrides.
 fn settings_of(args: &SelfplayArgs) -> Result<Settings> {
-    with_overrides(SETTINGS, args.weights.iter().flatten().map(String::as_str))
+    with_overrides(
+        Settings::default(),
+        args.weights.iter().flatten().map(String::as_str),
+    )
 }
 
 /// The beam overrides of `--beam` and `--lookahead`.
@@ -514,7 +517,7 @@ mod tests {
     fn setup((agent, objective): Player, scoring: Scoring, max_rounds: u64) -> Setup<'static> {
         Setup {
             beam: BeamOverride::default(),
-            settings: SETTINGS,
+            settings: Settings::default(),
             set: catalogue(),
             agent,
             objective,

@@ -11,8 +11,8 @@ use rand::Rng;
 
 use puzzle_rules::blockudoku::{can_place_all, catalogue, GameState, Piece, Scoring};
 
-use blockudoku::agents::{self, Agent, Objective, Request, Settings};
-use blockudoku::search::{self, Control, Deal};
+use blockudoku::agents::{self, Agent, Limits, Objective, Request, Settings};
+use blockudoku::search::{self, Deal, Workers};
 
 /// Clearing placements: how many cleared 1, 2, 3, and 4 or more regions at once, and how many
 /// came right after a clearing placement (a streak, which the `blockudoku` scoring rewards).
@@ -150,20 +150,18 @@ impl Setup<'_> {
     ) -> Option<Round> {
         let set = self.set;
         let hand = search::hand_of(set, &ids);
-        let ctl = Control::new(never, u64::MAX);
         let req = Request {
             agent: self.agent,
             objective: self.objective,
-            settings: &self.settings,
+            settings: self.settings,
             beam: self.beam.apply(self.objective.beam()),
-            threads: 1,
+            workers: Workers::ONE,
             tally: search::Tally {
                 scoring: self.scoring,
                 streak: state.streak,
             },
-            clock: false,
         };
-        let out = agents::answer(state.board, &hand, &req, set, &ctl);
+        let out = agents::answer(state.board, &hand, &req, &Limits::default(), set, never);
         let Some((line, _)) = out.best else {
             // The agent lost the game: say so when the hand could have been placed (an
             // engine bug that measurements must not hide).
@@ -242,7 +240,7 @@ pub(crate) fn with_overrides<'a>(
         let value: i64 = value
             .parse()
             .with_context(|| format!("weight {name}: {value:?} is not an integer"))?;
-        settings.set(name, value).map_err(anyhow::Error::msg)?;
+        crate::tuning::set(&mut settings, name, value).map_err(anyhow::Error::msg)?;
     }
     Ok(settings)
 }
@@ -363,7 +361,7 @@ pub(crate) fn with_progress<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use blockudoku::agents::SETTINGS;
+    use blockudoku::agents::Settings;
 
     // Without overrides each objective searches with its own beam; `--beam` replaces the
     // widths only and `--lookahead` the lookahead only.
@@ -393,14 +391,14 @@ mod tests {
             widths: Some([5, 4]),
             lookahead: None,
         };
-        let spec = |s: &str| player_with_overrides(s, SETTINGS, base);
+        let spec = |s: &str| player_with_overrides(s, Settings::default(), base);
         let a = spec("strong/beam1=10/death_price=7/beam2=0").unwrap();
         assert_eq!(a.player, (Agent::Strong, Objective::Survive));
         assert_eq!(a.settings.next_hand.death_price, 7);
         assert_eq!(a.beam.widths, Some([10, usize::MAX]));
         assert_eq!(a.beam.lookahead, None);
         let a = spec("default/lookahead=0").unwrap();
-        assert_eq!(a.settings, SETTINGS);
+        assert_eq!(a.settings, Settings::default());
         assert_eq!(a.beam.apply(search::DEFAULT_BEAM), [5, 4, 0]);
         assert_eq!(
             spec("strong").unwrap().beam.apply(search::DEFAULT_BEAM),

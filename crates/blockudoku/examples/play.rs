@@ -1,13 +1,13 @@
 //! A short Blockudoku game played through the library, no protocol in between: deal seeded
-//! hands, ask the default agent for each hand's placements, play them by the rules and print
-//! the board and score after each round.
+//! hands, ask the default agent for each hand's placements (`agents::search`, what `go`
+//! runs), play them by the rules and print the board and score after each round.
 //!
 //! `cargo run --release -p blockudoku --example play -- [ROUNDS] [SEED]` (10 rounds, seed 1).
 
 use std::sync::atomic::AtomicBool;
 
-use blockudoku::agents::{self, Agent, Objective, Request};
-use blockudoku::search::{hand_of, Control, Tally};
+use blockudoku::agents::{self, Agent, Limits, Objective, Request};
+use blockudoku::search::{hand_of, Tally};
 use puzzle_rules::blockudoku::{catalogue, GameState, Scoring};
 use puzzle_rules::rng::SplitMix64;
 
@@ -27,18 +27,17 @@ fn main() {
     for round in 1..=rounds {
         let ids = [(); 3].map(|_| rng.below(set.len()));
         let hand = hand_of(set, &ids);
-        let mut req = Request::new(Agent::Default, Objective::Survive);
-        req.tally = Tally {
-            scoring,
-            streak: state.streak,
+        // The settings (agent, objective, parameters, one worker, scoring and streak), the
+        // limits (a bare `go`: no node limit, no clock) and the position are all a search
+        // needs.
+        let req = Request {
+            tally: Tally {
+                scoring,
+                streak: state.streak,
+            },
+            ..Request::new(Agent::Default, Objective::Survive)
         };
-        let outcome = agents::answer(
-            state.board,
-            &hand,
-            &req,
-            set,
-            &Control::new(&never, u64::MAX),
-        );
+        let outcome = agents::search(state.board, &hand, &req, &Limits::default(), &never);
         let Some((line, _)) = outcome.best else {
             println!("round {round}: hand {ids:?} cannot be placed; game over");
             return;

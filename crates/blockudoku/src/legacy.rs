@@ -9,8 +9,8 @@ use std::sync::atomic::AtomicBool;
 
 use puzzle_rules::blockudoku::{catalogue, Board, Piece};
 
-use crate::agents::{self, Agent, Objective, Request};
-use crate::search::{Control, DEFAULT_BEAM};
+use crate::agents::{self, Agent, Limits, Objective, Request};
+use crate::search::{Workers, DEFAULT_BEAM};
 
 /// Tokens of the request being read.
 #[derive(Default)]
@@ -28,7 +28,7 @@ pub fn frame_coords(piece: &Piece, row: usize, col: usize) -> (i64, i64) {
 
 impl Legacy {
     /// Consumes one input line; returns the reply lines of every request it completed.
-    pub fn feed(&mut self, line: &str, agent: Agent, threads: usize) -> Vec<String> {
+    pub fn feed(&mut self, line: &str, agent: Agent, workers: &Workers) -> Vec<String> {
         let mut out = Vec::new();
         for tok in line.split_whitespace() {
             if self.pieces.len() < 3 {
@@ -57,14 +57,14 @@ impl Legacy {
                 }
             }
             if self.cells.len() == 81 {
-                out.extend(self.answer(agent, threads));
+                out.extend(self.answer(agent, workers));
                 *self = Legacy::default();
             }
         }
         out
     }
 
-    fn answer(&self, agent: Agent, threads: usize) -> Vec<String> {
+    fn answer(&self, agent: Agent, workers: &Workers) -> Vec<String> {
         let bits = self
             .cells
             .iter()
@@ -72,13 +72,13 @@ impl Legacy {
             .fold(0u128, |b, (i, &f)| if f { b | 1u128 << i } else { b });
         let hand: Vec<(usize, &Piece)> = self.pieces.iter().copied().enumerate().collect();
         let never = AtomicBool::new(false);
-        let ctl = Control::new(&never, u64::MAX);
         let req = Request {
-            threads,
+            workers: workers.clone(),
             beam: DEFAULT_BEAM,
             ..Request::new(agent, Objective::Survive)
         };
-        let out = agents::answer(Board::from_bits(bits), &hand, &req, catalogue(), &ctl);
+        let board = Board::from_bits(bits);
+        let out = agents::answer(board, &hand, &req, &Limits::default(), catalogue(), &never);
         match out.best {
             None => vec!["Cannot avoid loss.".into()],
             Some((line, _)) => {
@@ -113,14 +113,14 @@ mod tests {
     #[test]
     fn requests_span_lines_and_errors_reset() {
         let mut l = Legacy::default();
-        assert!(l.feed("1\n2\n", Agent::Default, 1).is_empty());
+        assert!(l.feed("1\n2\n", Agent::Default, &Workers::ONE).is_empty());
         let mut text = String::from("3 ");
         text.push_str(&"0 ".repeat(81));
-        let out = l.feed(&text, Agent::Default, 1);
+        let out = l.feed(&text, Agent::Default, &Workers::ONE);
         assert_eq!(out.len(), 2);
         assert_eq!(out[1], "Engine done.");
         assert_eq!(out[0].split_whitespace().count(), 9);
-        let out = l.feed("48", Agent::Default, 1);
+        let out = l.feed("48", Agent::Default, &Workers::ONE);
         assert_eq!(
             out,
             vec!["error legacy piece id must be 1-47, got 48".to_string()]

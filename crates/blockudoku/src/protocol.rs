@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use engine_kit::options::{OptionSpec, OptionTable};
 
-use crate::agents::{Agent, Objective, AGENTS, OBJECTIVES};
+use crate::agents::{Agent, Limits, Objective, AGENTS, OBJECTIVES};
 use crate::search::{Outcome, Step};
 
 pub mod analyse;
@@ -70,6 +70,19 @@ pub struct GoLimits {
     pub nodes: Option<u64>,
     /// Keep the answer until `stop`.
     pub infinite: bool,
+}
+
+impl GoLimits {
+    /// What the search may spend: a bare `go` answers at once from the objective's beam;
+    /// given time or nodes it widens; `movetime` and `infinite` give it a clock to spend.
+    pub fn search_limits(&self) -> Limits {
+        let clock = self.movetime.is_some() || self.infinite;
+        Limits {
+            nodes: self.nodes.unwrap_or(u64::MAX),
+            widen: clock || self.nodes.is_some(),
+            clock,
+        }
+    }
 }
 
 /// One placement as written: hand slot (1-based) and top-left cell (0-based row, col).

@@ -452,7 +452,7 @@ pub fn run(
 mod tests {
     use super::*;
     use crate::setup::BeamOverride;
-    use blockudoku::agents::{Objective, SETTINGS};
+    use blockudoku::agents::{Objective, Settings};
     use puzzle_rules::blockudoku::{catalogue, Piece, Scoring};
 
     fn setup(set: &[Piece]) -> Setup<'_> {
@@ -462,7 +462,7 @@ mod tests {
                 widths: Some([2, 1]),
                 lookahead: Some(0),
             },
-            settings: SETTINGS,
+            settings: Settings::default(),
             set,
             agent: Agent::Default,
             objective: Objective::Survive,

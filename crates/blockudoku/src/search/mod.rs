@@ -24,9 +24,11 @@ pub mod beam;
 pub mod lookahead;
 pub mod points;
 pub mod strong;
+mod workers;
 
 pub use lookahead::LookaheadParams;
 pub use points::PointsParams;
+pub use workers::Workers;
 
 /// One placement of the chosen line: hand slot (0-based), anchor cell `row * 9 + col`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -164,7 +166,7 @@ pub struct Valuation {
     pub points: Option<PointsParams>,
 }
 
-/// One whole-hand search: the board, the hand, how boards are valued, and how (threads,
+/// One whole-hand search: the board, the hand, how boards are valued, and how (workers,
 /// control, beam).
 #[derive(Clone, Copy)]
 pub struct Job<'a> {
@@ -176,8 +178,8 @@ pub struct Job<'a> {
     pub method: Method,
     /// How final boards are valued.
     pub valuation: &'a Valuation,
-    /// Worker threads.
-    pub threads: usize,
+    /// The worker threads.
+    pub workers: &'a Workers,
     /// The stop flag, node limit and node counter.
     pub ctl: &'a Control<'a>,
     /// The beam's width where the method is a beam.
@@ -204,7 +206,7 @@ impl<'a> Job<'a> {
             hand,
             method: Method::Beam,
             valuation,
-            threads: 1,
+            workers: &Workers::ONE,
             ctl,
             beam: DEFAULT_BEAM,
             tally: Tally::default(),
@@ -284,8 +286,9 @@ pub(crate) mod tests {
         let stop = AtomicBool::new(false);
         let ctl = Control::new(&stop, u64::MAX);
         let h = hand(ids);
+        let workers = Workers::new(threads);
         Job {
-            threads,
+            workers: &workers,
             beam: FULL_BEAM,
             ..Job::new(board, &h, &SURVIVE, &ctl)
         }
