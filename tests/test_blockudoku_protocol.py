@@ -162,13 +162,19 @@ def test_score_and_streak_never_wrap(blockudoku_bin):
         assert engine.read() == "error position: streak must be 0 to 2147483647, got '4294967295'"
         engine.send("play 1@r1c1")
         assert engine.read() == "error play: '1@r1c1': slot 1 is not in the hand"
-        # The largest accepted values play on without wrapping: the dot completes row 1
-        # (0 cells left + 18 for one region + 9 for the streak).
+        # A play that would take them past the limits is refused, so a play reply is always a
+        # valid position: the dot completes row 1 (18 for one region + 9 for the streak).
         engine.send("position board .########/" + "/".join(["........."] * 8) +
                     " pieces 1 score 9007199254740992 streak 2147483647")
         engine.send("play 1@r1c1")
-        assert engine.read() == ("position board " + "/".join(["........."] * 9) +
-                                 " pieces - score 9007199254741019 streak 2147483648 cleared 1")
+        assert engine.read() == "error play: score would be 9007199254741019, more than 9007199254740992"
+        engine.send("position board .########/" + "/".join(["........."] * 8) +
+                    " pieces 1 1 score 9007199254740965 streak 2147483646")
+        engine.send("play 1@r1c1")
+        reply = engine.read()
+        assert reply == ("position board " + "/".join(["........."] * 9) +
+                         " pieces - 1 score 9007199254740992 streak 2147483647 cleared 1")
+        engine.send(reply.rsplit(" cleared ", 1)[0])
         assert engine.finish() == (0, [])
 
 

@@ -12,11 +12,17 @@ use puzzle_rules::blockudoku::{catalogue, Board, Piece};
 use crate::agents::{self, Agent, Limits, Objective, Request};
 use crate::search::{Workers, DEFAULT_BEAM};
 
+/// Tokens in one request: three piece ids and 81 cells.
+const REQUEST_TOKENS: usize = 3 + 81;
+
 /// Tokens of the request being read.
 #[derive(Default)]
 pub struct Legacy {
     pieces: Vec<&'static Piece>,
     cells: Vec<bool>,
+    /// Tokens still to skip of a request discarded for a bad token: one error per request,
+    /// and the rest of it is not read as new requests.
+    skip: usize,
 }
 
 /// The original agent's `(r, c)` for a piece whose bounding box's top-left goes on
@@ -31,16 +37,14 @@ impl Legacy {
     pub fn feed(&mut self, line: &str, agent: Agent, workers: &Workers) -> Vec<String> {
         let mut out = Vec::new();
         for tok in line.split_whitespace() {
+            if self.skip > 0 {
+                self.skip -= 1;
+                continue;
+            }
             if self.pieces.len() < 3 {
                 match tok.parse::<usize>().ok().map(Piece::catalogue) {
                     Some(Ok(p)) => self.pieces.push(p),
-                    _ => {
-                        out.push(format!(
-                            "error legacy piece id must be 1-47, got {}",
-                            crate::protocol::shown(tok)
-                        ));
-                        *self = Legacy::default();
-                    }
+                    _ => out.push(self.discard("piece id must be 1-47", tok)),
                 }
                 continue;
             }
@@ -48,11 +52,7 @@ impl Legacy {
                 "0" => self.cells.push(false),
                 "1" => self.cells.push(true),
                 _ => {
-                    out.push(format!(
-                        "error legacy cell must be 0 or 1, got {}",
-                        crate::protocol::shown(tok)
-                    ));
-                    *self = Legacy::default();
+                    out.push(self.discard("cell must be 0 or 1", tok));
                     continue;
                 }
             }
@@ -62,6 +62,17 @@ impl Legacy {
             }
         }
         out
+    }
+
+    /// Discards the request being read for its bad token `tok` (the rest of its 84 tokens
+    /// are skipped); returns the one error line.
+    fn discard(&mut self, want: &str, tok: &str) -> String {
+        let read = self.pieces.len() + self.cells.len();
+        *self = Legacy {
+            skip: REQUEST_TOKENS - read - 1,
+            ..Legacy::default()
+        };
+        format!("error legacy {want}, got {}", crate::protocol::shown(tok))
     }
 
     fn answer(&self, agent: Agent, workers: &Workers) -> Vec<String> {
@@ -125,5 +136,21 @@ mod tests {
             out,
             vec!["error legacy piece id must be 1-47, got 48".to_string()]
         );
+    }
+
+    // One bad token discards its request with one error: the rest of that request is not
+    // read as new requests, and the next request is answered.
+    #[test]
+    fn a_bad_token_is_one_error_for_its_request() {
+        let mut l = Legacy::default();
+        let bad = format!("1 1 1 0 x {}", "0 ".repeat(79));
+        assert_eq!(
+            l.feed(&bad, Agent::Default, &Workers::ONE),
+            vec!["error legacy cell must be 0 or 1, got x".to_string()]
+        );
+        let good = format!("1 1 1 {}", "0 ".repeat(81));
+        let out = l.feed(&good, Agent::Default, &Workers::ONE);
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert_eq!(out[1], "Engine done.");
     }
 }

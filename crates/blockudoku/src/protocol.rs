@@ -4,7 +4,9 @@
 //! (a property test feeds it arbitrary bytes and grammar-built token soup). The option table
 //! [`options`] drives `setoption` validation, the `hello` reply and the protocol document.
 
-use puzzle_rules::blockudoku::{Board, GameState, Piece, Scoring, SCORINGS};
+use puzzle_rules::blockudoku::{
+    Board, BoardParseError, GameState, Piece, PieceParseError, Scoring, SCORINGS,
+};
 
 use std::time::Duration;
 
@@ -152,6 +154,25 @@ pub const MAX_SCORE: u64 = 1 << 53;
 /// `u32::MAX`, so playing on from it can never wrap.
 pub const MAX_STREAK: u64 = i32::MAX as u64;
 
+/// A `play` that would take the score past [`MAX_SCORE`] or the streak past [`MAX_STREAK`]
+/// is refused with this error (`state` is the position it would leave), so every `play`
+/// reply is itself a valid `position`.
+pub fn check_play_limits(state: &GameState) -> Result<(), String> {
+    if state.score > MAX_SCORE {
+        return Err(format!(
+            "play: score would be {}, more than {MAX_SCORE}",
+            state.score
+        ));
+    }
+    if u64::from(state.streak) > MAX_STREAK {
+        return Err(format!(
+            "play: streak would be {}, more than {MAX_STREAK}",
+            state.streak
+        ));
+    }
+    Ok(())
+}
+
 /// `field`'s value from `tok`, a whole number from `min` to `max`; the error names the field,
 /// its range and the input.
 fn number(field: &str, tok: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
@@ -188,11 +209,34 @@ pub fn quoted(tok: &str) -> String {
 }
 
 /// The complaint about a board or piece token: `<word> '<tok>': <error>`, the error's own
-/// leading `<word> ` dropped (`board '.....': needs 81 cells, got 5`).
-fn refused_token(word: &str, tok: &str, e: &dyn std::fmt::Display) -> String {
-    let e = e.to_string();
+/// leading `<word> ` dropped (`board '.....': needs 81 cells, got 5`). The rules crate
+/// writes a bad character as Rust does (`'é'`, `'\''`); here it is quoted as every piece of
+/// input is ([`quoted`]: `'\u{e9}'`).
+fn refused_token(word: &str, tok: &str, e: &dyn std::fmt::Display, bad: Option<char>) -> String {
+    let mut e = e.to_string();
+    if let Some(ch) = bad {
+        e = e.replace(&format!("{ch:?}"), &quoted(&ch.to_string()));
+    }
     let e = e.strip_prefix(word).map_or(&e[..], str::trim_start);
     format!("{word} {}: {e}", quoted(tok))
+}
+
+/// The complaint about the piece token `tok`.
+fn refused_piece(tok: &str, e: PieceParseError) -> String {
+    let bad = match e {
+        PieceParseError::BadChar { ch } => Some(ch),
+        _ => None,
+    };
+    refused_token("piece", tok, &e, bad)
+}
+
+/// The complaint about the board token `tok`.
+fn refused_board(tok: &str, e: BoardParseError) -> String {
+    let bad = match e {
+        BoardParseError::BadChar { ch } => Some(ch),
+        _ => None,
+    };
+    refused_token("board", tok, &e, bad)
 }
 
 /// The error for a keyword given twice in one command.
@@ -218,7 +262,7 @@ fn parse_pieces<'a>(
         if t == "-" {
             hand.push(None);
         } else {
-            let piece = Piece::parse(t).map_err(|e| refused_token("piece", t, &e))?;
+            let piece = Piece::parse(t).map_err(|e| refused_piece(t, e))?;
             hand.push(Some(piece));
         }
     }
@@ -235,7 +279,7 @@ fn parse_position<'a>(toks: impl Iterator<Item = &'a str>) -> Result<Command, St
         Some("empty") => {}
         Some("board") => {
             let b = toks.next().ok_or("board needs a value")?;
-            state.board = Board::parse(b).map_err(|e| refused_token("board", b, &e))?;
+            state.board = Board::parse(b).map_err(|e| refused_board(b, e))?;
         }
         Some("pieces") => return finish_position(state, parse_pieces(&mut toks)?, toks),
         Some(other) => return Err(format!("unexpected {}", quoted(other))),
@@ -436,16 +480,14 @@ fn parse_command(line: &str) -> Result<Command, Refusal> {
             Ok(Command::Play(placements))
         }
         _ if looks_like_board(first) => {
-            let board = Board::parse(first)
-                .map_err(|e| Bad(ONE_SHOT, refused_token("board", first, &e)))?;
+            let board = Board::parse(first).map_err(|e| Bad(ONE_SHOT, refused_board(first, e)))?;
             let mut hand = Vec::new();
             for t in toks {
                 if hand.len() == 3 {
                     let what = format!("a hand has at most 3 pieces, got {}", quoted(t));
                     return Err(Bad(ONE_SHOT, what));
                 }
-                let piece =
-                    Piece::parse(t).map_err(|e| Bad(ONE_SHOT, refused_token("piece", t, &e)))?;
+                let piece = Piece::parse(t).map_err(|e| Bad(ONE_SHOT, refused_piece(t, e)))?;
                 hand.push(Some(piece));
             }
             if hand.is_empty() {

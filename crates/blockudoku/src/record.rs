@@ -72,7 +72,7 @@ impl GameRecord {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Replayed {
     /// The game's number in the record.
-    pub index: String,
+    pub index: u64,
     /// Hands played.
     pub rounds: u64,
     /// The final position (board, score, streak).
@@ -98,6 +98,42 @@ pub fn replay(text: &str) -> Result<Vec<Replayed>> {
             .map_err(|msg| anyhow::anyhow!("line {n}: {msg}"))?;
     }
     record.finish()
+}
+
+/// The game number of a `game <N> [seed <S>]` line's words after `game` (`N` and `S` whole
+/// numbers of 64 bits), or what is wrong with them.
+fn parse_game_line(rest: &str) -> Result<u64, String> {
+    let number = |what: &str, tok: Option<&str>| match tok {
+        Some(t) => t.parse::<u64>().map_err(|_| {
+            format!(
+                "game line: {what} must be a whole number 0 to {}, got {}",
+                u64::MAX,
+                protocol::quoted(t)
+            )
+        }),
+        None => Err(format!(
+            "game line: want game <N> [seed <S>], {what} missing"
+        )),
+    };
+    let mut toks = rest.split_whitespace();
+    let index = number("N", toks.next())?;
+    match toks.next() {
+        None => return Ok(index),
+        Some("seed") => number("S", toks.next())?,
+        Some(t) => {
+            return Err(format!(
+                "game line: want game <N> [seed <S>], got {}",
+                protocol::quoted(t)
+            ))
+        }
+    };
+    match toks.next() {
+        None => Ok(index),
+        Some(t) => Err(format!(
+            "game line: unexpected {} after the seed",
+            protocol::quoted(t)
+        )),
+    }
 }
 
 /// The first line that is neither blank nor a comment must be [`HEADER`].
@@ -154,7 +190,7 @@ impl RecordReplay {
                     .parse()
                     .map_err(|e: puzzle_rules::blockudoku::UnknownScoring| e.to_string())?;
             }
-            "game" => self.start_game(rest),
+            "game" => self.start_game(rest)?,
             "hand" => self.deal_hand(rest)?,
             "play" => {
                 let scoring = self.scoring;
@@ -177,12 +213,12 @@ impl RecordReplay {
         Ok(())
     }
 
-    /// `game <index> ...`: the game before it, if it has no `end` line, counts as ended.
-    fn start_game(&mut self, rest: &str) {
+    /// `game <N> [seed <S>]`: the game before it, if it has no `end` line, counts as ended.
+    fn start_game(&mut self, rest: &str) -> Result<(), String> {
+        let index = parse_game_line(rest)?;
         if let Some(game) = self.game.take() {
             self.games.push(game.replayed);
         }
-        let index = rest.split_whitespace().next().unwrap_or("?").to_string();
         self.game = Some(GameInPlay {
             replayed: Replayed {
                 index,
@@ -193,6 +229,7 @@ impl RecordReplay {
             },
             hand_played: true,
         });
+        Ok(())
     }
 
     /// `hand <n>...`: a new hand dealt from the set, once the last one has been played.

@@ -184,6 +184,7 @@ impl Session {
                 .map_err(|e| refused(&e))?;
             cleared += report.regions;
         }
+        protocol::check_play_limits(&state)?;
         self.state = state;
         self.hand = hand;
         Ok(protocol::position_line(&self.state, &self.hand, cleared))
