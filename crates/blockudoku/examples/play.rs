@@ -11,14 +11,21 @@ use blockudoku::search::{hand_of, Tally};
 use puzzle_rules::blockudoku::{catalogue, GameState, Scoring};
 use puzzle_rules::rng::SplitMix64;
 
+/// The command line's `n`th number, `default` without one; a word that is not a number
+/// ends the program with a one-line message.
+fn number_arg(n: usize, name: &str, default: u64) -> u64 {
+    match std::env::args().nth(n) {
+        None => default,
+        Some(a) => a.parse().unwrap_or_else(|_| {
+            eprintln!("play: {name} must be a whole number, got {a:?}");
+            std::process::exit(2)
+        }),
+    }
+}
+
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let rounds: u64 = args
-        .next()
-        .map_or(10, |a| a.parse().expect("ROUNDS: a number"));
-    let seed: u64 = args
-        .next()
-        .map_or(1, |a| a.parse().expect("SEED: a number"));
+    let rounds = number_arg(1, "ROUNDS", 10);
+    let seed = number_arg(2, "SEED", 1);
     let set = catalogue();
     let scoring = Scoring::Blockudoku;
     let mut rng = SplitMix64(seed);
@@ -39,7 +46,7 @@ fn main() {
         };
         let outcome = agents::search(state.board, &hand, &req, &Limits::default(), &never);
         let Some((line, _)) = outcome.best else {
-            println!("round {round}: hand {ids:?} cannot be placed; game over");
+            engine_kit::println_or_exit!("round {round}: hand {ids:?} cannot be placed; game over");
             return;
         };
         for step in &line {
@@ -48,7 +55,7 @@ fn main() {
                 .place(hand[step.slot].1, anchor / 9, anchor % 9, scoring)
                 .expect("the agent answers legal placements");
         }
-        println!(
+        engine_kit::println_or_exit!(
             "round {round}: {} nodes; score {} streak {}\n{}",
             outcome.nodes,
             state.score,
