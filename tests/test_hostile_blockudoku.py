@@ -1,7 +1,8 @@
 """Hostile input for Blockudoku, case by case from tests/data/hostile/blockudoku.txt: error
 lines escaped as protocol/blockudoku.md promises, `play` at the score and streak limits,
-one error per bad legacy request, and `blockudoku-lab replay` on endless and corrupt records
-(protocol/records.md), the latter with at most 1 GB of address space."""
+one error per bad legacy request, `blockudoku-lab replay` on endless and corrupt records
+(protocol/records.md) and the lab's other input files, each run with at most 1 GB of address
+space."""
 import ast
 import pathlib
 import resource
@@ -19,7 +20,8 @@ def load_cases():
     for raw in CASES_FILE.read_text(encoding="utf-8").splitlines():
         if raw.startswith("case "):
             kind, _, title = raw[len("case "):].partition(": ")
-            cases.append({"kind": kind, "title": title, "send": [], "want": [], "exit": None, "path": None})
+            cases.append({"kind": kind, "title": title, "send": [], "want": [], "exit": None, "path": None,
+                          "args": None})
         elif raw.startswith("> "):
             cases[-1]["send"].append(ast.literal_eval(raw[2:]))
         elif raw.startswith("< "):
@@ -28,6 +30,8 @@ def load_cases():
             cases[-1]["exit"] = int(raw[len("exit "):])
         elif raw.startswith("path "):
             cases[-1]["path"] = raw[len("path "):]
+        elif raw.startswith("args "):
+            cases[-1]["args"] = raw[len("args "):].split()
         elif raw.strip() and not raw.startswith("#"):
             raise ValueError(f"{CASES_FILE}: cannot read line {raw!r}")
     return cases
@@ -41,7 +45,7 @@ def limit_memory():
 
 
 def test_the_case_file_has_every_kind():
-    assert {c["kind"] for c in CASES} == {"engine", "legacy", "replay"}
+    assert {c["kind"] for c in CASES} == {"engine", "legacy", "replay", "lab"}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c['kind']}: {c['title']}" for c in CASES])
@@ -60,7 +64,8 @@ def test_hostile_case(case, blockudoku_bin, blockudoku_lab_bin, tmp_path):
         record = tmp_path / "record.bkr"
         record.write_bytes(b"\n".join(case["send"]) + b"\n")
         path = str(record)
-    proc = subprocess.run([str(blockudoku_lab_bin), "replay", path], capture_output=True, timeout=60,
+    args = case["args"] if case["kind"] == "lab" else ["replay", path]
+    proc = subprocess.run([str(blockudoku_lab_bin), *args], capture_output=True, timeout=60,
                           preexec_fn=limit_memory)
     want = [line.replace("FILE", path) for line in case["want"]]
     assert proc.stderr.decode("utf-8", "replace").splitlines() == want

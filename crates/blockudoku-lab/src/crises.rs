@@ -190,11 +190,14 @@ fn setup_of<'a>(spec: &str, set: &'a [Piece]) -> Result<Setup<'a>> {
     })
 }
 
+/// The largest `--positions-file` read (64 MiB, about 700,000 positions).
+const MAX_POSITIONS_FILE_BYTES: u64 = 64 << 20;
+
 /// The positions of `path` (the format of `--positions-file`), at most `count`, checked
 /// against a set of `n` pieces.
 fn read_positions(path: &Path, count: usize, n: usize) -> Result<Vec<Position>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = crate::setup::read_text(path, MAX_POSITIONS_FILE_BYTES)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     let mut out = Vec::new();
     for (k, line) in text.lines().enumerate().take(count) {
         let at = || format!("{}:{}", path.display(), k + 1);

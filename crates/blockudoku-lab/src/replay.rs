@@ -1,10 +1,9 @@
 //! `blockudoku-lab replay FILE`: plays a game record through the rules and prints each game's
 //! final position and score, or the first illegal step.
 
-use std::io::Read;
 use std::path::Path;
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{Context, Result};
 use engine_kit::cli::CommandLineCheck;
 
 use blockudoku::protocol;
@@ -14,21 +13,9 @@ use blockudoku::record::replay;
 /// or an endless one (`/dev/zero`), is refused before it fills the memory.
 pub const MAX_RECORD_BYTES: u64 = 256 << 20;
 
-/// The text of the record at `path`, read up to [`MAX_RECORD_BYTES`]; refused past it, and
-/// when it is not UTF-8 text.
-fn read_record(path: &Path) -> Result<String> {
-    let file = std::fs::File::open(path)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_RECORD_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_RECORD_BYTES {
-        bail!("larger than {} MiB", MAX_RECORD_BYTES >> 20);
-    }
-    String::from_utf8(bytes).map_err(|e| anyhow!("not UTF-8 text ({e})"))
-}
-
 /// `blockudoku-lab replay FILE`: each game's result line and final `position` line.
 pub fn run_replay(path: &Path) -> Result<()> {
-    let text = read_record(path)
+    let text = crate::setup::read_text(path, MAX_RECORD_BYTES)
         .with_context(|| format!("cannot read record {}", path.display()))
         .on_command_line()?;
     let games = replay(&text).with_context(|| format!("{}", path.display()))?;

@@ -207,8 +207,24 @@ pub(crate) fn piece_set(path: Option<&std::path::Path>) -> Result<Vec<Piece>> {
     }
 }
 
+/// The largest piece file `--pieces` reads (1 MiB): a larger or endless file is refused.
+const MAX_PIECE_FILE_BYTES: u64 = 1 << 20;
+
+/// The UTF-8 text of the file at `path`, read up to `max_bytes`: a larger file, or an endless
+/// one (`/dev/zero`), is refused before it fills the memory.
+pub(crate) fn read_text(path: &std::path::Path, max_bytes: u64) -> Result<String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(max_bytes + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max_bytes {
+        bail!("larger than {} MiB", max_bytes >> 20);
+    }
+    String::from_utf8(bytes).map_err(|e| anyhow::anyhow!("not UTF-8 text ({e})"))
+}
+
 fn load_pieces(path: &std::path::Path) -> Result<Vec<Piece>> {
-    let text = std::fs::read_to_string(path)
+    let text = read_text(path, MAX_PIECE_FILE_BYTES)
         .with_context(|| format!("cannot read piece file {}", path.display()))?;
     let mut set = Vec::new();
     for (n, line) in text.lines().enumerate() {
