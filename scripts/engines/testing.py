@@ -64,6 +64,11 @@ def blockudoku_bin() -> pathlib.Path:
 
 
 @pytest.fixture(scope="session")
+def blockudoku_lab_bin() -> pathlib.Path:
+    return real_binary("blockudoku-lab")
+
+
+@pytest.fixture(scope="session")
 def sudoku_bin() -> pathlib.Path:
     return real_binary("sudoku-agent")
 
