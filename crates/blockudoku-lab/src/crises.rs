@@ -24,7 +24,7 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::{bail, ensure, Context, Result};
 use engine_kit::cli::CommandLineCheck;
-use engine_kit::stats;
+use lab_kit::stats;
 use puzzle_rules::blockudoku::{Board, Dealer, GameState, Piece, Scoring};
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
 use engine_kit::cli::CommandLineCheck;
-use engine_kit::stats;
+use lab_kit::stats;
 use puzzle_rules::blockudoku::{catalogue, Board, Dealer, GameState, Scoring};
 use rand::{Rng, SeedableRng};
 

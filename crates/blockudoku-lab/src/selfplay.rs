@@ -158,7 +158,7 @@ fn wilson(k: u64, n: u64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }
-    engine_kit::stats::wilson(k as f64 / n as f64, n as f64, 1.96)
+    lab_kit::stats::wilson(k as f64 / n as f64, n as f64, 1.96)
 }
 
 /// The engine's parameters with the `--weights` overrides.

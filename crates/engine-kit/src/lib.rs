@@ -16,8 +16,6 @@
 //! - [`options`]: one typed option table that writes the `hello` lines and parses
 //!   `setoption` into the engine's settings.
 //! - [`cli`]: command-line parsing with one-line errors and non-zero exits.
-//! - [`stats`]: the intervals and tests self-play and the arena report (Wilson, exact
-//!   Poisson and Clopper-Pearson intervals, exact binomial test, rate ratio).
 //!
 //! It depends on std, anyhow and clap only, and knows nothing of either game.
 #![deny(missing_docs)]
@@ -27,4 +25,3 @@ pub mod handle;
 pub mod io;
 pub mod options;
 pub mod session;
-pub mod stats;
