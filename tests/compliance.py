@@ -572,7 +572,7 @@ def c_sudoku_propose_first(p: Protocol, cmd: List[str]) -> str:
 
 
 
-# --- the conventions of both protocols (protocol/README.md, C1..C12) ------------------------------
+# --- the conventions of both protocols (protocol/README.md, C1..C14) ------------------------------
 # One check per convention, for both engines. A protocol supplies what differs (its cell syntax,
 # its fields); `EXPECTED_FAILURES` names the conventions an engine does not follow yet, with why.
 

@@ -7,9 +7,9 @@
 //! The way from `go` to `bestmove` runs one way:
 //!
 //! - [`protocol`]: commands in, replies out, the option table; no I/O.
-//! - [`session`]: the protocol loop, the game state, options and the search handle (all from
-//!   `engine-kit`: reader thread, line-atomic output, `SearchHandle`); [`legacy`]: the
-//!   original GUI's I/O.
+//! - [`session`]: the game state and the commands, served by `engine-kit`'s protocol loop
+//!   (reader thread, line-atomic output, the search handle, the option table); [`legacy`]:
+//!   the original GUI's I/O.
 //! - [`agents`]: which search answers, with which parameters, objective and clock.
 //! - [`search`]: the whole-hand search, the lookahead and the strong agent's weighing (pure
 //!   computation, told when to stop).
