@@ -71,6 +71,11 @@ class ProtocolViolation(EngineProblem):
     """The engine answered something the protocol does not allow here."""
 
 
+class EngineCallOnTkThread(RuntimeError):
+    """A window called the engine on its Tk thread (raised only where the window tests forbid
+    it, `engines.testing.forbid_tk_thread`): the window would freeze until the answer came."""
+
+
 class MoveNotation:
     """A move written as whole numbers in a fixed pattern (a placement, a sudoku move).
 
@@ -222,6 +227,10 @@ class LineEngine:
     unlimited_search_timeout = 60.0
     # After a search timed out: how long `stop` may take to bring the `bestmove`.
     stop_grace = 1.0
+    # The window tests set this to the Tk thread: any command but `stop` sent from it raises
+    # EngineCallOnTkThread (and is listed in `tk_thread_calls`), for every engine at once.
+    forbidden_thread: ClassVar[Optional[threading.Thread]] = None
+    tk_thread_calls: ClassVar[List[str]] = []
 
     def __init__(
         self,
@@ -306,6 +315,9 @@ class LineEngine:
         """Writes one line to the engine."""
         if "\n" in line or "\r" in line:
             raise ValueError("a command is one line")
+        if LineEngine.forbidden_thread is threading.current_thread() and line != "stop":
+            LineEngine.tk_thread_calls.append(line)
+            raise EngineCallOnTkThread(f"{line!r} sent on the Tk thread")
         with self._write_lock:
             try:
                 assert self.proc.stdin is not None

@@ -203,6 +203,25 @@ class BlockudokuEngine(LineEngine):
                 raise ProtocolViolation(f"bad catalogue entry {tok!r}: {err}") from None
         return pieces
 
+    def fits(self) -> List[Optional[bool]]:
+        """Whether each piece of the position's hand fits somewhere on the board on its own
+        (`fits` command): True, False, or None for a played slot; [] for no hand. No search.
+
+        >>> engine.position("#" * 80 + ".", [1, 28, None])      # doctest: +SKIP
+        >>> engine.fits()                                        # doctest: +SKIP
+        [True, False, None]
+        """
+        line = "fits"
+        self.send(line)
+        answer = self.read_line(self.startup_timeout, line)
+        tokens = answer.split()
+        if tokens[:1] == ["error"]:
+            raise EngineError(answer.partition(" ")[2].strip(), line)
+        words = {"1": True, "0": False, "-": None}
+        if tokens[:1] != ["fits"] or len(tokens) < 2 or not (tokens[1:] == ["none"] or all(t in words for t in tokens[1:])):
+            raise ProtocolViolation(f"expected a fits line, got {answer!r}")
+        return [] if tokens[1:] == ["none"] else [words[t] for t in tokens[1:]]
+
     def play(self, placements: Iterable[Union[Placement, str]]) -> PlayState:
         """Applies placements to the current position with the engine's rules.
 

@@ -12,17 +12,19 @@ use); scripts/timing_bench.py measures the promises themselves.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from typing import List, Tuple
 
 import pytest
 
-from .base import REPO_ROOT
+from .base import REPO_ROOT, LineEngine
 
 ROOT = REPO_ROOT
 SCRIPTS = ROOT / "scripts"
@@ -169,6 +171,40 @@ def tk_root(display):
         root.destroy()
     except tk.TclError:
         pass
+
+
+@pytest.fixture
+def forbid_tk_thread():
+    """Every engine command but `stop` sent from this (the Tk) thread raises
+    EngineCallOnTkThread: the windows must ask their engines on a worker thread. The test's own
+    calls go inside `with direct():`. Fails the test if a window broke the rule."""
+    LineEngine.tk_thread_calls.clear()
+    LineEngine.forbidden_thread = threading.current_thread()
+    try:
+        yield
+    finally:
+        LineEngine.forbidden_thread = None
+    assert not LineEngine.tk_thread_calls, f"engine calls on the Tk thread: {LineEngine.tk_thread_calls}"
+
+
+@contextlib.contextmanager
+def direct():
+    """A test's own engine calls from the Tk thread (not the window's), under forbid_tk_thread."""
+    saved = LineEngine.forbidden_thread
+    LineEngine.forbidden_thread = None
+    try:
+        yield
+    finally:
+        LineEngine.forbidden_thread = saved
+
+
+def settle(app, seconds: float = 60.0) -> bool:
+    """Runs the Tk event loop until the window's engine calls are all answered and delivered
+    (`app.calls.idle`); a generous limit, so a loaded machine only makes it slower."""
+    pump(app.root)
+    ok = wait_for(app.root, lambda: app.calls.idle, seconds)
+    pump(app.root)
+    return ok
 
 
 def pump(root, seconds: float = 0.0) -> None:
