@@ -227,10 +227,14 @@ class LineEngine:
     unlimited_search_timeout = 60.0
     # After a search timed out: how long `stop` may take to bring the `bestmove`.
     stop_grace = 1.0
-    # The window tests set this to the Tk thread: any command but `stop` sent from it raises
+    # The window tests set this to the Tk thread: any command but `stop` (Stop) and `quit` (the
+    # window closing) sent from it raises
     # EngineCallOnTkThread (and is listed in `tk_thread_calls`), for every engine at once.
     forbidden_thread: ClassVar[Optional[threading.Thread]] = None
     tk_thread_calls: ClassVar[List[str]] = []
+    # Set by the window tests: the first window to start (engines.window.EngineCalls) makes its
+    # Tk thread the forbidden one.
+    guard_windows: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -315,7 +319,7 @@ class LineEngine:
         """Writes one line to the engine."""
         if "\n" in line or "\r" in line:
             raise ValueError("a command is one line")
-        if LineEngine.forbidden_thread is threading.current_thread() and line != "stop":
+        if LineEngine.forbidden_thread is threading.current_thread() and line not in ("stop", "quit"):
             LineEngine.tk_thread_calls.append(line)
             raise EngineCallOnTkThread(f"{line!r} sent on the Tk thread")
         with self._write_lock:

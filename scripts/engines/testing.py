@@ -18,7 +18,6 @@ import pathlib
 import shutil
 import subprocess
 import sys
-import threading
 import time
 from typing import List, Tuple
 
@@ -175,14 +174,16 @@ def tk_root(display):
 
 @pytest.fixture
 def forbid_tk_thread():
-    """Every engine command but `stop` sent from this (the Tk) thread raises
-    EngineCallOnTkThread: the windows must ask their engines on a worker thread. The test's own
-    calls go inside `with direct():`. Fails the test if a window broke the rule."""
+    """Once a window has started, every engine command but `stop` sent from its (the Tk)
+    thread raises EngineCallOnTkThread: the windows must ask their engines on a worker thread.
+    The test's own calls from then on go inside `with direct():`. Fails the test if a window
+    broke the rule."""
     LineEngine.tk_thread_calls.clear()
-    LineEngine.forbidden_thread = threading.current_thread()
+    LineEngine.guard_windows = True
     try:
         yield
     finally:
+        LineEngine.guard_windows = False
         LineEngine.forbidden_thread = None
     assert not LineEngine.tk_thread_calls, f"engine calls on the Tk thread: {LineEngine.tk_thread_calls}"
 
@@ -195,7 +196,7 @@ def direct():
     try:
         yield
     finally:
-        LineEngine.forbidden_thread = saved
+        LineEngine.forbidden_thread = saved if LineEngine.guard_windows else None
 
 
 def settle(app, seconds: float = 60.0) -> bool:

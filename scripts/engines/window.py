@@ -49,6 +49,8 @@ class EngineCalls:
         self._out: "queue.Queue[Tuple[Optional[Callable], object, bool]]" = queue.Queue()
         self._pending = 0  # calls made and not yet delivered (Tk thread only)
         self._closed = False
+        if LineEngine.guard_windows:
+            LineEngine.forbidden_thread = threading.current_thread()
         self._worker = threading.Thread(target=self._work, name="engine-calls", daemon=True)
         self._worker.start()
         self._job = root.after(DELIVER_MS, self._deliver)
@@ -141,25 +143,29 @@ def stop_search(engine: LineEngine) -> None:
 
 
 class BusyIndicator:
-    """A small bar that moves while the engine works, with a word saying what it does."""
+    """A small moving bar with a word while the engine works; an empty space of the same size
+    otherwise (so nothing beside it moves)."""
 
     def __init__(self, parent: tk.Misc, calls: EngineCalls):
-        self.frame = tk.Frame(parent)
+        self.frame = tk.Frame(parent, width=130, height=22)
+        self.frame.pack_propagate(False)
         self.bar = ttk.Progressbar(self.frame, mode="indeterminate", length=60)
-        self.bar.pack(side="left")
         self.text = tk.StringVar(value="")
-        # A fixed width, so that the row does not move when the word changes.
-        tk.Label(self.frame, textvariable=self.text, width=9, anchor="w", fg=NORMAL).pack(side="left", padx=(3, 0))
+        self.label = tk.Label(self.frame, textvariable=self.text, anchor="w", fg=NORMAL)
         self.busy = False
         calls.on_busy.append(self.show)
 
     def show(self, busy: bool) -> None:
         self.busy = busy
         if busy:
+            self.bar.pack(side="left")
+            self.label.pack(side="left", padx=(3, 0))
             self.bar.start(60)
             self.text.set("engine...")
         else:
             self.bar.stop()
+            self.bar.pack_forget()
+            self.label.pack_forget()
             self.text.set("")
 
 
@@ -226,8 +232,7 @@ class Dialogs:
 class ScrollPanel(tk.Frame):
     """A column of controls that scrolls vertically when the window is too short for it.
 
-    Put the controls in `.inner`. Its width follows the panel; the scroll bar shows only when
-    the controls are taller than the panel."""
+    Put the controls in `.inner`. Its width follows the panel."""
 
     def __init__(self, parent: tk.Misc, width: int, max_height: int = 600, **kwargs):
         super().__init__(parent, **kwargs)
@@ -235,7 +240,12 @@ class ScrollPanel(tk.Frame):
         self.canvas = tk.Canvas(self, width=width, highlightthickness=0, bd=0)
         self.scrollbar = tk.Scrollbar(self, orient="vertical", command=self.canvas.yview)
         self.canvas.configure(yscrollcommand=self.scrollbar.set)
+        # Always there (thin): a bar that came and went would change the width the controls
+        # wrap to, and with it whether the bar is needed.
+        self.scrollbar.configure(width=10)
+        self.scrollbar.pack(side="right", fill="y")
         self.canvas.pack(side="left", fill="both", expand=True)
+        self._inner_width = 0
         self.inner = tk.Frame(self.canvas)
         self._item = self.canvas.create_window(0, 0, window=self.inner, anchor="nw")
         self.inner.bind("<Configure>", self._inner_changed)
@@ -245,21 +255,29 @@ class ScrollPanel(tk.Frame):
             widget.bind("<Button-5>", lambda _e: self.canvas.yview_scroll(2, "units"))
 
     def _inner_changed(self, _event=None) -> None:
-        self.canvas.configure(scrollregion=(0, 0, self.inner.winfo_width(), self.inner.winfo_reqheight()))
-        self.canvas.configure(height=min(self.inner.winfo_reqheight(), self.max_height))
-        self._scrollbar_as_needed()
+        region = (0, 0, self.inner.winfo_width(), self.inner.winfo_reqheight())
+        if tuple(int(float(v)) for v in str(self.canvas.cget("scrollregion") or "0 0 0 0").split()) != region:
+            self.canvas.configure(scrollregion=region)
+        height = min(self.inner.winfo_reqheight(), self.max_height)
+        if int(self.canvas.cget("height")) != height:
+            self.canvas.configure(height=height)
 
     def _outer_changed(self, event) -> None:
-        self.canvas.itemconfigure(self._item, width=event.width)
-        self._scrollbar_as_needed()
+        if self._inner_width != event.width:
+            self._inner_width = event.width
+            self.canvas.itemconfigure(self._item, width=event.width)
+            self.wrap(event.width)
 
-    def _scrollbar_as_needed(self) -> None:
-        needed = self.inner.winfo_reqheight() > self.canvas.winfo_height() > 1
-        if needed and not self.scrollbar.winfo_ismapped():
-            self.scrollbar.pack(side="right", fill="y", before=self.canvas)
-        elif not needed and self.scrollbar.winfo_ismapped():
-            self.scrollbar.pack_forget()
-            self.canvas.yview_moveto(0)
+    def wrap(self, width: int) -> None:
+        """Wraps every Flow in the panel to `width` (the panel's, less their indent)."""
+        def walk(widget: tk.Misc, indent: int) -> None:
+            for child in widget.winfo_children():
+                pad = indent + 2 * int(str(child.pack_info().get("padx", 0)).split()[0]) if child.winfo_manager() == "pack" else indent
+                if isinstance(child, Flow):
+                    child.wrap(width - pad - 4)
+                else:
+                    walk(child, pad + 2 * int(str(child.cget("bd") if "bd" in child.keys() else 0)))
+        walk(self.inner, 0)
 
     def show(self, widget: tk.Misc) -> None:
         """Scrolls so that `widget` (inside the panel) is in view."""
@@ -284,17 +302,18 @@ class Flow(tk.Frame):
         self.gap = gap
         self.items: List[tk.Misc] = []
         self.lines: List[tk.Frame] = []
-        self._width = 0
-        self.bind("<Configure>", self._changed)
+        self._width = 10**6
 
     def add(self, *widgets: tk.Misc) -> None:
         self.items.extend(widgets)
-        self._arrange(self._width or 10**6)
+        self._arrange(self._width)
 
-    def _changed(self, event) -> None:
-        if event.width != self._width:
-            self._width = event.width
-            self._arrange(event.width)
+    def wrap(self, width: int) -> None:
+        """Lays the controls out in lines no wider than `width` (told by the ScrollPanel: a
+        Flow that listened to its own size would feed back into it)."""
+        if width != self._width:
+            self._width = width
+            self._arrange(width)
 
     def _arrange(self, width: int) -> None:
         groups: List[List[tk.Misc]] = [[]]

@@ -185,6 +185,10 @@ def blockudoku(args):
                 pieces = [p for i, p in enumerate(pieces, 1) if i not in used]
                 rows = "/".join(board[i:i + 9] for i in range(0, 81, 9))
                 out.write(f"position board {rows} pieces {' '.join(pieces) or 'none'} score {score} streak {streak} cleared {cleared}\n")
+        elif cmd == "fits":
+            words = ["-" if p == "-" else "1" if any(fits(board, shape(p), r, c) for r in range(9) for c in range(9)) else "0"
+                     for p in pieces]
+            out.write("fits " + (" ".join(words) if words else "none") + "\n")
         elif cmd == "catalogue":
             out.write("catalogue " + " ".join(f"{i}:{s}" for i, s in SHAPES.items()) + "\n")
         elif cmd == "quit":

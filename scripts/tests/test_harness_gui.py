@@ -3,9 +3,12 @@
 Screenshots go to tests/artifacts/ (kept by CI as test artifacts, ignored by git)."""
 
 import pytest
-from engines.testing import fake_command, pump, real_engine, screenshot, wait_for
+from engines.testing import direct, fake_command, pump, real_engine, screenshot, settle, wait_for
 
 from engines import BlockudokuEngine, SudokuEngine, load_catalogue
+
+# The windows must never ask an engine on their Tk thread (engines.testing.forbid_tk_thread).
+pytestmark = pytest.mark.usefixtures("forbid_tk_thread")
 
 
 def blockudoku_engine(kind):
@@ -26,7 +29,7 @@ def drag(app, slot, row, col, steps=3):
         pump(app.root)
         previews.append(len(c.find_withtag("preview")))
     c.event_generate("<ButtonRelease-1>", x=x1, y=y1)
-    pump(app.root)
+    settle(app)
     return previews
 
 
@@ -40,14 +43,15 @@ def test_blockudoku_front_end(kind, tk_root, artifacts):
         catalogue = engine.catalogue()
         assert catalogue == load_catalogue()
         app = blockudoku_gui.BlockudokuApp(tk_root, engine, catalogue, seed=11, delay=10)
-        pump(tk_root, 0.2)
-        # About the original's 470x700, with a row for the Agent choice.
-        assert abs(tk_root.winfo_width() - 470) <= 10 and 690 <= tk_root.winfo_height() <= 750
+        settle(app)
+        # It opens within a 1366x768 screen.
+        assert tk_root.winfo_width() <= 1366 and tk_root.winfo_height() <= 700
         first_hand = list(app.game.hand)
         assert app.score_var.get() == "Score: 0" and all(app.fits)
 
         # Seeded deals are reproducible.
         app.new_game()
+        settle(app)
         assert app.game.hand == first_hand
 
         # Drag the first piece onto the middle of the board: preview while dragging, then placed.
@@ -67,28 +71,33 @@ def test_blockudoku_front_end(kind, tk_root, artifacts):
 
         # Undo restores the board and the hand.
         app.undo()
+        settle(app)
         assert app.game.board == "." * 81 and app.game.hand == first_hand and app.game.score == 0
 
         # Hint: the engine's sequence drawn on the board.
         app.show_hint()
+        settle(app)
         assert len(app.hint) == 3 and app.canvas.find_withtag("hint")
 
         # Pieces that fit nowhere are greyed out (the engine decides): one hole, a 1x1 and two 2x2.
         app.game.board, app.game.hand = "#" * 40 + "." + "#" * 40, [1, 28, 28]
         app.after_change()
+        settle(app)
         assert app.fits == [True, False, False] and len(app.canvas.find_withtag("grey")) == 8
         screenshot(tk_root, artifacts / f"blockudoku-gui-greyed-{kind}.png")
 
         # A full row clears (the engine's answer), and the cleared cells flash.
         app.game.board, app.game.hand = "." + "#" * 8 + "." * 72, [1, 28, 28]
         app.after_change()
+        settle(app)
         drag(app, 0, 0, 0)
         assert app.game.board == "." * 81 and "cleared 1 region" in app.status_var.get()
-        assert len(app.canvas.find_withtag("flash")) == 9
+        assert len(app.flashed) == 9
 
         # A hand that cannot be placed ends the game: message with the final score, new game.
         app.game.board, app.game.hand, app.game.score = "#" * 40 + "." + "#" * 40, [28, 28, 28], 77
         app.after_change()
+        settle(app)
         assert app.games_finished == [77] and app.game.board == "." * 81 and app.game.score == 0
         assert app.game_over_window is not None and app.game_over_window.winfo_exists()
         app.close_game_over()
@@ -97,13 +106,16 @@ def test_blockudoku_front_end(kind, tk_root, artifacts):
         scoring = engine.options.get("Scoring")
         if scoring and scoring.choices:
             app.set_scoring(scoring.choices[-1])
+            settle(app)
             assert "problem" not in app.status_var.get()
 
         agent = engine.options.get("Agent")
         if agent and agent.choices:
             app.set_option("Agent", agent.choices[0])
+            settle(app)
             assert "problem" not in app.status_var.get() and agent.choices[0] in app.status_var.get()
             app.set_option("Agent", agent.default)
+            settle(app)
 
         # The engine plays on its own, animating placement by placement.
         app.engine_button.invoke()
@@ -113,6 +125,7 @@ def test_blockudoku_front_end(kind, tk_root, artifacts):
         screenshot(tk_root, shot)
         app.engine_button.invoke()
         assert app.engine_button.cget("text") == "Start Engine" and not app.autoplay
+        settle(app)
         assert shot.stat().st_size > 2000
 
 
