@@ -1092,25 +1092,25 @@ class BlockudokuApp(EngineSupervision):
         """Sets the board, hand, score and streak from a `position` line (the engine checks it)."""
         text = self.position_var.get().strip()
         line = text if text.startswith("position") else "position " + text
-        try:
-            state = BlockudokuEngine.parse_state(line)
-            by_shape = {p.shape: pid for pid, p in self.catalogue.items()}
-            hand: List[Optional[int]] = []
-            for tok in state.pieces:
-                if tok is None:
-                    hand.append(None)
-                elif tok.isdigit() and int(tok) in self.catalogue:
-                    hand.append(int(tok))
-                else:
-                    shape = Piece.from_shape(tok).shape
-                    if shape not in by_shape:
-                        raise ValueError(f"piece {tok} is not one of the catalogue's")
-                    hand.append(by_shape[shape])
-        except (ValueError, EngineProblem) as err:
-            self.error(f"Not a position: {err}")
-            return
 
         def accepted(_) -> None:
+            try:
+                state = BlockudokuEngine.parse_state(line)
+                by_shape = {p.shape: pid for pid, p in self.catalogue.items()}
+                hand: List[Optional[int]] = []
+                for tok in state.pieces:
+                    if tok is None:
+                        hand.append(None)
+                    elif tok.isdigit() and int(tok) in self.catalogue:
+                        hand.append(int(tok))
+                    else:
+                        shape = Piece.from_shape(tok).shape
+                        if shape not in by_shape:
+                            raise ValueError(f"piece {tok} is not one of the catalogue's")
+                        hand.append(by_shape[shape])
+            except (ValueError, EngineProblem) as err:
+                self.error(f"Not a position: {err}")
+                return
             self.game.board = state.board
             self.game.hand = (hand + [None, None, None])[:3]
             self.game.score, self.game.streak = state.score, state.streak
