@@ -308,6 +308,13 @@ class Flow(tk.Frame):
         self.items.extend(widgets)
         self._arrange(self._width)
 
+    def clear(self) -> None:
+        """Destroys the controls (to add others)."""
+        for widget in self.items:
+            widget.destroy()
+        self.items = []
+        self._shape = None
+
     def wrap(self, width: int) -> None:
         """Lays the controls out in lines no wider than `width` (told by the ScrollPanel: a
         Flow that listened to its own size would feed back into it)."""

@@ -133,7 +133,8 @@ def sudoku_app(tk_root, engine, **kwargs):
     import sudoku_gui
 
     app = sudoku_gui.SudokuApp(tk_root, engine, **kwargs)
-    pump(tk_root, 0.1)
+    # The game has started (agents may go on playing: not waiting for the window to be idle).
+    assert wait_for(tk_root, lambda: app.state is not None, 60)
     return app
 
 
@@ -144,7 +145,7 @@ def click_cell(app, r, c):
 
 
 def value_button(app, value):
-    return app.values_frame.winfo_children()[value - 1]
+    return app.values_frame.items[value - 1]
 
 
 def test_sudoku_front_end(tk_root, artifacts, tmp_path):
@@ -153,13 +154,13 @@ def test_sudoku_front_end(tk_root, artifacts, tmp_path):
         engine.setoption("Threads", 1)
         app = sudoku_app(tk_root, engine, board="2x2", mode="classic", players=("human", "greedy"), movetime=20)
         assert app.state.size == 4 and app.state.turn == 1
-        assert len(app.values_frame.winfo_children()) == 5  # values 1-4 and Pass
+        assert len(app.values_frame.items) == 5  # values 1-4 and Pass
 
         # Human move: click a cell, click a value.
         click_cell(app, 0, 0)
         assert app.selected == (0, 0)
         value_button(app, 1).invoke()
-        pump(tk_root)
+        settle(app)
         assert app.state.values[0][0] == 1 and app.state.owners[0][0] == 1
         # The agent (player 2) answers by itself.
         assert wait_for(tk_root, lambda: app.state.turn == 1 and not app.thinking, 5)
@@ -171,7 +172,7 @@ def test_sudoku_front_end(tk_root, artifacts, tmp_path):
         before = [row[:] for row in app.state.values]
         click_cell(app, 0, empty_in_row0)
         value_button(app, 1).invoke()
-        pump(tk_root)
+        settle(app)
         assert app.state.values == before and app.state.turn == 1
         assert "1" in app.status_var.get()
 
@@ -188,10 +189,15 @@ def test_sudoku_front_end(tk_root, artifacts, tmp_path):
         app.movetime_var.set("2000")
         app.size_var.set("3x3")
         app.new_game()
-        assert wait_for(tk_root, lambda: app.thinking, 2)
+        assert wait_for(tk_root, lambda: app.thinking, 20)
+        app.player_vars[0].set("human")
+        app.player_vars[1].set("human")
         app.new_game()
-        assert not app.thinking and app.state.size == 9
-        engine.isready()  # the engine is in step with us again
+        assert not app.thinking
+        settle(app)
+        assert app.state.size == 9
+        with direct():
+            engine.isready()  # the engine is in step with us again
         app.movetime_var.set("20")
 
         # Board chooser: a 2024/25 board file with a taboo move, in rows mode.
@@ -203,23 +209,25 @@ def test_sudoku_front_end(tk_root, artifacts, tmp_path):
         app.player_vars[0].set("human")
         app.player_vars[1].set("human")
         app.new_game(str(board_file))
-        pump(tk_root, 0.1)
+        settle(app)
         assert "cannot" not in app.status_var.get(), app.status_var.get()
         assert app.state.values[0][0] == 1 and app.state.owners[3][3] == 2
         assert app.taboo_list.get(0, "end") == ("r1c2=2 start",)  # 1-based, found before the game
         assert app.mode_var.get() == "rows"  # the Mode box follows the file
         # A human with no playable cell passes with the Pass button (rows mode, row 0 full).
-        engine.position(2, 2, "1234/..../..../....", mode="rows", turn=1)
+        with direct():
+            engine.position(2, 2, "1234/..../..../....", mode="rows", turn=1)
         app.refresh()
+        settle(app)
         assert app.state.turn == 1
-        app.values_frame.winfo_children()[-1].invoke()  # Pass
-        pump(tk_root)
+        app.values_frame.items[-1].invoke()  # Pass
+        settle(app)
         assert app.state.turn == 2 and "passes" in app.status_var.get()
         # Size and mode chooser.
         app.size_var.set("2x3")
         app.mode_var.set("rows")
         app.new_game()
-        pump(tk_root, 0.1)
+        settle(app)
         assert (app.state.m, app.state.n, app.state.mode) == (2, 3, "rows")
         shot = screenshot(tk_root, artifacts / "sudoku-gui.png")
         assert shot.stat().st_size > 2000
