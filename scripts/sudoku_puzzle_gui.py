@@ -7,7 +7,7 @@ candidates are the values it accepts, the solution comes from `solve` (with `no 
 `multiple solutions`), a full grid is confirmed by `check`, and New asks `generate`.
 
 Keys: 1-9 and A-G enter a value on the selected cell, Ctrl+value toggles a pencil mark,
-BackSpace/Delete/0/. erase your entry, the arrow keys move the selection.
+BackSpace/Delete/0/. erase your entry, the arrow keys move the selection, H gives a hint.
 
     python3 scripts/sudoku_puzzle_gui.py [--engine PATH] [--board 3x3] [--difficulty easy] [--seed 1] [--file F]
 """
@@ -25,11 +25,17 @@ from tkinter import filedialog, ttk
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from engines.cli import HelpFormatter
+from engines.window import BoardAndPanel, Flow, ScrollPanel
 from engines.sudoku import value_char
 from engines.tools import DIFFICULTIES, Grid, Solution, SudokuTools, ToolError
 
 Cell = Tuple[int, int]
-BOARD_PX = 468
+BOARD_PX = 468  # the grid's side at the window's first size; it follows the window
+LABELS_PX = 18  # the row and column numbers left of and above the grid
+PANEL_W = 290
+# The window opens within a 1366x768 screen; every control stays reachable down to MIN_SIZE.
+START_SIZE = (820, 600)
+MIN_SIZE = (640, 480)
 PUZZLE_DIR = pathlib.Path(__file__).resolve().parent / "puzzles"
 # Sizes as the window names them, and the block shape the tools take.
 SIZE_OF_SHAPE = {"2x2": "4x4", "2x3": "6x6", "3x3": "9x9", "3x4": "12x12", "4x4": "16x16"}
@@ -119,6 +125,11 @@ class PuzzleApp:
         self.candidate_results: "queue.Queue[Tuple[str, object]]" = queue.Queue()
 
         root.title("Sudoku puzzle")
+        if not root.winfo_ismapped():
+            root.geometry(f"{START_SIZE[0]}x{START_SIZE[1]}")
+        root.minsize(*MIN_SIZE)
+        self.board_px = BOARD_PX
+        self.left = 0  # the blank left of the row numbers when the canvas is wider than tall
         self.top = top = tk.Frame(root)
         top.pack(fill="x", padx=8, pady=4)
         self.title_var = tk.StringVar()
@@ -130,70 +141,80 @@ class PuzzleApp:
         self.banner = tk.Label(root, textvariable=self.banner_var, font=("Helvetica", 18, "bold"),
                                bg="#1e8449", fg="white", pady=4)
 
-        self.canvas = tk.Canvas(root, width=BOARD_PX + 4, height=BOARD_PX + 4, bg="white", highlightthickness=0)
-        self.canvas.pack(padx=8)
+        self.status_var = tk.StringVar()
+        self.status_label = tk.Label(root, textvariable=self.status_var, fg="#444", anchor="w", justify="left",
+                                     wraplength=600)
+        self.status_label.pack(side="bottom", fill="x", padx=8, pady=(0, 6))
+
+        self.body = body = BoardAndPanel(root, board_min=300)
+        body.pack(fill="both", expand=True, padx=8)
+        self.canvas = tk.Canvas(body, width=BOARD_PX + LABELS_PX + 4, height=BOARD_PX + LABELS_PX + 4, bg="white",
+                                highlightthickness=0)
         self.canvas.bind("<ButtonPress-1>", self.on_click)
+        self.canvas.bind("<Configure>", self.on_resize)
         root.bind("<Key>", self.on_key)
+        self.panel = ScrollPanel(body, width=PANEL_W)
+        body.place_parts(self.canvas, self.panel)
+        side = self.panel.inner
 
-        self.values_frame = tk.Frame(root)
-        self.values_frame.pack(pady=(4, 0))
+        self.values_frame = Flow(side, gap=0)
+        self.values_frame.pack(fill="x")
 
-        options = tk.Frame(root)
-        options.pack(fill="x", padx=8, pady=2)
+        options = tk.Frame(side)
+        options.pack(fill="x", pady=2)
         self.pencil_var = tk.BooleanVar(value=False)
         self.show_all_var = tk.BooleanVar(value=False)
         self.animate_var = tk.BooleanVar(value=True)
-        tk.Checkbutton(options, text="Pencil marks", variable=self.pencil_var).pack(side="left")
+        tk.Checkbutton(options, text="Pencil marks", variable=self.pencil_var).pack(anchor="w")
         tk.Checkbutton(options, text="Show all candidates", variable=self.show_all_var,
-                       command=self.redraw).pack(side="left", padx=4)
-        tk.Checkbutton(options, text="Animate Solve", variable=self.animate_var).pack(side="left")
+                       command=self.redraw).pack(anchor="w")
+        tk.Checkbutton(options, text="Animate Solve", variable=self.animate_var).pack(anchor="w")
 
-        actions = tk.Frame(root)
-        actions.pack(fill="x", padx=8, pady=2)
+        actions = Flow(side)
+        actions.pack(fill="x", pady=2)
         self.hint_button = tk.Button(actions, text="Hint", command=self.hint)
         self.check_button = tk.Button(actions, text="Check", command=self.check)
         self.solve_button = tk.Button(actions, text="Solve", command=self.solve)
         self.reset_button = tk.Button(actions, text="Reset", command=self.reset)
-        for button in (self.hint_button, self.check_button, self.solve_button, self.reset_button):
-            button.pack(side="left", padx=(0, 4))
-        tk.Button(actions, text="Save...", command=self.choose_save).pack(side="right")
-        tk.Button(actions, text="Open...", command=self.choose_open).pack(side="right", padx=4)
+        actions.add(self.hint_button, self.check_button, self.solve_button, self.reset_button,
+                    tk.Button(actions, text="Open...", command=self.choose_open),
+                    tk.Button(actions, text="Save...", command=self.choose_save))
 
-        new_row = tk.Frame(root)
-        new_row.pack(fill="x", padx=8, pady=2)
-        tk.Label(new_row, text="Size").pack(side="left")
+        new_row = Flow(side)
+        new_row.pack(fill="x", pady=2)
+        size_pair = tk.Frame(new_row)
+        tk.Label(size_pair, text="Size").pack(side="left")
         self.size_var = tk.StringVar(value=SIZE_OF_SHAPE.get(shape, "9x9"))
-        ttk.Combobox(new_row, textvariable=self.size_var, values=list(SHAPE_OF_SIZE), width=6,
+        ttk.Combobox(size_pair, textvariable=self.size_var, values=list(SHAPE_OF_SIZE), width=6,
                      state="readonly").pack(side="left", padx=2)
         self.difficulty_var = tk.StringVar(value=difficulty)
-        ttk.Combobox(new_row, textvariable=self.difficulty_var, values=DIFFICULTIES, width=7,
-                     state="readonly").pack(side="left", padx=2)
-        tk.Label(new_row, text="Seed").pack(side="left", padx=(6, 2))
+        difficulty_box = ttk.Combobox(new_row, textvariable=self.difficulty_var, values=DIFFICULTIES, width=7,
+                                      state="readonly")
+        seed_pair = tk.Frame(new_row)
+        tk.Label(seed_pair, text="Seed").pack(side="left", padx=(0, 2))
         self.seed_var = tk.StringVar(value=str(seed))
-        tk.Spinbox(new_row, from_=0, to=10**9, textvariable=self.seed_var, width=8).pack(side="left")
+        tk.Spinbox(seed_pair, from_=0, to=10**9, textvariable=self.seed_var, width=8).pack(side="left")
         self.new_button = tk.Button(new_row, text="New", command=self.new_puzzle)
-        self.new_button.pack(side="left", padx=4)
+        new_row.add(size_pair, difficulty_box, seed_pair, self.new_button)
 
-        premade_row = tk.Frame(root)
-        premade_row.pack(fill="x", padx=8, pady=2)
+        premade_row = Flow(side)
+        premade_row.pack(fill="x", pady=2)
         self.premade = load_premade()
-        tk.Label(premade_row, text="Premade").pack(side="left")
         labels = [label for label, _ in self.premade]
         self.premade_var = tk.StringVar(value="9x9 easy 1" if "9x9 easy 1" in labels else labels[0] if labels else "")
-        ttk.Combobox(premade_row, textvariable=self.premade_var, values=[label for label, _ in self.premade],
-                     width=14, state="readonly").pack(side="left", padx=2)
-        tk.Button(premade_row, text="Load", command=self.load_premade).pack(side="left")
+        premade_pair = tk.Frame(premade_row)
+        tk.Label(premade_pair, text="Premade").pack(side="left")
+        ttk.Combobox(premade_pair, textvariable=self.premade_var, values=labels, width=14,
+                     state="readonly").pack(side="left", padx=2)
+        items = [premade_pair, tk.Button(premade_row, text="Load", command=self.load_premade)]
         if on_switch is not None:
             self.mode_var = tk.StringVar(value="puzzle")
-            tk.Button(premade_row, text="Go", command=self.switch_mode).pack(side="right")
-            ttk.Combobox(premade_row, textvariable=self.mode_var, values=("puzzle",) + tuple(other_modes), width=8,
-                         state="readonly").pack(side="right", padx=2)
-            tk.Label(premade_row, text="Mode").pack(side="right")
-
-        self.status_var = tk.StringVar()
-        self.status_label = tk.Label(root, textvariable=self.status_var, fg="#444", anchor="w", justify="left",
-                                     wraplength=BOARD_PX)
-        self.status_label.pack(fill="x", padx=8, pady=(0, 6))
+            mode_pair = tk.Frame(premade_row)
+            tk.Label(mode_pair, text="Mode").pack(side="left")
+            ttk.Combobox(mode_pair, textvariable=self.mode_var, values=("puzzle",) + tuple(other_modes), width=8,
+                         state="readonly").pack(side="left", padx=2)
+            items += [mode_pair, tk.Button(premade_row, text="Go", command=self.switch_mode)]
+        premade_row.add(*items)
 
         if puzzle is not None:
             self.load(puzzle, "puzzle")
@@ -277,7 +298,7 @@ class PuzzleApp:
         if self.banner_shown:
             self.banner_shown = False
             self.banner.pack_forget()
-            self.top.pack(fill="x", padx=8, pady=4, before=self.canvas)
+            self.top.pack(fill="x", padx=8, pady=4, before=self.body)
 
     def elapsed(self) -> float:
         return self.solved_after if self.solved_after is not None else time.monotonic() - self.started
@@ -313,6 +334,9 @@ class PuzzleApp:
         # The keysym, not the character: with Ctrl held the character is a control code.
         ch = (keysym[3:] if keysym.startswith("KP_") else keysym if len(keysym) == 1 else event.char or "").upper()
         if len(ch) != 1:
+            return
+        if ch == "H":  # never a value here (16x16 at most: 1-9, A-G)
+            self.hint()
             return
         if ch.isdigit():
             value = int(ch)
@@ -414,7 +438,7 @@ class PuzzleApp:
                 self.banner_var.set(f"SOLVED {who}in {clock(self.solved_after)}")
                 self.top.pack_forget()
                 self.banner_shown = True
-                self.banner.pack(fill="x", padx=8, pady=(4, 0), before=self.canvas)
+                self.banner.pack(fill="x", padx=8, pady=(4, 0), before=self.body)
                 self.status(f"Solved {who}in {clock(self.solved_after)}: the engine's check says the grid is valid.")
                 self.time_var.set(clock(self.solved_after))
             else:
@@ -476,11 +500,15 @@ class PuzzleApp:
             return None
         answer = self.solution.grid
         self.wrong = {cell for cell, v in self.entries.items() if answer.get(*cell) != v}
+        # The values Hint placed are the engine's, not the player's: counted apart.
+        own = len(self.entries) - len(self.hinted & set(self.entries))
+        hints = len(self.entries) - own
+        from_hint = f" (and {hints} from Hint)" if hints else ""
         if self.wrong:
-            self.status(f"{len(self.wrong)} of your {len(self.entries)} entries contradict the solution (in red)",
-                        error=True)
+            wrong_own = len(self.wrong - self.hinted)
+            self.status(f"{wrong_own} of your {own} entries contradict the solution (in red){from_hint}", error=True)
         else:
-            self.status(f"all {len(self.entries)} entries agree with the solution")
+            self.status(f"all {own} of your entries agree with the solution{from_hint}")
         self.redraw()
         return set(self.wrong)
 
@@ -616,17 +644,33 @@ class PuzzleApp:
 
     # --- drawing ---------------------------------------------------------------------------------
 
+    def on_resize(self, event) -> None:
+        """The grid follows the window, both ways."""
+        side = max(120, min(event.width, event.height) - LABELS_PX - 4)
+        left = max(0, (event.width - side - LABELS_PX - 4) // 2)
+        if (side, left) != (self.board_px, self.left):
+            self.board_px, self.left = side, left
+            self.redraw()
+
     def cell_px(self) -> float:
-        return BOARD_PX / self.givens.size
+        return self.board_px / self.givens.size
+
+    def origin(self) -> Tuple[float, float]:
+        """The grid's top-left pixel (right of the row numbers, under the column numbers)."""
+        return self.left + LABELS_PX + 2, LABELS_PX + 2
 
     def cell_at(self, x: float, y: float) -> Optional[Cell]:
         size, cell = self.givens.size, self.cell_px()
-        r, c = int((y - 2) // cell), int((x - 2) // cell)
+        ox, oy = self.origin()
+        if x < ox or y < oy:
+            return None
+        r, c = int((y - oy) // cell), int((x - ox) // cell)
         return (r, c) if 0 <= r < size and 0 <= c < size else None
 
     def cell_centre(self, r: int, c: int) -> Tuple[int, int]:
         cell = self.cell_px()
-        return int(2 + (c + 0.5) * cell), int(2 + (r + 0.5) * cell)
+        ox, oy = self.origin()
+        return int(ox + (c + 0.5) * cell), int(oy + (r + 0.5) * cell)
 
     def redraw(self) -> None:
         g = self.givens
@@ -637,9 +681,16 @@ class PuzzleApp:
         shown = self.candidates() if self.show_all_var.get() and not solved else None
         big = ("Helvetica", max(9, int(cell * 0.5)))
         small = ("Helvetica", max(6, int(cell / max(g.m, g.n) * 0.6)))
+        ox, oy = self.origin()
+        side = self.board_px
+        label_font = ("Helvetica", max(7, min(11, int(cell * 0.3))))
+        for k in range(size):
+            cv.create_text(ox + (k + 0.5) * cell, oy / 2, text=str(k + 1), font=label_font, fill="#666", tags=("label",))
+            cv.create_text(self.left + LABELS_PX / 2, oy + (k + 0.5) * cell, text=str(k + 1), font=label_font,
+                           fill="#666", tags=("label",))
         for r in range(size):
             for c in range(size):
-                x, y = 2 + c * cell, 2 + r * cell
+                x, y = ox + c * cell, oy + r * cell
                 fill = FILL["solved"] if solved else FILL["plain"]
                 if (r, c) in self.wrong:
                     fill = FILL["wrong"]
@@ -665,22 +716,20 @@ class PuzzleApp:
                                        font=small, fill=COLOURS["mark" if v in marks else "candidate"],
                                        tags=("mark" if v in marks else "candidate",))
         for k in range(size + 1):
-            pos = 2 + k * cell
-            cv.create_line(2, pos, 2 + BOARD_PX, pos, width=3 if k % g.m == 0 else 1)
-            cv.create_line(pos, 2, pos, 2 + BOARD_PX, width=3 if k % g.n == 0 else 1)
+            cv.create_line(ox, oy + k * cell, ox + side, oy + k * cell, width=3 if k % g.m == 0 else 1)
+            cv.create_line(ox + k * cell, oy, ox + k * cell, oy + side, width=3 if k % g.n == 0 else 1)
         if solved:
-            cv.create_rectangle(3, 3, 1 + BOARD_PX, 1 + BOARD_PX, outline="#1e8449", width=5)
+            cv.create_rectangle(ox + 1, oy + 1, ox + side - 1, oy + side - 1, outline="#1e8449", width=5)
 
     def draw_value_buttons(self) -> None:
         size = self.givens.size
-        if len(self.values_frame.winfo_children()) == size + 1:
+        if len(self.values_frame.items) == size + 1:
             return
-        for child in self.values_frame.winfo_children():
-            child.destroy()
-        for v in range(1, size + 1):
-            tk.Button(self.values_frame, text=value_char(v), width=1 if size > 9 else 2, padx=2,
-                      command=lambda v=v: self.enter(v)).pack(side="left")
-        tk.Button(self.values_frame, text="Erase", command=self.erase).pack(side="left", padx=(6, 0))
+        self.values_frame.clear()
+        buttons = [tk.Button(self.values_frame, text=value_char(v), width=1, padx=6, command=lambda v=v: self.enter(v))
+                   for v in range(1, size + 1)]
+        buttons.append(tk.Button(self.values_frame, text="Erase", command=self.erase))
+        self.values_frame.add(*buttons)
 
     def status(self, text: str, error: bool = False) -> None:
         self.status_var.set(text)

@@ -42,7 +42,7 @@ def shown(app, r, c, tag):
 def test_puzzle_play(tk_root, tools, artifacts, tmp_path):  # noqa: F811
     app = puzzle_app(tk_root, tools, puzzle=Grid.parse(PUZZLE))
     assert app.solution.status == "unique" and "one solution" in app.status_var.get()
-    assert len(app.values_frame.winfo_children()) == 10  # 1-9 and Erase
+    assert len(app.values_frame.items) == 10  # 1-9 and Erase
     assert shown(app, 0, 2, "given") == ["3"]
 
     # A refused entry: 3 is in row 0 already; the engine's referee says why.
@@ -75,7 +75,7 @@ def test_puzzle_play(tk_root, tools, artifacts, tmp_path):  # noqa: F811
     key(app, "5", ctrl=True)
     assert app.marks[(0, 1)] == {1}
     app.pencil_var.set(True)
-    app.values_frame.winfo_children()[7].invoke()  # 8
+    app.values_frame.items[7].invoke()  # 8
     pump(tk_root)
     assert app.marks[(0, 1)] == {1, 8} and (0, 1) not in app.entries
     app.pencil_var.set(False)
@@ -131,7 +131,7 @@ def test_player_solves_4x4_and_puzzle_messages(tk_root, tools, artifacts, tmp_pa
     puzzle = tools.generate("2x2", difficulty="hard", seed=3)[0]
     solution = tools.solve(puzzle).grid
     app = puzzle_app(tk_root, tools, puzzle=puzzle)
-    assert len(app.values_frame.winfo_children()) == 5
+    assert len(app.values_frame.items) == 5
     empties = puzzle.empty_cells()
     for r, c in empties:
         assert not app.banner.winfo_ismapped()
@@ -165,7 +165,7 @@ def test_player_solves_4x4_and_puzzle_messages(tk_root, tools, artifacts, tmp_pa
     # An 81-character line opens as 9x9.
     line = tmp_path / "line.txt"
     line.write_text(PUZZLE + "\n")
-    assert app.open_path(str(line)) and app.givens.size == 9 and len(app.values_frame.winfo_children()) == 10
+    assert app.open_path(str(line)) and app.givens.size == 9 and len(app.values_frame.items) == 10
 
 
 def test_new_with_seed_and_each_size(tk_root, tools, artifacts):  # noqa: F811
@@ -192,7 +192,7 @@ def test_new_with_seed_and_each_size(tk_root, tools, artifacts):  # noqa: F811
         pump(tk_root)
         g = app.givens
         assert g.shape == shape and g == tools.generate(shape, difficulty="medium", seed=7)[0]
-        assert len(app.values_frame.winfo_children()) == g.size + 1
+        assert len(app.values_frame.items) == g.size + 1
         assert len(app.canvas.find_withtag("given")) == g.filled()
         # Block lines: thick every m rows and n columns.
         thick = [i for i in app.canvas.find_all() if app.canvas.type(i) == "line" and app.canvas.itemcget(i, "width") == "3.0"]
