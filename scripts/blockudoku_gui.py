@@ -210,7 +210,7 @@ class BlockudokuApp(EngineSupervision):
         self.engine_status_row(root, self.status_var, STATUS_WRAP, pady=(0, 4))
         self.status_label.master.pack_configure(side="bottom")
 
-        body = self.body = BoardAndPanel(root, board_min=330)
+        body = self.body = BoardAndPanel(root, board_min=290)
         body.pack(side="top", fill="both", expand=True, padx=8, pady=4)
         self.canvas = tk.Canvas(body, width=CANVAS_W, height=CANVAS_H, bg="white", highlightthickness=0)
         self.canvas.bind("<ButtonPress-1>", self.on_press)
@@ -893,6 +893,7 @@ class BlockudokuApp(EngineSupervision):
         self.stop_engine()
         self.stop_search()
         self.calls.close()
+        self.busy.show(False)
         try:
             self.root.destroy()
         except tk.TclError:
@@ -1354,16 +1355,17 @@ class BlockudokuApp(EngineSupervision):
     def build_replay_bar(self, root: tk.Misc) -> None:
         bar = self.replay_bar = tk.Frame(root, bd=1, relief="groove")
         self.replay_title = tk.StringVar(value="")
-        tk.Label(bar, textvariable=self.replay_title, anchor="w").pack(fill="x", padx=4)
-        row = tk.Frame(bar)
+        tk.Label(bar, textvariable=self.replay_title, anchor="w", justify="left",
+                 wraplength=PANEL_W - 30).pack(fill="x", padx=4)
+        row = Flow(bar, gap=2)
         row.pack(fill="x", padx=4)
-        tk.Button(row, text="|<", command=lambda: self.replay_jump(0)).pack(side="left")
-        tk.Button(row, text="<", command=lambda: self.replay_jump(self.replay_at - 1)).pack(side="left")
-        tk.Button(row, text=">", command=lambda: self.replay_jump(self.replay_at + 1)).pack(side="left")
-        tk.Button(row, text=">|", command=lambda: self.replay_jump(len(self.replay_states or [0]) - 1)).pack(side="left")
         self.replay_var = tk.StringVar(value="")
-        tk.Label(row, textvariable=self.replay_var, width=11, anchor="w").pack(side="left", padx=2)
-        tk.Button(row, text="Close", command=self.new_game).pack(side="right")
+        row.add(tk.Button(row, text="|<", command=lambda: self.replay_jump(0)),
+                tk.Button(row, text="<", command=lambda: self.replay_jump(self.replay_at - 1)),
+                tk.Button(row, text=">", command=lambda: self.replay_jump(self.replay_at + 1)),
+                tk.Button(row, text=">|", command=lambda: self.replay_jump(len(self.replay_states or [0]) - 1)),
+                tk.Label(row, textvariable=self.replay_var, width=12, anchor="w"),
+                tk.Button(row, text="Close", command=self.new_game))
         self.replay_scale = tk.Scale(bar, from_=0, to=0, orient="horizontal", showvalue=False,
                                      command=self.on_scale)
         self.replay_scale.pack(fill="x", padx=4)

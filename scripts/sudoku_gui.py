@@ -39,7 +39,7 @@ from engines.tools import DIFFICULTIES, SudokuTools
 from sudoku_puzzle_gui import PuzzleApp
 
 BOARD_PX = 450  # the board's side at the window's first size; it follows the window
-PANEL_W = 290  # the side panel: values, hint, moves, the game's settings
+PANEL_W = 320  # the side panel: values, hint, moves, the game's settings
 # The window opens within a 1366x768 screen; every control stays reachable down to MIN_SIZE
 # (the side panel moves below the board and scrolls).
 START_SIZE = (820, 600)
@@ -193,7 +193,7 @@ class SudokuApp(EngineSupervision):
         self.engine_status_row(root, self.status_var, (560, 460), pady=(0, 4))
         self.status_label.master.pack_configure(side="bottom")
 
-        body = BoardAndPanel(root, board_min=300)
+        body = BoardAndPanel(root, board_min=280)
         body.pack(padx=8, fill="both", expand=True)
         side_px = BOARD_PX + LABELS_PX + 4
         self.canvas = tk.Canvas(body, width=side_px, height=side_px, bg=root.cget("bg"), highlightthickness=0)
@@ -208,7 +208,7 @@ class SudokuApp(EngineSupervision):
         self.values_frame = Flow(side, gap=0)
         self.values_frame.pack(fill="x")
         self.hint_button = tk.Button(side, text="Hint / analyse", command=self.show_hint)
-        self.hint_button.pack(fill="x", pady=(4, 0))
+        self.hint_button.pack(fill="x", pady=(2, 0))
         self.analysis_var = tk.StringVar(value=NO_ANALYSIS)
         # A fixed height: the controls below do not move when the analysis grows or shrinks.
         self.analysis_label = tk.Label(side, textvariable=self.analysis_var, justify="left", anchor="nw",
@@ -221,7 +221,7 @@ class SudokuApp(EngineSupervision):
         self.swatch(self.legend, "white", "hint", outline=HINT)
 
         tk.Label(side, text="Moves").pack(anchor="w")
-        self.move_list = tk.Listbox(side, width=22, height=6, exportselection=False)
+        self.move_list = tk.Listbox(side, width=22, height=5, exportselection=False)
         self.move_list.pack(fill="x")
         self.move_list.bind("<<ListboxSelect>>", self.on_move_selected)
         replay = self.replay_row = tk.Frame(side)
@@ -253,7 +253,7 @@ class SudokuApp(EngineSupervision):
         self.size_var = tk.StringVar(value=board)
         board_pair = tk.Frame(chooser)
         tk.Label(board_pair, text="Board").pack(side="left")
-        ttk.Combobox(board_pair, textvariable=self.size_var, values=SIZES, width=15).pack(side="left", padx=2)
+        ttk.Combobox(board_pair, textvariable=self.size_var, values=SIZES, width=14).pack(side="left", padx=2)
         mode_pair = tk.Frame(chooser)
         tk.Label(mode_pair, text="Mode").pack(side="left")
         self.mode_var = tk.StringVar(value=mode)
@@ -447,6 +447,7 @@ class SudokuApp(EngineSupervision):
         self.cancel_search()
         self.closed = True
         self.calls.close()
+        self.busy.show(False)
         for session in self.sessions.values():
             session.engine.quit(timeout=1)
         self.sessions = {}
@@ -933,7 +934,7 @@ class SudokuApp(EngineSupervision):
         if len(self.values_frame.items) == size + 1:
             return
         self.values_frame.clear()
-        buttons = [tk.Button(self.values_frame, text=value_char(v), width=1, padx=6, command=lambda v=v: self.choose_value(v))
+        buttons = [tk.Button(self.values_frame, text=value_char(v), width=1, padx=5, command=lambda v=v: self.choose_value(v))
                    for v in range(1, size + 1)]
         buttons.append(tk.Button(self.values_frame, text="Pass", command=self.pass_turn))
         self.values_frame.add(*buttons)

@@ -146,7 +146,7 @@ class PuzzleApp:
                                      wraplength=600)
         self.status_label.pack(side="bottom", fill="x", padx=8, pady=(0, 6))
 
-        self.body = body = BoardAndPanel(root, board_min=300)
+        self.body = body = BoardAndPanel(root, board_min=280)
         body.pack(fill="both", expand=True, padx=8)
         self.canvas = tk.Canvas(body, width=BOARD_PX + LABELS_PX + 4, height=BOARD_PX + LABELS_PX + 4, bg="white",
                                 highlightthickness=0)

@@ -107,7 +107,7 @@ def display():
     for number in range(91, 120):
         if os.path.exists(f"/tmp/.X{number}-lock"):
             continue
-        proc = subprocess.Popen([xvfb, f":{number}", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+        proc = subprocess.Popen([xvfb, f":{number}", "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         old = os.environ.get("DISPLAY")
         os.environ["DISPLAY"] = f":{number}"

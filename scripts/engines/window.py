@@ -270,13 +270,21 @@ class ScrollPanel(tk.Frame):
 
     def wrap(self, width: int) -> None:
         """Wraps every Flow in the panel to `width` (the panel's, less their indent)."""
+        def padding(child: tk.Misc) -> int:
+            if child.winfo_manager() != "pack":
+                return 0
+            pad = child.pack_info().get("padx", 0)
+            values = pad if isinstance(pad, (tuple, list)) else str(pad).split()
+            return sum(int(float(str(v))) for v in values) or 0
+
         def walk(widget: tk.Misc, indent: int) -> None:
             for child in widget.winfo_children():
-                pad = indent + 2 * int(str(child.pack_info().get("padx", 0)).split()[0]) if child.winfo_manager() == "pack" else indent
+                pad = indent + padding(child)
                 if isinstance(child, Flow):
                     child.wrap(width - pad - 4)
                 else:
-                    walk(child, pad + 2 * int(str(child.cget("bd") if "bd" in child.keys() else 0)))
+                    border = int(float(str(child.cget("bd")))) if "bd" in child.keys() else 0
+                    walk(child, pad + 2 * border)
         walk(self.inner, 0)
 
     def show(self, widget: tk.Misc) -> None:
@@ -373,7 +381,7 @@ class BoardAndPanel(tk.Frame):
         self.board.grid_forget()
         self.panel.grid_forget()
         for k in range(2):
-            self.rowconfigure(k, weight=0)
+            self.rowconfigure(k, weight=0, minsize=0)
             self.columnconfigure(k, weight=0)
         self.board.grid(row=0, column=0, sticky="nsew")
         self.rowconfigure(0, weight=1)
@@ -392,6 +400,10 @@ class BoardAndPanel(tk.Frame):
         beside = event.width - panel_w - 6 >= self.board_min
         if beside != self.beside:
             self._arrange(beside)
+        if not beside:
+            # Below the board the panel keeps a good part of the height, however much the
+            # board asks for; what does not fit there scrolls.
+            self.rowconfigure(1, minsize=int(event.height * 0.4))
 
 
 def controls(widget: tk.Misc) -> List[tk.Misc]:
