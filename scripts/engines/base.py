@@ -88,6 +88,7 @@ class MoveNotation:
 
     @classmethod
     def parse(cls, text: str):
+        """The move written as `text` (e.g. `2@r1c3`, `0,4=7`); ProtocolViolation otherwise."""
         m = cls._RE.fullmatch(text.strip())
         if not m:
             raise ProtocolViolation(f"not a {cls._KIND}: {text!r}")
@@ -110,6 +111,7 @@ class EngineOption:
 
     @staticmethod
     def parse(line: str) -> "EngineOption":
+        """Reads one `option ...` line of the `hello` answer; ProtocolViolation when malformed."""
         tokens = line.split()
         if tokens[:2] != ["option", "name"]:
             raise ProtocolViolation(f"not an option line: {line!r}")
@@ -384,6 +386,7 @@ class LineEngine:
 
     @property
     def name(self) -> str:
+        """The engine's name from its `id name` line (the binary's name without one)."""
         return self.id.get("name", self.binary_name)
 
     def sync(self, command: str = "", timeout: Optional[float] = None) -> List[str]:
@@ -411,6 +414,11 @@ class LineEngine:
         return self.sync(line)
 
     def setoption(self, name: str, value: object) -> None:
+        """`setoption name <name> value <value>` (True/False as `true`/`false`); EngineError
+        when the engine refuses it. Kept in `settings`, so a respawned engine gets it again.
+
+        >>> engine.setoption("Threads", 2)                       # doctest: +SKIP
+        """
         if isinstance(value, bool):
             value = "true" if value else "false"
         self.command(f"setoption name {name} value {value}")
@@ -426,6 +434,7 @@ class LineEngine:
                           cwd=self.cwd, options=dict(self.settings))
 
     def newgame(self) -> None:
+        """`newgame`: the engine forgets the game (position, and what it learnt searching it)."""
         self.command("newgame")
 
     def show(self) -> List[str]:
@@ -520,6 +529,7 @@ class LineEngine:
     close = quit
 
     def kill(self) -> None:
+        """Ends the process at once (SIGKILL), without asking."""
         if self.proc.poll() is None:
             self.proc.kill()
         try:
@@ -529,6 +539,7 @@ class LineEngine:
 
     @property
     def alive(self) -> bool:
+        """True while the process runs."""
         return self.proc.poll() is None
 
     def __enter__(self):
