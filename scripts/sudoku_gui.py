@@ -1016,6 +1016,7 @@ class Window:
         self.args = args
         self.engine_argv = args.engine.split() if args.engine else None
         self.app: Optional[object] = None
+        self.calls: Optional[EngineCalls] = None  # starts the engine of a mode chosen in the window
 
     def close(self) -> None:
         if self.app is not None:
@@ -1027,20 +1028,38 @@ class Window:
                 self.app.engine.quit()
             self.app = None
 
-    def start(self, mode: str, file: Optional[str] = None) -> object:
+    def start(self, mode: str, file: Optional[str] = None, background: bool = False) -> Optional[object]:
+        """Shows the game of `mode` (EngineProblem when its engine cannot start). With
+        `background` (a mode chosen in the window) the engine starts on a worker thread and the
+        game shows when it is ready (None is returned)."""
         self.close()
         args = self.args
         if mode == "puzzle":
             tools = SudokuTools(self.engine_argv[0] if self.engine_argv else None)
             app = PuzzleApp(self.root, tools, shape=args.board, difficulty=args.difficulty, seed=args.seed,
-                            on_switch=self.start, other_modes=MODES)
+                            on_switch=self.switch, other_modes=MODES)
             if file:
                 app.open_path(os.path.abspath(file))
-        else:
-            app = SudokuApp(self.root, SudokuEngine(self.engine_argv), board=args.board, mode=mode,
-                            players=(args.player1, args.player2), movetime=args.movetime, on_switch=self.start)
-            if file:
-                app.new_game(os.path.abspath(file))
+            self.app = app
+            return app
+        if not background:
+            return self.competitive(SudokuEngine(self.engine_argv), mode, file)
+        if self.calls is None:
+            self.calls = EngineCalls(self.root)
+        self.calls.call(lambda: SudokuEngine(self.engine_argv), lambda engine: self.competitive(engine, mode, file),
+                        lambda err: Dialogs(self.root, "Competitive Sudoku").error(f"cannot start the engine: {err}"))
+        return None
+
+    def switch(self, mode: str) -> None:
+        """The Mode choice of the window: another game in the same window."""
+        self.start(mode, background=True)
+
+    def competitive(self, engine: SudokuEngine, mode: str, file: Optional[str]) -> "SudokuApp":
+        args = self.args
+        app = SudokuApp(self.root, engine, board=args.board, mode=mode, players=(args.player1, args.player2),
+                        movetime=args.movetime, on_switch=self.switch)
+        if file:
+            app.new_game(os.path.abspath(file))
         self.app = app
         return app
 

@@ -16,16 +16,14 @@ from __future__ import annotations
 import argparse
 import os
 import pathlib
-import queue
 import sys
-import threading
 import time
 import tkinter as tk
 from tkinter import filedialog, ttk
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from engines.cli import HelpFormatter
-from engines.window import BoardAndPanel, Flow, ScrollPanel
+from engines.window import BoardAndPanel, EngineCalls, Flow, ScrollPanel
 from engines.sudoku import value_char
 from engines.tools import DIFFICULTIES, Grid, Solution, SudokuTools, ToolError
 
@@ -122,7 +120,8 @@ class PuzzleApp:
         self.animation: List[Tuple[Cell, int]] = []
         self.candidate_cache: Dict[str, Dict[Cell, List[int]]] = {}
         self.candidate_pending: Optional[str] = None
-        self.candidate_results: "queue.Queue[Tuple[str, object]]" = queue.Queue()
+        # Every question to the engine's tools runs on this worker; answers come back here.
+        self.calls = EngineCalls(root, on_error=lambda err: self.status(f"the engine failed: {err}", error=True))
 
         root.title("Sudoku puzzle")
         if not root.winfo_ismapped():
@@ -231,17 +230,39 @@ class PuzzleApp:
             rows[r][c] = v
         return Grid.from_rows(self.givens.m, self.givens.n, rows)
 
-    def load(self, grid: Grid, label: str, entries: Optional[Dict[Cell, int]] = None) -> bool:
-        """Shows a new puzzle, asking the engine for its solution first; False (and the old
-        puzzle kept) when the engine refuses it."""
-        try:
-            solution = self.tools.solve(grid)
-        except ToolError as err:
+    def load_job(self, grid: Grid, entries: Optional[Dict[Cell, int]] = None) -> Tuple[Solution, Dict[Cell, int]]:
+        """On the worker: the engine's solution of `grid`, and of `entries` those its referee
+        accepts, in order."""
+        solution = self.tools.solve(grid)
+        accepted: Dict[Cell, int] = {}
+        played = grid
+        for (r, c), value in (entries or {}).items():
+            if not grid.get(r, c) and self.tools.rule_problem(played, r, c, value) is None:
+                accepted[(r, c)] = value
+                played = played.with_value(r, c, value)
+        return solution, accepted
+
+    def load(self, grid: Grid, label: str, entries: Optional[Dict[Cell, int]] = None,
+             then: Optional[Callable[[bool], None]] = None) -> None:
+        """Shows a new puzzle once the engine has solved it (the old one stays, with the reason,
+        when the engine refuses it); `then(shown)` follows."""
+        def refused(err: BaseException) -> None:
             self.status(f"cannot load {label}: {err}", error=True)
-            return False
+            if then is not None:
+                then(False)
+
+        def solved(result) -> None:
+            self.show(grid, label, *result)
+            if then is not None:
+                then(True)
+
+        self.calls.call(lambda: self.load_job(grid, entries), solved, refused)
+
+    def show(self, grid: Grid, label: str, solution: Solution, entries: Dict[Cell, int]) -> None:
+        """The puzzle on screen: its givens, the solution the engine found, restored entries."""
         self.stop_animation()
         self.givens, self.label, self.solution = grid, label, solution
-        self.entries, self.hinted, self.marks, self.wrong = {}, set(), {}, set()
+        self.entries, self.hinted, self.marks, self.wrong = dict(entries), set(), {}, set()
         self.selected = None
         self.restart_clock()
         size = SIZE_OF_SHAPE.get(grid.shape, f"{grid.size}x{grid.size}")
@@ -256,12 +277,10 @@ class PuzzleApp:
                         "Check needs a unique solution.", error=True)
         else:
             self.status(f"{label}: {grid.filled()} givens, one solution. Click a cell, then a value.")
-        for cell, value in (entries or {}).items():
-            self.place(cell, value, quiet=True)
         self.redraw()
-        return True
 
     def new_puzzle(self) -> None:
+        """Asks the engine's `generate` for a puzzle of the chosen size, difficulty and seed."""
         shape = SHAPE_OF_SIZE.get(self.size_var.get(), "3x3")
         difficulty = self.difficulty_var.get()
         try:
@@ -269,13 +288,18 @@ class PuzzleApp:
         except ValueError:
             self.status("the seed is a whole number", error=True)
             return
-        try:
+        label = f"{difficulty}, seed {seed}"
+
+        def work():
             grid = self.tools.generate(shape, difficulty=difficulty, seed=seed)[0]
-        except (ToolError, IndexError) as err:
-            self.status(f"generate failed: {err}", error=True)
-            return
-        if self.load(grid, f"{difficulty}, seed {seed}"):
+            return (grid,) + self.load_job(grid)
+
+        def made(result) -> None:
+            self.show(result[0], label, *result[1:])
             self.seed_var.set(str(seed + 1))  # the next New brings another puzzle; the seed is in the title
+
+        self.status(f"generating a {difficulty} puzzle...")
+        self.calls.call(work, made, lambda err: self.status(f"generate failed: {err}", error=True))
 
     def load_premade(self) -> None:
         for label, grid in self.premade:
@@ -307,7 +331,6 @@ class PuzzleApp:
         if self.closed:
             return
         self.time_var.set(clock(self.elapsed()))
-        self.poll_candidates()
         self.root.after(250, self.tick)
 
     # --- the player's moves -------------------------------------------------------------------
@@ -379,31 +402,40 @@ class PuzzleApp:
             self.status(f"pencil mark {value_char(value)} {'on' if value in marks else 'off'} at {self.where(cell)}")
             self.redraw()
             return True
-        return self.place(cell, value)
-
-    def place(self, cell: Cell, value: int, quiet: bool = False, hint: bool = False) -> bool:
-        """Puts `value` on `cell` if the engine's referee accepts it on the grid without the cell's old entry."""
-        base = self.grid().with_value(cell[0], cell[1], 0)
-        try:
-            problem = self.tools.rule_problem(base, cell[0], cell[1], value)
-        except ToolError as err:
-            self.status(f"the engine could not judge that entry: {err}", error=True)
-            return False
-        if problem is not None:
-            if not quiet:
-                self.refused += 1
-                self.status(f"{value_char(value)} refused at {self.where(cell)}: {problem}", error=True)
-            return False
-        self.entries[cell] = value
-        self.marks.pop(cell, None)
-        self.wrong.discard(cell)
-        self.hinted.discard(cell)
-        if hint:
-            self.hinted.add(cell)
-        if not quiet:
-            self.status(f"{'hint: ' if hint else ''}{value_char(value)} at {self.where(cell)}")
-        self.changed()
+        self.place(cell, value)
         return True
+
+    def place(self, cell: Cell, value: int, quiet: bool = False, hint: bool = False) -> None:
+        """Puts `value` on `cell` once the engine's referee accepts it on the grid without the
+        cell's old entry (asked on the worker)."""
+        base = self.grid().with_value(cell[0], cell[1], 0)
+        givens = self.givens
+
+        def judged(problem: Optional[str]) -> None:
+            if self.givens is not givens:
+                return  # another puzzle meanwhile
+            if problem is not None:
+                if not quiet:
+                    self.refused += 1
+                    if hint:
+                        self.status(f"hint: {value_char(value)} belongs at {self.where(cell)}, but your entries "
+                                    "already break it: press Check", error=True)
+                    else:
+                        self.status(f"{value_char(value)} refused at {self.where(cell)}: {problem}", error=True)
+                self.redraw()
+                return
+            self.entries[cell] = value
+            self.marks.pop(cell, None)
+            self.wrong.discard(cell)
+            self.hinted.discard(cell)
+            if hint:
+                self.hinted.add(cell)
+            if not quiet:
+                self.status(f"{'hint: ' if hint else ''}{value_char(value)} at {self.where(cell)}")
+            self.changed()
+
+        self.calls.call(lambda: self.tools.rule_problem(base, cell[0], cell[1], value), judged,
+                        lambda err: self.status(f"the engine could not judge that entry: {err}", error=True))
 
     def erase(self) -> bool:
         """Removes the player's own entry (or the pencil marks) on the selected cell; never a given."""
@@ -426,11 +458,20 @@ class PuzzleApp:
     def changed(self) -> None:
         """After an entry: a full grid is shown to the engine's `check`."""
         grid = self.grid()
-        if grid.filled() == grid.size * grid.size and self.solved_after is None:
+        self.redraw()
+        if grid.filled() != grid.size * grid.size or self.solved_after is not None:
+            return
+
+        def work() -> Tuple[bool, str]:
             try:
-                ok, why = self.tools.check(grid)
+                return self.tools.check(grid)
             except ToolError as err:
-                ok, why = False, str(err)
+                return False, str(err)
+
+        def checked(result: Tuple[bool, str]) -> None:
+            ok, why = result
+            if self.grid() != grid or self.solved_after is not None:
+                return
             if ok:
                 self.solved_after = time.monotonic() - self.started
                 self.solved_by = self.solved_by or "you"
@@ -443,53 +484,47 @@ class PuzzleApp:
                 self.time_var.set(clock(self.solved_after))
             else:
                 self.status(f"the grid is full but not valid: {why}", error=True)
-        self.redraw()
+            self.redraw()
+
+        self.calls.call(work, checked)
 
     # --- help from the engine ------------------------------------------------------------------
 
-    def reference(self) -> Optional[Grid]:
-        """The solution hints and Solve use: the puzzle's own, or for a puzzle with several
-        solutions one that keeps the player's entries (when there is one)."""
+    def with_reference(self, use: Callable[[Grid], None]) -> bool:
+        """Calls `use` with the solution Hint and Solve go by, once known: the puzzle's own, or
+        for a puzzle with several solutions one that keeps the player's entries (when there is
+        one; asked on the worker). False (and nothing called) once solved or without a solution."""
+        if self.solved_after is not None:
+            return False
         if self.solution is None or self.solution.status == "none":
             self.status("This puzzle has no solution.", error=True)
-            return None
-        if self.solution.status == "multiple":
-            try:
-                current = self.tools.solve(self.grid())
-            except ToolError as err:
-                self.status(f"solve failed: {err}", error=True)
-                return None
-            if current.grid is not None:
-                return current.grid
-        return self.solution.grid
+            return False
+        own = self.solution.grid
+        if self.solution.status != "multiple":
+            use(own)
+            return True
+        grid = self.grid()
 
-    def unsolved_reference(self) -> Optional[Grid]:
-        """The reference solution while the puzzle is still to be solved (None once it is solved,
-        or when there is none)."""
-        if self.solved_after is not None:
-            return None
-        return self.reference()
+        def found(current: Solution) -> None:
+            use(current.grid if current.grid is not None else own)
+
+        self.calls.call(lambda: self.tools.solve(grid), found,
+                        lambda err: self.status(f"solve failed: {err}", error=True))
+        return True
 
     def hint(self) -> bool:
         """One correct value: on the selected cell if it is empty or wrong, else the first empty cell."""
-        answer = self.unsolved_reference()
-        if answer is None:
-            return False
-        cell = self.selected
-        if cell is None or self.givens.get(*cell) or self.entries.get(cell) == answer.get(*cell):
-            cell = next(iter(self.grid().empty_cells()), None)
-        if cell is None:
-            self.status("no empty cell left: press Check to find the wrong entries")
-            return False
-        value = answer.get(*cell)
-        self.selected = cell
-        if not self.place(cell, value, hint=True):
-            if self.status_var.get().startswith(value_char(value) + " refused"):
-                self.status(f"hint: {value_char(value)} belongs at {self.where(cell)}, but your entries already "
-                            "break it: press Check", error=True)
-            self.redraw()
-            return False
-        return True
+        def give(answer: Grid) -> None:
+            cell = self.selected
+            if cell is None or self.givens.get(*cell) or self.entries.get(cell) == answer.get(*cell):
+                cell = next(iter(self.grid().empty_cells()), None)
+            if cell is None:
+                self.status("no empty cell left: press Check to find the wrong entries")
+                return
+            self.selected = cell
+            self.place(cell, answer.get(*cell), hint=True)
+
+        return self.with_reference(give)
 
     def check(self) -> Optional[Set[Cell]]:
         """Marks the entries that contradict the unique solution; returns them."""
@@ -514,28 +549,27 @@ class PuzzleApp:
 
     def solve(self) -> bool:
         """Fills the grid with the engine's solution, cell by cell when animated."""
-        answer = self.unsolved_reference()
-        if answer is None:
-            return False
-        self.stop_animation()
-        grid = self.grid()
-        todo = [((r, c), answer.get(r, c)) for r in range(grid.size) for c in range(grid.size)
-                if grid.get(r, c) != answer.get(r, c)]
-        # Wrong entries go first, so every value placed afterwards is accepted by the referee.
-        for cell, _ in todo:
-            self.entries.pop(cell, None)
-        self.solved_by = "engine"
-        if self.animate_var.get() and self.animate_ms > 0:
-            self.animation = todo
-            self.status("the engine is filling the grid...")
-            self.redraw()
-            self.root.after(self.animate_ms, self.animate_step)
-        else:
-            for cell, value in todo:
-                self.entries[cell] = value
-            self.marks, self.wrong = {}, set()
-            self.changed()
-        return True
+        def fill(answer: Grid) -> None:
+            self.stop_animation()
+            grid = self.grid()
+            todo = [((r, c), answer.get(r, c)) for r in range(grid.size) for c in range(grid.size)
+                    if grid.get(r, c) != answer.get(r, c)]
+            # Wrong entries go first, so every value placed afterwards is accepted by the referee.
+            for cell, _ in todo:
+                self.entries.pop(cell, None)
+            self.solved_by = "engine"
+            if self.animate_var.get() and self.animate_ms > 0:
+                self.animation = todo
+                self.status("the engine is filling the grid...")
+                self.redraw()
+                self.root.after(self.animate_ms, self.animate_step)
+            else:
+                for cell, value in todo:
+                    self.entries[cell] = value
+                self.marks, self.wrong = {}, set()
+                self.changed()
+
+        return self.with_reference(fill)
 
     def animate_step(self) -> None:
         if self.closed or not self.animation:
@@ -560,7 +594,7 @@ class PuzzleApp:
     # --- candidates ---------------------------------------------------------------------------
 
     def candidates(self) -> Optional[Dict[Cell, List[int]]]:
-        """The referee's candidates for the grid on screen, when known; asked in the background."""
+        """The referee's candidates for the grid on screen, when known; asked on the worker."""
         key = self.grid().notation()
         if key in self.candidate_cache:
             return self.candidate_cache[key]
@@ -568,31 +602,20 @@ class PuzzleApp:
             self.candidate_pending = key
             grid = self.grid()
 
-            def work() -> None:
-                try:
-                    self.candidate_results.put((key, self.tools.candidates(grid)))
-                except ToolError as err:
-                    self.candidate_results.put((key, err))
-
-            threading.Thread(target=work, daemon=True).start()
-        return None
-
-    def poll_candidates(self) -> None:
-        got = False
-        while True:
-            try:
-                key, result = self.candidate_results.get_nowait()
-            except queue.Empty:
-                break
-            if key == self.candidate_pending:
-                self.candidate_pending = None
-            if isinstance(result, Exception):
-                self.status(f"candidates: {result}", error=True)
-            else:
+            def known(result: Dict[Cell, List[int]]) -> None:
+                if key == self.candidate_pending:
+                    self.candidate_pending = None
                 self.candidate_cache[key] = result
-                got = True
-        if got and self.show_all_var.get():
-            self.redraw()
+                if self.show_all_var.get():
+                    self.redraw()
+
+            def failed(err: BaseException) -> None:
+                if key == self.candidate_pending:
+                    self.candidate_pending = None
+                self.status(f"candidates: {err}", error=True)
+
+            self.calls.call(lambda: self.tools.candidates(grid), known, failed)
+        return None
 
     # --- files -----------------------------------------------------------------------------------
 
@@ -608,12 +631,15 @@ class PuzzleApp:
             self.save_path(path)
 
     def open_path(self, path: str) -> bool:
+        """Opens a puzzle file (with its saved entries); False when it cannot be read. The
+        puzzle shows once the engine has solved it."""
         try:
             grid, entries = read_puzzle_file(pathlib.Path(path).read_text())
         except (OSError, ValueError) as err:
             self.status(f"cannot open {os.path.basename(path)}: {err}", error=True)
             return False
-        return self.load(grid, os.path.basename(path), entries)
+        self.load(grid, os.path.basename(path), entries)
+        return True
 
     def save_path(self, path: str) -> bool:
         """The givens as one line the tools read, the entries in a `# entries` comment."""
@@ -637,6 +663,7 @@ class PuzzleApp:
 
     def close(self) -> None:
         self.closed = True
+        self.calls.close()
         self.stop_animation()
         for child in self.root.winfo_children():
             child.destroy()

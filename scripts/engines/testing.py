@@ -18,6 +18,7 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from typing import List, Tuple
 
@@ -178,11 +179,25 @@ def forbid_tk_thread():
     thread raises EngineCallOnTkThread: the windows must ask their engines on a worker thread.
     The test's own calls from then on go inside `with direct():`. Fails the test if a window
     broke the rule."""
+    from .base import EngineCallOnTkThread
+    from .tools import SudokuTools
+
     LineEngine.tk_thread_calls.clear()
     LineEngine.guard_windows = True
+    run = SudokuTools._run
+
+    def guarded_run(tools, args, *rest, **kwargs):
+        # The sudoku tools are one-shot runs of the engine binary: the same rule holds.
+        if LineEngine.forbidden_thread is threading.current_thread():
+            LineEngine.tk_thread_calls.append("sudoku-agent " + " ".join(args))
+            raise EngineCallOnTkThread(f"sudoku-agent {' '.join(args)} run on the Tk thread")
+        return run(tools, args, *rest, **kwargs)
+
+    SudokuTools._run = guarded_run
     try:
         yield
     finally:
+        SudokuTools._run = run
         LineEngine.guard_windows = False
         LineEngine.forbidden_thread = None
     assert not LineEngine.tk_thread_calls, f"engine calls on the Tk thread: {LineEngine.tk_thread_calls}"
