@@ -919,7 +919,7 @@ class BlockudokuApp(EngineSupervision):
         # The lines first: they are what Analyse is for, so they stay on screen.
         self.analysis_title = tk.StringVar(value="")
         tk.Label(f, textvariable=self.analysis_title, anchor="w").pack(fill="x", padx=4)
-        self.panel = tk.Listbox(f, height=4, font=("Courier", 9), activestyle="none", exportselection=False)
+        self.panel = tk.Listbox(f, height=4, font=("Courier", 8), activestyle="none", exportselection=False)
         self.panel.pack(fill="x", padx=4)
         self.panel.bind("<<ListboxSelect>>", lambda _e: self.show_analysis_line())
         tk.Label(f, text="line, slot@cell, eval, next hand dead, points", anchor="w", fg=COLOURS["label"],
@@ -1198,7 +1198,7 @@ class BlockudokuApp(EngineSupervision):
             return
         for k, line in enumerate(self.analysis, 1):
             moves = " ".join(str(p) for p in line.placements)
-            self.panel.insert("end", f"{k} {moves:<20} {line.eval:>8} {100 * line.dead_chance:6.3f}% +{line.points}")
+            self.panel.insert("end", f"{k} {moves} {line.eval} {100 * line.dead_chance:.3f}% +{line.points}")
         self.panel.selection_set(0)
         self.show_analysis_line()
 

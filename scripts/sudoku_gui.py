@@ -184,10 +184,10 @@ class SudokuApp(EngineSupervision):
         top.pack(fill="x", padx=8, pady=4)
         self.score_var = tk.StringVar()
         self.turn_var = tk.StringVar()
-        tk.Label(top, textvariable=self.score_var, font=("Helvetica", 15, "bold")).pack(side="left")
+        tk.Label(top, textvariable=self.score_var, font=("Helvetica", 13, "bold")).pack(side="left")
         self.busy = BusyIndicator(top, self.calls)
         self.busy.frame.pack(side="right")
-        tk.Label(top, textvariable=self.turn_var, font=("Helvetica", 12)).pack(side="right")
+        tk.Label(top, textvariable=self.turn_var, font=("Helvetica", 10)).pack(side="right")
 
         self.status_var = tk.StringVar()
         self.engine_status_row(root, self.status_var, (560, 460), pady=(0, 4))
@@ -200,6 +200,7 @@ class SudokuApp(EngineSupervision):
         self.canvas.bind("<ButtonPress-1>", self.on_click)
         self.canvas.bind("<Configure>", self.on_resize)
         root.bind("<Key>", self.on_key)
+        root.protocol("WM_DELETE_WINDOW", self.ask_close)
         self.panel = ScrollPanel(body, width=PANEL_W)
         body.place_parts(self.canvas, self.panel)
         side = self.panel.inner
@@ -303,6 +304,21 @@ class SudokuApp(EngineSupervision):
 
     def close_dialog(self) -> None:
         self.dialogs.close()
+
+    def ask_close(self) -> None:
+        """Closing the window: asks first when a game is in progress, then ends the engines."""
+        if self.steps and not self.game_over and not self.closed:
+            self.dialogs.ask_close(f"The game in progress ({len(self.steps)} moves) is not saved. Close anyway?",
+                                   self.close_window)
+        else:
+            self.close_window()
+
+    def close_window(self) -> None:
+        self.close()
+        try:
+            self.root.destroy()
+        except tk.TclError:
+            pass
 
     def swatch(self, parent: tk.Misc, fill: str, text: str, outline: str = "#bbb") -> tk.Frame:
         """One entry of the colour legend: a small square and what it means."""

@@ -81,7 +81,7 @@ def test_analysis_board_set_up_by_mouse(tk_root, artifacts):
         for k, line in enumerate(lines):
             row = app.panel.get(k)
             assert " ".join(str(p) for p in line.placements) in row
-            assert f"{100 * line.dead_chance:6.3f}%" in row and f"+{line.points}" in row
+            assert f" {100 * line.dead_chance:.3f}%" in row and f"+{line.points}" in row
         # The line is shown placement by placement: first the board as it is with the first
         # placement labelled with its tray slot, then the board the engine's `play` leaves
         # after each placement (its clears done), the next placement drawn on it.

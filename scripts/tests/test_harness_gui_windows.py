@@ -261,8 +261,43 @@ def test_sudoku_agents_keep_their_sessions(tk_root):
             sent = [l for l in sessions[player].engine.transcript if l.startswith(">")]
             assert sum(l.startswith("> play") for l in sent) >= 19
             assert sum(l.startswith("> position") for l in sent) == 1 and sum(l == "> newgame" for l in sent) == 1
+        # The move list follows the game: its last move is in view.
+        assert app.move_list.size() == len(app.steps) + 1 and app.move_list.bbox(len(app.steps)) is not None
         # The referee (and the hints) never had its agent changed.
         assert not [l for l in engine.transcript if l.startswith("> setoption name Agent")]
     finally:
         app.close()
+        engine.quit()
+
+
+def test_closing_asks_while_a_game_is_in_progress(tk_root):
+    import tkinter as tk
+
+    import blockudoku_gui
+    from test_harness_gui import drag
+
+    engine = real_engine("blockudoku", BlockudokuEngine)
+    window = tk.Toplevel(tk_root)
+    app = blockudoku_gui.BlockudokuApp(window, engine, engine.catalogue(), seed=3)
+    try:
+        settle(app)
+        app.ask_close()  # nothing played yet: closes at once
+        assert not window.winfo_exists()
+        engine.quit()
+        window = tk.Toplevel(tk_root)
+        with direct():
+            engine = real_engine("blockudoku", BlockudokuEngine)
+            catalogue = engine.catalogue()
+        app = blockudoku_gui.BlockudokuApp(window, engine, catalogue, seed=3)
+        settle(app)
+        drag(app, 0, 0, 0)
+        assert app.game.placed == 1
+        app.ask_close()
+        assert "not saved" in app.dialogs.text
+        app.dialogs.button("Cancel").invoke()
+        assert window.winfo_exists() and app.dialogs.window is None
+        app.ask_close()
+        app.dialogs.button("Close").invoke()
+        assert not window.winfo_exists() and app.closed
+    finally:
         engine.quit()
