@@ -41,7 +41,6 @@ import argparse
 import random
 import sys
 import tkinter as tk
-import tkinter.font as tkfont
 from dataclasses import dataclass, field
 from tkinter import filedialog, ttk
 from typing import Callable, Dict, List, Optional, Tuple

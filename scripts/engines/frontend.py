@@ -9,7 +9,7 @@ from typing import Callable, Optional, Tuple
 
 from .window import EngineCalls
 
-from .base import EngineDied, EngineProblem, LineEngine
+from .base import EngineDied, LineEngine
 
 NORMAL = "#444"
 ALARM = "#b00020"

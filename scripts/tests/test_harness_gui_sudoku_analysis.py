@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from engines.testing import SCRIPTS, pump, real_binary, real_engine, screenshot, settle, wait_for
+from engines.testing import SCRIPTS, real_binary, real_engine, screenshot, settle, wait_for
 
 from engines import SudokuEngine, record
 from test_harness_gui import click_cell, sudoku_app, value_button
@@ -241,3 +241,26 @@ def test_arena_record_in_the_window(tk_root, artifacts, tmp_path):
         assert app.dialog is not None and "move 2" in app.dialog_text
         assert app.view == 1 and app.move_list.size() == 2  # shown up to the last good move
         app.close_dialog()
+
+
+def test_keyboard_play(tk_root):
+    """Arrow keys move the selection, a digit plays it, H asks for a hint."""
+    with engine() as eng:
+        app = sudoku_app(tk_root, eng, board="2x2", mode="classic", players=("human", "human"), movetime=50)
+        app.canvas.focus_force()
+
+        def key(keysym, char=""):
+            app.canvas.event_generate("<KeyPress>", keysym=keysym)
+            settle(app)
+
+        key("Down")  # the first arrow selects r1c1
+        assert app.selected == (0, 0)
+        key("Down")
+        key("Right")
+        assert app.selected == (1, 1) and app.canvas.find_withtag("selected")
+        key("3")
+        assert app.state.values[1][1] == 3 and app.state.owners[1][1] == 1
+        assert app.move_list.get(1) == "1. P1 r2c2=3"
+        key("h")
+        assert wait_for(tk_root, lambda: app.hint is not None and not app.thinking, 20)
+        assert app.status_var.get().startswith("hint for player 2: ")
