@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Batch evaluation: many `sudoku-agent arena` or `blockudoku selfplay` jobs in parallel.
+"""Batch evaluation: many `sudoku-lab arena` or `blockudoku-lab selfplay` jobs in parallel.
 
 A job is one point of the grid (agents x opponents x boards x modes x time limits x seeds for
 Competitive Sudoku; agents x scoring rules x seeds for Blockudoku). Each job runs the engine's
@@ -65,9 +65,18 @@ terms:
 """
 
 
-def engine_refusal(args, binary: str) -> Optional[str]:
+def engine_beside(lab: str) -> Optional[str]:
+    """The engine of the lab's build (`sudoku-agent` beside `sudoku-lab`), which is asked for
+    its agents before the run; None when there is none to ask."""
+    beside = pathlib.Path(lab).with_name("sudoku-agent")
+    return str(beside) if beside.is_file() else None
+
+
+def engine_refusal(args, binary: Optional[str]) -> Optional[str]:
     """The engine's answer when it lacks an agent (opponent, objective, scoring rule) the
     grid names, in one line; None when it has them all (or cannot be asked)."""
+    if binary is None:
+        return None
     if args.game == "sudoku":
         # `cmd:<command line>` agents are programs of their own: nothing to ask.
         names = [a for a in parse_list(args.agents) + parse_list(args.opponents) if not a.startswith("cmd:")]
@@ -76,7 +85,9 @@ def engine_refusal(args, binary: str) -> Optional[str]:
     agents = [a.split("/")[0] for a in parse_list(args.agents)]
     wanted = [("Agent", [a.partition(":")[0] for a in agents]), ("Objective", [a.partition(":")[2] for a in agents]),
               ("Scoring", parse_list(args.scorings or ""))]
-    return check_option_values([binary], BlockudokuEngine, wanted, "batch_eval")
+    # The jobs run the measuring tools (`blockudoku-lab`); the engine beside them answers.
+    engine = pathlib.Path(binary).with_name("blockudoku")
+    return check_option_values([str(engine) if engine.is_file() else binary], BlockudokuEngine, wanted, "batch_eval")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -93,7 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="jobs run at the same time (--ray local: its CPUs; --ray ADDRESS: not used, every "
                              "CPU of the cluster takes jobs)")
     common.add_argument("--plot", metavar="DIR", help="write PNG charts into DIR")
-    common.add_argument("--engine", help="engine binary (default: from $ENGINE_BIN_DIR or target/release)")
+    common.add_argument("--engine", help="the program the jobs run: blockudoku-lab, or sudoku-lab for Competitive "
+                                         "Sudoku (default: from $ENGINE_BIN_DIR or target/release)")
     common.add_argument("--timeout", type=float, help="seconds before a job is killed (default: no limit)")
     common.add_argument("--retries", type=int, default=1,
                         help="runs of a job again when its engine is killed or crashes")
@@ -102,11 +114,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="run the jobs as Ray tasks: 'local' (a private Ray with --jobs CPUs) or a cluster's "
                              "address such as 127.0.0.1:6379 (from 'ray start --head'); needs the ray extra")
     common.add_argument("--worker-engine", metavar="PATH",
-                        help="with --ray: the engine binary's path on every worker node (default: --engine is "
-                             "shipped to the workers in Ray's runtime environment)")
+                        help="with --ray: the path on every worker node of the program the jobs run (blockudoku, "
+                             "or sudoku-lab for Competitive Sudoku; default: it is shipped to the workers in "
+                             "Ray's runtime environment)")
     s = sub.add_parser("sudoku", parents=[common], formatter_class=HelpFormatter, epilog=TERMS,
-                       help="Competitive Sudoku: sudoku-agent arena jobs",
-                       description="Competitive Sudoku: each job is one `sudoku-agent arena` run, an agent of\n"
+                       help="Competitive Sudoku: sudoku-lab arena jobs",
+                       description="Competitive Sudoku: each job is one `sudoku-lab arena` run, an agent of\n"
                                    "--agents (--first) against one of --opponents (--second), sides swapping.")
     s.add_argument("--opponents", default="greedy",
                    help="comma-separated agents the evaluated ones play against (arena --second)")
@@ -119,8 +132,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--sprt", metavar="ELO0,ELO1,ALPHA,BETA",
                    help="with --pairs and one setting: stop when the SPRT of Elo ELO1 against ELO0 decides")
     b = sub.add_parser("blockudoku", parents=[common], formatter_class=HelpFormatter, epilog=TERMS,
-                       help="Blockudoku: blockudoku selfplay jobs",
-                       description="Blockudoku: each job is one `blockudoku selfplay` run of an agent of --agents\n"
+                       help="Blockudoku: blockudoku-lab selfplay jobs",
+                       description="Blockudoku: each job is one `blockudoku-lab selfplay` run of an agent of --agents\n"
                                    "(NAME, NAME:OBJECTIVE or NAME/weight=value, as selfplay --agent takes them).")
     b.add_argument("--scorings", help="comma-separated scoring rules (default: the engine's)")
     b.add_argument("--max-rounds", type=int, default=1000, help="round cap per game")
@@ -165,11 +178,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"batch_eval: bad arguments ({err})", file=sys.stderr)
         return 2
     try:
-        binary = args.engine or str(find_binary("sudoku-agent" if args.game == "sudoku" else "blockudoku"))
+        binary = args.engine or str(find_binary("sudoku-lab" if args.game == "sudoku" else "blockudoku-lab"))
     except FileNotFoundError as err:
         print(f"batch_eval: {err}", file=sys.stderr)
         return 2
-    refusal = engine_refusal(args, binary)
+    refusal = engine_refusal(args, engine_beside(binary) if args.game == "sudoku" else binary)
     if refusal:
         print(f"batch_eval: {refusal}", file=sys.stderr)
         return 2

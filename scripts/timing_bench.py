@@ -19,7 +19,7 @@ the protocol (no reply within 10 s, a dead process).
 
 With `--record FILE` (sudoku only) the positions are those of a game record
 (`protocol/records.md`) instead: the position before every step of every game in it (from
-`sudoku-agent replay --positions`) gets one `go movetime T`, so the searches meet the boards of
+`sudoku-lab replay --positions`) gets one `go movetime T`, so the searches meet the boards of
 a real game (sparse large boards, taboo lists) in order:
 
     python3 scripts/timing_bench.py sudoku --record game.txt --movetime 100
@@ -136,8 +136,8 @@ def bench(kind: str, cmd: List[str], searches: int, movetimes: List[int], seed: 
 
 def record_positions(path: str) -> List[str]:
     """The position before every step of every game of a record, as `position` lines, from the
-    project's own referee (`sudoku-agent replay --positions`), whatever engine is timed."""
-    proc = subprocess.run([str(find_binary("sudoku-agent")), "replay", "--positions", path],
+    project's own referee (`sudoku-lab replay --positions`), whatever engine is timed."""
+    proc = subprocess.run([str(find_binary("sudoku-lab")), "replay", "--positions", path],
                           capture_output=True, text=True, timeout=600)
     if proc.returncode != 0:
         raise RuntimeError(f"replay of {path}: {proc.stderr.strip()}")

@@ -14,6 +14,7 @@ line; exits 1 when a check fails. tests/test_compliance.py runs both suites unde
 from __future__ import annotations
 
 import argparse
+import pathlib
 import queue
 import re
 import subprocess
@@ -228,7 +229,10 @@ class BlockudokuProtocol(Protocol):
         return "blockudoku 1 prints no exact scores"
 
     def check_tool_numbering(self, cmd: List[str]) -> str:
-        proc = _tool(cmd, ["selfplay", "--games", "2", "--max-rounds", "20"])
+        lab = _blockudoku_lab(cmd)
+        if not lab:
+            return "no blockudoku-lab beside the engine: not checked"
+        proc = _tool(lab, ["selfplay", "--games", "2", "--max-rounds", "20"])
         expect(proc.returncode == 0, f"selfplay without --seed: exit {proc.returncode}: {proc.stderr.decode()[:200]}")
         out = proc.stdout.decode().splitlines()
         expect(out and "seed 1" in out[0], f"header line without 'seed 1': {out[:1]}")
@@ -237,11 +241,15 @@ class BlockudokuProtocol(Protocol):
         return out[0]
 
     def check_tool_exit_codes(self, cmd: List[str]) -> str:
-        proc = _tool(cmd, ["selfplay", "--games", "1", "--pieces", "/nonexistent/pieces.txt"])
-        expect(proc.returncode == 2, f"unreadable file named on the command line: exit {proc.returncode}")
-        for args in (["selfplay", "--games", "0"], ["selfplay", "--games", "1", "--agent", "nobody"],
-                     ["bench", "--nodes", "0"]):
-            proc = _tool(cmd, args)
+        lab = _blockudoku_lab(cmd)
+        if lab:
+            proc = _tool(lab, ["selfplay", "--games", "1", "--pieces", "/nonexistent/pieces.txt"])
+            expect(proc.returncode == 2, f"unreadable file named on the command line: exit {proc.returncode}")
+        runs = [(cmd, ["bench", "--nodes", "0"])]
+        if lab:
+            runs += [(lab, ["selfplay", "--games", "0"]), (lab, ["selfplay", "--games", "1", "--agent", "nobody"])]
+        for tool, args in runs:
+            proc = _tool(tool, args)
             expect(proc.returncode == 2 and len(proc.stderr.decode().splitlines()) == 1,
                    f"{' '.join(args)}: exit {proc.returncode}, stderr {proc.stderr.decode()!r} (want 2, one line)")
         return ""
@@ -573,7 +581,24 @@ def _one_reply(e: Engine, line: str) -> List[str]:
     return e.sync()
 
 
+# The sudoku engine's measuring tools are programs of their own, found beside the engine (the
+# same build): the lab (arena, records, the game solver) and the puzzle command line.
+SUDOKU_TOOL_PROGRAMS = {"arena": "sudoku-lab", "replay": "sudoku-lab", "solve-game": "sudoku-lab",
+                        "solve": "sudoku-solver", "count": "sudoku-solver", "check": "sudoku-solver",
+                        "generate": "sudoku-solver", "bench-solver": "sudoku-solver"}
+
+
+def _blockudoku_lab(cmd: List[str]) -> List[str]:
+    """The measuring tools' program beside a Blockudoku engine binary (`blockudoku-lab`), or []."""
+    lab = pathlib.Path(cmd[0]).with_name("blockudoku-lab")
+    return [str(lab)] if lab.is_file() else []
+
+
 def _tool(cmd: List[str], args: List[str], stdin: str = "") -> subprocess.CompletedProcess:
+    sudoku_agent = pathlib.Path(cmd[0]).name == "sudoku-agent"
+    program = SUDOKU_TOOL_PROGRAMS.get(args[0]) if args and sudoku_agent else None
+    if program:
+        cmd = [str(pathlib.Path(cmd[0]).with_name(program))]
     return subprocess.run(cmd + args, input=stdin.encode(), capture_output=True, timeout=120)
 
 

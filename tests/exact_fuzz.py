@@ -2,7 +2,7 @@
 """Ground truth for `exact` scores (convention C10, protocol/README.md): random 4x4 positions
 (2x2 blocks, every mode, random legal moves played through the protocol's `play`) are searched
 by the agent at random limits (`nodes` or `depth`) with 1 and 2 threads; every `info ... exact`
-score must equal the exhaustive game value that `sudoku-agent solve-game` computes for the
+score must equal the exhaustive game value that `sudoku-lab solve-game` (found beside the engine) computes for the
 same position. Positions the exhaustive solver cannot settle within its budget are skipped.
 
     python3 tests/exact_fuzz.py --searches 1000 --seed 1 target/release/sudoku-agent
@@ -12,6 +12,7 @@ Prints one line per disagreement and a closing tally; exits 1 when any exact sco
 from __future__ import annotations
 
 import argparse
+import pathlib
 import random
 import subprocess
 import sys
@@ -61,7 +62,9 @@ def exhaustive_value(agent: List[str], position: str) -> Optional[int]:
     """The final score difference from the side of the player to move under perfect play (the
     agent's `score`), or None if unsettled. `solve-game` prints it from player 1's side."""
     words = position.split()[1:]
-    proc = subprocess.run(agent + ["solve-game", "--max-nodes", "5000000"] + words,
+    # The game solver is the lab's, the program beside the engine (the same build).
+    lab = str(pathlib.Path(agent[0]).with_name("sudoku-lab"))
+    proc = subprocess.run([lab, "solve-game", "--max-nodes", "5000000"] + words,
                           capture_output=True, text=True, timeout=300)
     if proc.returncode != 0:
         return None

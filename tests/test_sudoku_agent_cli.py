@@ -1,5 +1,5 @@
-"""End-to-end tests of `sudoku-agent`'s one-shot subcommands: arena (built-in and external
-`cmd:` agents, board files, JSON lines) and bench."""
+"""End-to-end tests of the Competitive Sudoku one-shot programs: `sudoku-lab arena` (built-in and external
+`cmd:` agents, board files, JSON lines) and `sudoku-agent bench`."""
 import json
 import pathlib
 import re
@@ -20,9 +20,9 @@ def summary(out):
     return [int(m.group(i)) for i in (1, 2, 3)], float(m.group(4))
 
 
-def test_arena_builtin_with_jsonl(sudoku_bin, tmp_path):
+def test_arena_builtin_with_jsonl(sudoku_lab_bin, tmp_path):
     jsonl = tmp_path / "games.jsonl"
-    out = run(sudoku_bin, "arena", "--first", "default", "--second", "random", "--board", "2x2",
+    out = run(sudoku_lab_bin, "arena", "--first", "default", "--second", "random", "--board", "2x2",
               "--games", "4", "--movetime", "10", "--jsonl", str(jsonl))
     (w, d, l), score = summary(out)
     assert w + d + l == 4
@@ -34,38 +34,38 @@ def test_arena_builtin_with_jsonl(sudoku_bin, tmp_path):
     assert all(g["forfeit"] is None or g["forfeit"]["by"] == "second" for g in games)
 
 
-def test_arena_external_agents_meet(sudoku_bin):
+def test_arena_external_agents_meet(sudoku_lab_bin, sudoku_bin):
     """Two copies of the binary play through the protocol; the referee accepts every move."""
-    external_match(sudoku_bin, "greedy", "2x3", "--movetime", "20")
+    external_match(sudoku_lab_bin, sudoku_bin, "greedy", "2x3", "--movetime", "20")
 
 
-def external_match(sudoku_bin, opponent, board, *limit):
+def external_match(sudoku_lab_bin, sudoku_bin, opponent, board, *limit):
     """Two games of the binary behind `cmd:` against a built-in agent: both finish, no forfeit."""
-    out = run(sudoku_bin, "arena", "--first", f"cmd:{sudoku_bin}", "--second", opponent, "--board", board,
+    out = run(sudoku_lab_bin, "arena", "--first", f"cmd:{sudoku_bin}", "--second", opponent, "--board", board,
               "--games", "2", *limit, "--threads", "1")
     (w, d, l), _ = summary(out)
     assert w + d + l == 2
     assert re.search(r"forfeits cmd:\S+: 0 ", out), out
 
 
-def test_arena_board_files_and_modes(sudoku_bin):
-    out = run(sudoku_bin, "arena", "--first", "default", "--second", "greedy", "--board",
+def test_arena_board_files_and_modes(sudoku_lab_bin):
+    out = run(sudoku_lab_bin, "arena", "--first", "default", "--second", "greedy", "--board",
               "tests/data/sudoku-3x3-2024-rows.txt", "--games", "2", "--movetime", "10")
     assert "rows mode" in out
-    out = run(sudoku_bin, "arena", "--first", "seed", "--second", "default@5", "--board",
+    out = run(sudoku_lab_bin, "arena", "--first", "seed", "--second", "default@5", "--board",
               "tests/data/sudoku-2x2-2022.txt", "--mode", "random", "--games", "2", "--movetime", "10")
     assert "random mode" in out
-    out = run(sudoku_bin, "arena", "--first", "default", "--second", "greedy", "--board", "2x3",
+    out = run(sudoku_lab_bin, "arena", "--first", "default", "--second", "greedy", "--board", "2x3",
               "--givens", "5-10", "--mode", "border", "--games", "2", "--movetime", "10")
     assert "+5-10 givens border mode" in out
 
 
-def test_arena_with_a_node_limit_replays_exactly(sudoku_bin, tmp_path):
+def test_arena_with_a_node_limit_replays_exactly(sudoku_lab_bin, sudoku_bin, tmp_path):
     """`--nodes` replaces the clock: the same command plays the same games (moves and scores),
     whatever the machine's load, for searching agents and for one behind `cmd:`."""
     def match(tag):
         jsonl = tmp_path / f"{tag}.jsonl"
-        out = run(sudoku_bin, "arena", "--first", "default", "--second", "mcts", "--board", "2x3",
+        out = run(sudoku_lab_bin, "arena", "--first", "default", "--second", "mcts", "--board", "2x3",
                   "--mode", "rows", "--games", "4", "--nodes", "2000", "--threads", "2",
                   "--jsonl", str(jsonl))
         assert "2000 nodes per move" in out
@@ -77,15 +77,15 @@ def test_arena_with_a_node_limit_replays_exactly(sudoku_bin, tmp_path):
         return [(g["scores"], g["history"]) for g in games], sorted(l for l in lines if not l.startswith("times "))
 
     assert match("a") == match("b")
-    external_match(sudoku_bin, "original", "2x2", "--nodes", "500")
+    external_match(sudoku_lab_bin, sudoku_bin, "original", "2x2", "--nodes", "500")
 
 
-def test_arena_gives_each_side_its_own_limit(sudoku_bin, tmp_path):
+def test_arena_gives_each_side_its_own_limit(sudoku_lab_bin, tmp_path):
     """`--first-movetime`/`--second-movetime` (and `--second-nodes`) set one side's limit: the
     header line (the first) names both limits and the seed, the JSON lines carry them, and the
     side with 20 ms answers within its time while the other may think up to 300 ms."""
     jsonl = tmp_path / "games.jsonl"
-    out = run(sudoku_bin, "arena", "--first", "default", "--second", "default", "--board", "2x2",
+    out = run(sudoku_lab_bin, "arena", "--first", "default", "--second", "default", "--board", "2x2",
               "--mode", "rows", "--games", "2", "--first-movetime", "20", "--second-movetime", "300",
               "--threads", "1", "--jsonl", str(jsonl))
     lines = out.splitlines()
@@ -105,7 +105,7 @@ def test_arena_gives_each_side_its_own_limit(sudoku_bin, tmp_path):
     # Loose bounds for a loaded machine: the 20 ms side never takes the other side's time.
     assert float(best1) < 250, out
     assert float(best2) > float(best1), out
-    out = run(sudoku_bin, "arena", "--first", "default@15", "--second", "greedy", "--board", "2x2",
+    out = run(sudoku_lab_bin, "arena", "--first", "default@15", "--second", "greedy", "--board", "2x2",
               "--games", "2", "--nodes", "300", "--second-nodes", "7", "--threads", "1")
     assert out.splitlines()[0].endswith("first default@15 movetime 15 second greedy nodes 7 threads 1"), out
 
@@ -116,3 +116,15 @@ def test_bench_is_deterministic(sudoku_bin):
     total = lambda out: re.search(r"bench: (\d+) nodes", out).group(1)
     assert total(a) == total(b)
     assert len(re.findall(r"^position \d+: bestmove \d+,\d+=\d+", a, re.M)) == 6
+
+
+def test_the_engine_carries_no_measuring_tool_but_bench(sudoku_bin, sudoku_lab_bin, sudoku_solver_bin):
+    """The engine lists `bench` alone; the lab and the puzzle command line list the tools."""
+    def commands(binary):
+        text = run(binary, "--help")
+        block = text.split("Commands:")[1].split("Options:")[0]
+        return {line.split()[0] for line in block.splitlines() if line.strip()} - {"help"}
+
+    assert commands(sudoku_bin) == {"bench"}
+    assert commands(sudoku_lab_bin) == {"arena", "replay", "solve-game", "check-exact", "check-play"}
+    assert commands(sudoku_solver_bin) == {"solve", "count", "check", "generate", "bench-solver"}

@@ -79,9 +79,9 @@ def test_2024_bad_occupied_square_is_one_error(sudoku_bin, tmp_path):
         "': occupied-squares2: square (12,0) is off the board"), out
 
 
-def test_arena_on_framework_boards(sudoku_bin):
+def test_arena_on_framework_boards(sudoku_lab_bin):
     for name in ("framework-2022-3x3.txt", "framework-2024-random-3x4.txt"):
-        proc = subprocess.run([str(sudoku_bin), "arena", "--first", "default", "--second", "greedy",
+        proc = subprocess.run([str(sudoku_lab_bin), "arena", "--first", "default", "--second", "greedy",
                                "--board", str(DATA / name), "--games", "2", "--movetime", "10", "--quiet"],
                               capture_output=True, text=True, timeout=120, cwd=ROOT)
         assert proc.returncode == 0, proc.stderr

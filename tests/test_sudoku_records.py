@@ -1,4 +1,4 @@
-"""Game records end to end: `sudoku-agent arena --record` writes them, `sudoku-agent replay`
+"""Game records end to end: `sudoku-lab arena --record` writes them, `sudoku-lab replay`
 plays them through the rules to the same final position and score the arena reported, and
 points at the first illegal step of a corrupted one (protocol/records.md)."""
 import pathlib
@@ -36,14 +36,14 @@ def finals(text):
     return out
 
 
-def test_arena_records_replay_to_the_reported_end(sudoku_bin, tmp_path):
+def test_arena_records_replay_to_the_reported_end(sudoku_lab_bin, tmp_path):
     rec = tmp_path / "games.txt"
-    arena = run(sudoku_bin, "arena", "--first", "default", "--second", "greedy", "--board", "2x3", "--mode", "rows",
+    arena = run(sudoku_lab_bin, "arena", "--first", "default", "--second", "greedy", "--board", "2x3", "--mode", "rows",
                 "--givens", "4-8", "--games", "4", "--nodes", "3000", "--threads", "1", "--record", str(rec))
     assert arena.returncode == 0, arena.stderr
     text = rec.read_text()
     assert text.splitlines()[0] == "competitive-sudoku-record 1"
-    check = run(sudoku_bin, "replay", str(rec))
+    check = run(sudoku_lab_bin, "replay", str(rec))
     assert check.returncode == 0, check.stderr
     games = replayed(check.stdout)
     reported = [GAME.match(l) for l in arena.stdout.splitlines() if l.startswith("game ")]
@@ -65,9 +65,9 @@ def test_arena_records_replay_to_the_reported_end(sudoku_bin, tmp_path):
     assert "player1 default" in text and "player2 greedy" in text and "time1 nodes 3000" in text
 
 
-def test_a_corrupted_record_names_its_first_illegal_step(sudoku_bin, tmp_path):
+def test_a_corrupted_record_names_its_first_illegal_step(sudoku_lab_bin, tmp_path):
     rec = tmp_path / "games.txt"
-    arena = run(sudoku_bin, "arena", "--first", "greedy", "--second", "random", "--board", "2x2", "--games", "1",
+    arena = run(sudoku_lab_bin, "arena", "--first", "greedy", "--second", "random", "--board", "2x2", "--games", "1",
                 "--record", str(rec))
     assert arena.returncode == 0, arena.stderr
     lines = rec.read_text().splitlines()
@@ -78,7 +78,7 @@ def test_a_corrupted_record_names_its_first_illegal_step(sudoku_bin, tmp_path):
     lines[moves[2]] = f"move 3 {third[2]} {first[3].split('=')[0]}=1"
     bad = tmp_path / "bad.txt"
     bad.write_text("\n".join(lines) + "\n")
-    check = run(sudoku_bin, "replay", str(bad))
+    check = run(sudoku_lab_bin, "replay", str(bad))
     assert check.returncode == 1 and check.stdout == ""
     assert check.stderr.count("\n") == 1, check.stderr
     assert f"line {moves[2] + 1}: game 1 move 3: " in check.stderr and "illegal move" in check.stderr
@@ -87,25 +87,25 @@ def test_a_corrupted_record_names_its_first_illegal_step(sudoku_bin, tmp_path):
     lines = rec.read_text().splitlines()
     lines[moves[0]] = lines[moves[0]] + " taboo" if not lines[moves[0]].endswith("taboo") else lines[moves[0]][:-6]
     bad.write_text("\n".join(lines) + "\n")
-    check = run(sudoku_bin, "replay", str(bad))
+    check = run(sudoku_lab_bin, "replay", str(bad))
     assert check.returncode == 1 and "game 1 move 1: " in check.stderr
 
     # Not a record at all.
     bad.write_text("hello\n")
-    check = run(sudoku_bin, "replay", str(bad))
+    check = run(sudoku_lab_bin, "replay", str(bad))
     assert check.returncode == 1 and "competitive-sudoku-record 1" in check.stderr
-    check = run(sudoku_bin, "replay", str(tmp_path / "missing.txt"))
-    assert check.returncode == 1 and "cannot read" in check.stderr
+    check = run(sudoku_lab_bin, "replay", str(tmp_path / "missing.txt"))
+    assert check.returncode == 2 and "cannot read" in check.stderr
 
 
-def test_replay_positions_gives_the_position_before_every_step(sudoku_bin, tmp_path):
+def test_replay_positions_gives_the_position_before_every_step(sudoku_lab_bin, sudoku_bin, tmp_path):
     rec = tmp_path / "games.txt"
-    arena = run(sudoku_bin, "arena", "--first", "default", "--second", "greedy", "--board", "2x2", "--mode", "random",
+    arena = run(sudoku_lab_bin, "arena", "--first", "default", "--second", "greedy", "--board", "2x2", "--mode", "random",
                 "--games", "2", "--nodes", "300", "--threads", "1", "--record", str(rec))
     assert arena.returncode == 0, arena.stderr
     text = rec.read_text()
-    plain = run(sudoku_bin, "replay", str(rec)).stdout.splitlines()
-    out = run(sudoku_bin, "replay", "--positions", str(rec))
+    plain = run(sudoku_lab_bin, "replay", str(rec)).stdout.splitlines()
+    out = run(sudoku_lab_bin, "replay", "--positions", str(rec))
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     # Without the `before` lines the output is the plain replay's.

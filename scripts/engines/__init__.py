@@ -5,7 +5,7 @@
 Each class starts the binary (by default found in $ENGINE_BIN_DIR, then target/release, then
 PATH), does the `hello` handshake and offers the protocol's commands as methods with typed
 results. Errors: EngineDied (with the exit code), EngineError (an `error` line), EngineTimeout.
-SudokuTools runs the `sudoku-agent` tools (solve, count, check, generate) for the puzzle mode.
+SudokuTools runs the `sudoku-solver` tools (solve, count, check, generate) for the puzzle mode.
 
 Beside them, imported by name: `engines.batch` (batch_eval.py's job grid, pool, summary, plots),
 `engines.units` and `engines.ray_runner` (work units, Ray tasks), `engines.stats` (intervals,

@@ -1,6 +1,6 @@
 """Competitive Sudoku game records (protocol/records.md): write and read the text form.
 
-Only the syntax lives here; the rules are the engine's. `sudoku-agent replay FILE` is the
+Only the syntax lives here; the rules are the engine's. `sudoku-lab replay FILE` is the
 referee of a record, and a front end replays one by giving the engine the setup's `position`
 line and `play`ing the steps.
 """
@@ -128,7 +128,7 @@ def _cells(words: Sequence[str], n: int) -> List[Cell]:
 
 
 def parse_records(text: str) -> List[GameRecord]:
-    """Every game of a record file (syntax only: `sudoku-agent replay` checks the rules)."""
+    """Every game of a record file (syntax only: `sudoku-lab replay` checks the rules)."""
     lines = [(n, l.strip()) for n, l in enumerate(text.splitlines(), 1)]
     lines = [(n, l) for n, l in lines if l and not l.startswith("#")]
     if not lines or lines[0][1] != HEADER:

@@ -66,8 +66,25 @@ def blockudoku_bin() -> pathlib.Path:
 
 
 @pytest.fixture(scope="session")
+def blockudoku_lab_bin() -> pathlib.Path:
+    return real_binary("blockudoku-lab")
+
+
+@pytest.fixture(scope="session")
 def sudoku_bin() -> pathlib.Path:
     return real_binary("sudoku-agent")
+
+
+@pytest.fixture(scope="session")
+def sudoku_lab_bin() -> pathlib.Path:
+    """The Competitive Sudoku measuring tools (arena, replay, solve-game, ...)."""
+    return real_binary("sudoku-lab")
+
+
+@pytest.fixture(scope="session")
+def sudoku_solver_bin() -> pathlib.Path:
+    """The sudoku puzzle command line (solve, count, check, generate, bench-solver)."""
+    return real_binary("sudoku-solver")
 
 
 @pytest.fixture(scope="session")
@@ -78,10 +95,10 @@ def data_dir() -> pathlib.Path:
 
 @pytest.fixture(scope="module")
 def tools():
-    """The real sudoku-agent's tools (solve, count, check, generate)."""
+    """The real puzzle tools (sudoku-solver) and referee (sudoku-agent)."""
     from .tools import SudokuTools
 
-    return SudokuTools(real_binary("sudoku-agent"), timeout=30)
+    return SudokuTools(real_binary("sudoku-agent"), timeout=30, solver=real_binary("sudoku-solver"))
 
 
 @pytest.fixture(scope="session")

@@ -1,10 +1,11 @@
-"""The sudoku tools of `sudoku-agent` (`solve`, `count`, `check`, `generate`) as Python calls,
-plus the referee's rule check of single entries through the competitive-sudoku protocol.
+"""The puzzle tools of `sudoku-solver` (`solve`, `count`, `check`, `generate`) as Python calls,
+plus the referee's rule check of single entries through the competitive-sudoku protocol of
+`sudoku-agent`.
 
 Every sudoku rule stays in the engine: this module only writes grids in the tools' notation,
 runs the binary and reads its answers.
 
-    tools = SudokuTools()                      # sudoku-agent found like the engine drivers do
+    tools = SudokuTools()                      # sudoku-agent and sudoku-solver found like the drivers do
     grid = tools.generate("3x3", difficulty="easy", seed=7)[0]
     tools.solve(grid)                          # Solution(status="unique", grid=...)
     tools.rule_problem(grid, 0, 0, 5)          # None, or "value is already in the row"
@@ -13,6 +14,7 @@ runs the binary and reads its answers.
 from __future__ import annotations
 
 import os
+import pathlib
 import subprocess
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
@@ -116,23 +118,47 @@ class Solution:
     grid: Optional[Grid]
 
 
-class SudokuTools:
-    """Runs `sudoku-agent <tool> ...` (one short process per call)."""
+def _solver_beside(engine: str) -> str:
+    """The `sudoku-solver` of the same build as the engine `engine`: the one beside it, else
+    (an engine installed elsewhere) the one found like the drivers find binaries. A missing
+    engine gives the missing program beside it, so the first call names it."""
+    beside = pathlib.Path(engine).with_name("sudoku-solver")
+    if beside.is_file() or not pathlib.Path(engine).is_file():
+        return str(beside)
+    try:
+        return str(find_binary("sudoku-solver"))
+    except FileNotFoundError:
+        return str(beside)
 
-    def __init__(self, binary: Union[None, str, os.PathLike] = None, timeout: float = 60.0):
-        self.binary = str(binary) if binary is not None else str(find_binary("sudoku-agent"))
+
+class SudokuTools:
+    """Runs `sudoku-solver <tool> ...` for the puzzle tools and `sudoku-agent` for the
+    referee's rule (one short process per call)."""
+
+    def __init__(self, engine: Union[None, str, os.PathLike] = None, timeout: float = 60.0,
+                 solver: Union[None, str, os.PathLike] = None):
+        self.engine = str(engine) if engine is not None else str(find_binary("sudoku-agent"))
+        if solver is not None:
+            self.binary = str(solver)
+        elif engine is not None:
+            self.binary = _solver_beside(self.engine)
+        else:
+            self.binary = str(find_binary("sudoku-solver"))
         self.timeout = timeout
 
     # --- plumbing ------------------------------------------------------------------------------
 
-    def _run(self, args: Sequence[str], stdin: Optional[str] = None, ok_codes: Iterable[int] = (0,)) -> str:
+    def _run(self, args: Sequence[str], stdin: Optional[str] = None, ok_codes: Iterable[int] = (0,),
+             program: Optional[str] = None) -> str:
+        program = program or self.binary
         try:
-            proc = subprocess.run([self.binary, *args], input=stdin, capture_output=True, text=True,
+            proc = subprocess.run([program, *args], input=stdin, capture_output=True, text=True,
                                   timeout=self.timeout)
         except subprocess.TimeoutExpired:
-            raise ToolError(f"sudoku-agent {args[0] if args else ''} took longer than {self.timeout:g} s") from None
+            name = pathlib.Path(program).name
+            raise ToolError(f"{name} {args[0] if args else ''} took longer than {self.timeout:g} s") from None
         except OSError as err:
-            raise ToolError(f"cannot run {self.binary}: {err}") from None
+            raise ToolError(f"cannot run {program}: {err}") from None
         if proc.returncode not in tuple(ok_codes) or (proc.stderr.strip() and not proc.stdout.strip()):
             message = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else f"exit code {proc.returncode}"
             if message.startswith("error:"):
@@ -191,7 +217,7 @@ class SudokuTools:
         for r, c, v in moves:
             lines += [position, f"play {r},{c}={v}"]
         lines.append("quit")
-        out = self._run([], stdin="\n".join(lines) + "\n").splitlines()
+        out = self._run([], stdin="\n".join(lines) + "\n", program=self.engine).splitlines()
         out = [l for l in out if l.strip()]
         if not out or out[0] != "readyok":
             reason = out[0] if out else "no answer"

@@ -157,6 +157,21 @@ def position_line(game_state) -> str:
     return " ".join(parts)
 
 
+def move_on_board(text: str, board) -> Optional[Tuple[int, int, int]]:
+    """(i, j, value) of the engine's move `i,j=value` when it names an empty cell of `board`
+    and a value from 1 to N; None for anything else (an engine's junk never reaches the
+    framework)."""
+    square, sep, value = text.partition("=")
+    parts = square.split(",")
+    if not sep or len(parts) != 2 or not all(p.isdigit() for p in (*parts, value)):
+        return None
+    i, j, v = int(parts[0]), int(parts[1]), int(value)
+    N = board.N
+    if not (0 <= i < N and 0 <= j < N and 1 <= v <= N) or cell_value(board, i, j) != 0:
+        return None
+    return i, j, v
+
+
 def _die_with_parent() -> None:
     if sys.platform.startswith("linux"):
         try:
@@ -220,8 +235,11 @@ class SudokuAI(competitive_sudoku.sudokuai.SudokuAI):
                 if not movetime:
                     return
             elif tokens[0] in ("propose", "bestmove") and len(tokens) >= 2 and tokens[1] != "none":
-                square, _, value = tokens[1].partition("=")
-                i, j = (int(x) for x in square.split(","))
-                self.propose_move(make_move(i, j, int(value)))
+                move = move_on_board(tokens[1], game_state.board)
+                if move is None:
+                    # Junk from the engine: keep the last legal proposal and go on reading.
+                    print(f"sudoku-agent: ignored {line!r}: not a move on this board", file=sys.stderr)
+                else:
+                    self.propose_move(make_move(*move))
             if tokens[0] == "bestmove":
                 return

@@ -213,7 +213,10 @@ def blockudoku(args):
 
 
 def sudoku(args):
+    """`--junk LINE`: also print LINE after the first proposal and after the last one (an
+    engine that misbehaves)."""
     out = sys.stdout
+    junk = args[args.index("--junk") + 1] if "--junk" in args else None
     empty = []
     for line in sys.stdin:
         t = line.split()
@@ -229,8 +232,13 @@ def sudoku(args):
             rows = t[2].split("/")
             empty = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row.replace("+", "").replace("-", "")) if ch == "."]
         elif t[0] == "go":
-            for r, c in empty[:3]:
+            for k, (r, c) in enumerate(empty[:3]):
                 out.write(f"propose {r},{c}=1\n")
+                if junk and k == 0:
+                    out.write(junk + "\n")
+                out.flush()
+            if junk:
+                out.write(junk + "\n")
                 out.flush()
             if "infinite" in t:
                 # Like the real agent under `go infinite`: wait for stop (or the end of input).

@@ -97,7 +97,7 @@ def cluster():
         shutil.rmtree(temp, ignore_errors=True)
 
 
-def batch(args, out, ray=None, engine="blockudoku"):
+def batch(args, out, ray=None, engine="blockudoku-lab"):
     cmd = [sys.executable, str(BATCH), *args, "--engine", str(bin_dir() / engine), "--out", str(out)]
     if ray:
         cmd += ["--ray", ray]
@@ -113,7 +113,7 @@ def run(cmd):
 @pytest.fixture(scope="module")
 def chains_here(tmp_path_factory):
     """The chain batch's summary on this machine, without Ray."""
-    real_binary("blockudoku")
+    real_binary("blockudoku-lab")
     return run(batch(CHAINS, tmp_path_factory.mktemp("here") / "chains.jsonl")).stdout
 
 
@@ -143,9 +143,9 @@ def test_probe_chains_on_ray_same_summary(cluster, tmp_path):
 
 
 def test_pairs_on_ray_same_summary_and_sprt_decision(cluster, tmp_path):
-    real_binary("sudoku-agent")
-    here = run(batch(PAIRS, tmp_path / "here.jsonl", engine="sudoku-agent")).stdout
-    there = run(batch(PAIRS, tmp_path / "ray.jsonl", cluster["address"], engine="sudoku-agent")).stdout
+    real_binary("sudoku-lab")
+    here = run(batch(PAIRS, tmp_path / "here.jsonl", engine="sudoku-lab")).stdout
+    there = run(batch(PAIRS, tmp_path / "ray.jsonl", cluster["address"], engine="sudoku-lab")).stdout
     assert there == here
     assert "SPRT elo0 0 elo1 150 alpha 0.05 beta 0.05: H1 accepted after" in there
     units = units_in(tmp_path / "ray.jsonl")

@@ -52,9 +52,9 @@ def test_two_agents_get_a_rate_ratio(tmp_path):
 
 
 def test_game_pairs_and_sprt_stop_at_the_same_pair(tmp_path):
-    real_binary("sudoku-agent")
+    real_binary("sudoku-lab")
     args = ["sudoku", "--agents", "greedy", "--opponents", "random", "--boards", "2x2", "--movetimes", "10",
-            "--pairs", "40", "--sprt", "0,150,0.05,0.05", "--jobs", "2", "--engine", str(bin_dir() / "sudoku-agent")]
+            "--pairs", "40", "--sprt", "0,150,0.05,0.05", "--jobs", "2", "--engine", str(bin_dir() / "sudoku-lab")]
     proc = run_batch(*args, "--out", str(tmp_path / "a.jsonl"))
     assert proc.returncode == 0, proc.stderr
     sprt = next(l for l in proc.stdout.splitlines() if l.startswith("SPRT"))
@@ -67,7 +67,7 @@ def test_game_pairs_and_sprt_stop_at_the_same_pair(tmp_path):
     assert all(len(u["records"]) == 2 and {r["first_player"] for r in u["records"]} == {1, 2} for u in units)
     assert all(u["records"][0]["start"] == u["records"][1]["start"] for u in units)
     # One job at a time finishes in index order: the decision and the summary are the same.
-    one = run_batch(*args[:-4], "--jobs", "1", "--engine", str(bin_dir() / "sudoku-agent"), "--out", str(tmp_path / "b.jsonl"))
+    one = run_batch(*args[:-4], "--jobs", "1", "--engine", str(bin_dir() / "sudoku-lab"), "--out", str(tmp_path / "b.jsonl"))
     assert one.stdout == proc.stdout
 
 
@@ -104,7 +104,7 @@ def test_one_run_at_a_time_per_results_file(tmp_path):
 def test_probe_chains_pool_the_engines_own_chain_records(tmp_path):
     # With --probes the engine drives each chain: the unit's record is the one `selfplay
     # --chain-rounds` writes for the unit's seed, and the summary pools those records.
-    engine = real_binary("blockudoku")
+    engine = real_binary("blockudoku-lab")
     hard = SCRIPTS.parent / "crates" / "blockudoku" / "data" / "hard-pieces.txt"
     out = tmp_path / "probes.jsonl"
     args = ["blockudoku", "--agents", "default,default/nofit=36000", "--chains", "3", "--exposure", "400",

@@ -252,7 +252,7 @@ def test_framework_games_as_records(tmp_path):
                      "--threads", "1", "--board", str(board), "--playmode", "classic",
                      "--engine", str(bin_dir() / "sudoku-agent"), "--record", str(rec))
     games = check_match(proc, "ours_default", "first_fit_player", 2)
-    check = subprocess.run([str(bin_dir() / "sudoku-agent"), "replay", str(rec)], capture_output=True, text=True,
+    check = subprocess.run([str(bin_dir() / "sudoku-lab"), "replay", str(rec)], capture_output=True, text=True,
                            timeout=60)
     assert check.returncode == 0, check.stderr + rec.read_text()
     text = rec.read_text()

@@ -44,6 +44,15 @@ def test_adapter_with_scripted_engine(version):
     assert out["engine_pids"] and out["engine_alive_after_kill"] == []
 
 
+@pytest.mark.parametrize("junk", ["propose 0;0=1", "propose 0,0", "propose 9,9=1", "propose 0,1=7",
+                                  "propose 0,0=3", "propose x,1=1", "propose 0,-1=1"])
+def test_adapter_keeps_its_last_legal_move_when_the_engine_prints_junk(junk):
+    """The fake engine prints `junk` after its first and after its last proposal: the player
+    neither raises nor passes the junk on; the last legal proposal (0,3=1) counts."""
+    out = run_player("v2024", "midgame2x2", 0.8, SUDOKU_AGENT_CMD=f"{sys.executable} {FAKE} sudoku --junk '{junk}'")
+    assert out["move"] == [0, 3, 1]
+
+
 @pytest.mark.parametrize("version", ["v2022", "v2024"])
 @pytest.mark.parametrize("scenario", ["midgame2x2", "empty3x3"])
 def test_adapter_with_real_agent(version, scenario):

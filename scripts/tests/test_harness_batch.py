@@ -25,7 +25,7 @@ def test_sudoku_batch_runs_resumes_and_plots(tmp_path):
     out = tmp_path / "sudoku.jsonl"
     args = ["sudoku", "--agents", "default", "--opponents", "greedy,random", "--boards", "2x2", "--modes",
             "classic,rows", "--movetimes", "10", "--seeds", "1-2", "--games", "2", "--jobs", "2",
-            "--engine", str(bin_dir() / "sudoku-agent"), "--out", str(out)]
+            "--engine", str(bin_dir() / "sudoku-lab"), "--out", str(out)]
     proc = run_batch(*args, "--plot", str(tmp_path / "plots"))
     assert proc.returncode == 0, proc.stderr
     lines = [json.loads(l) for l in out.read_text().splitlines()]
@@ -54,7 +54,7 @@ def test_interrupted_run_resumes(tmp_path):
     # finish the others take seconds more, so the interrupt arrives mid-run even when this
     # process waits to be scheduled on a loaded machine.
     args = [sys.executable, str(BATCH), "sudoku", "--opponents", "greedy", "--boards", "2x3", "--movetimes", "100",
-            "--seeds", "1-12", "--games", "1", "--jobs", "2", "--engine", str(bin_dir() / "sudoku-agent"),
+            "--seeds", "1-12", "--games", "1", "--jobs", "2", "--engine", str(bin_dir() / "sudoku-lab"),
             "--out", str(out)]
     # Ctrl-C as a terminal sends it. A shell without job control starts background commands
     # (`.ci/run &`, nohup) with SIGINT ignored, which children inherit and Python then never
@@ -94,7 +94,7 @@ def test_blockudoku_batch_with_real_engine(tmp_path):
     real_engine("blockudoku", BlockudokuEngine).quit()
     out = tmp_path / "real.jsonl"
     proc = run_batch("blockudoku", "--agents", "default", "--seeds", "1-2", "--games", "2", "--max-rounds", "10",
-                     "--jobs", "2", "--engine", str(bin_dir() / "blockudoku"), "--out", str(out))
+                     "--jobs", "2", "--engine", str(bin_dir() / "blockudoku-lab"), "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     lines = [json.loads(l) for l in out.read_text().splitlines()]
     assert len(lines) == 2 and all(len(l["records"]) == 2 for l in lines)
@@ -145,7 +145,7 @@ def run_and_kill_one_engine(args):
     deadline = time.monotonic() + 60
     killed = None
     while killed is None and time.monotonic() < deadline and proc.poll() is None:
-        pids = engine_children(proc.pid, "sudoku-agent")
+        pids = engine_children(proc.pid, "sudoku-lab")
         if pids:
             time.sleep(0.2)  # in the middle of its games
             os.kill(pids[0], signal.SIGKILL)
@@ -163,7 +163,7 @@ KILL_ARGS = ["sudoku", "--opponents", "greedy", "--boards", "2x3", "--movetimes"
 def test_engine_killed_mid_run_is_reported_once_and_run_again(tmp_path):
     real_engine("sudoku-agent", SudokuEngine).quit()
     out = tmp_path / "killed.jsonl"
-    code, table, err = run_and_kill_one_engine(KILL_ARGS + ["--engine", str(bin_dir() / "sudoku-agent"), "--out", str(out)])
+    code, table, err = run_and_kill_one_engine(KILL_ARGS + ["--engine", str(bin_dir() / "sudoku-lab"), "--out", str(out)])
     assert code == 0, err
     assert err.count("killed by SIGKILL") == 1 and "running it again (1 of 1)" in err, err
     assert "Traceback" not in err and "failed" not in err
@@ -176,7 +176,7 @@ def test_engine_killed_mid_run_is_reported_once_and_run_again(tmp_path):
 def test_engine_killed_without_retries_then_the_run_resumes(tmp_path):
     real_engine("sudoku-agent", SudokuEngine).quit()
     out = tmp_path / "resume.jsonl"
-    args = KILL_ARGS + ["--engine", str(bin_dir() / "sudoku-agent"), "--out", str(out)]
+    args = KILL_ARGS + ["--engine", str(bin_dir() / "sudoku-lab"), "--out", str(out)]
     code, _, err = run_and_kill_one_engine(args + ["--retries", "0"])
     assert code == 1
     assert err.count("killed by SIGKILL") == 1 and err.count("job failed") == 1, err

@@ -1,7 +1,7 @@
 """The Blockudoku window's analysis board and game records under a virtual display, driving the
 real engine with synthetic mouse events: a board and hand set up by clicks, drags and the
 palette, the engine's answer and panel read back; a game saved, loaded and replayed to the same
-position; a `selfplay --record` record replayed by `blockudoku replay` and by the window.
+position; a `selfplay --record` record replayed by `blockudoku-lab replay` and by the window.
 Screenshots go to tests/artifacts/."""
 import subprocess
 
@@ -180,7 +180,7 @@ def test_save_load_replay_and_analyse_from_a_move(tk_root, artifacts, tmp_path):
         text = path.read_text()
         assert text.startswith("blockudoku-record 1\n") and text.endswith("end\n") and "set catalogue" in text
         # The engine's replay agrees with the window.
-        out = subprocess.run([str(real_binary("blockudoku")), "replay", str(path)], capture_output=True, text=True)
+        out = subprocess.run([str(real_binary("blockudoku-lab")), "replay", str(path)], capture_output=True, text=True)
         assert out.returncode == 0, out.stderr
         assert f"score {shown[2]} " in out.stdout.splitlines()[0]
         assert out.stdout.splitlines()[1].split()[2].replace("/", "") == shown[0]
@@ -220,7 +220,7 @@ def test_save_load_replay_and_analyse_from_a_move(tk_root, artifacts, tmp_path):
 
 
 def test_selfplay_record_replays_to_the_reported_score(tk_root, tmp_path):
-    binary = str(real_binary("blockudoku"))
+    binary = str(real_binary("blockudoku-lab"))
     path = tmp_path / "selfplay.bkr"
     run = subprocess.run([binary, "selfplay", "--games", "2", "--seed", "5", "--max-rounds", "30",
                           "--record", str(path)], capture_output=True, text=True, timeout=120)

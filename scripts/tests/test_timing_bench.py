@@ -49,7 +49,7 @@ def test_timing_bench_reports_a_missing_engine():
 
 def test_timing_bench_times_every_position_of_a_record(tmp_path):
     record = tmp_path / "games.txt"
-    arena = subprocess.run([str(bin_dir() / "sudoku-agent"), "arena", "--first", "default", "--second", "greedy",
+    arena = subprocess.run([str(bin_dir() / "sudoku-lab"), "arena", "--first", "default", "--second", "greedy",
                             "--board", "2x2", "--mode", "rows", "--games", "2", "--nodes", "50",
                             "--record", str(record), "--quiet"], capture_output=True, text=True, timeout=120)
     assert arena.returncode == 0, arena.stderr

@@ -1,4 +1,4 @@
-"""engines.tools against the real sudoku-agent: solve, count, check, generate and the referee's rule."""
+"""engines.tools against the real programs: solve, count, check, generate (sudoku-solver) and the referee's rule (sudoku-agent)."""
 import pytest
 
 from engines.tools import SHAPES, Grid, SudokuTools, ToolError

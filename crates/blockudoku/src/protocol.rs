@@ -10,11 +10,14 @@ use std::time::Duration;
 
 use engine_kit::options::{OptionSpec, OptionTable};
 
-use crate::agents::{Agent, Objective, AGENTS, OBJECTIVES};
+use crate::agents::{Agent, Limits, Objective, AGENTS, OBJECTIVES};
 use crate::search::{Outcome, Step};
 
 pub mod analyse;
+mod quoting;
 pub use analyse::AnalyseRequest;
+pub use quoting::{quoted, shown};
+use quoting::{refused_board, refused_piece, twice};
 
 /// Protocol name and version announced by `hello`.
 pub const PROTOCOL: &str = "protocol blockudoku 1";
@@ -70,6 +73,19 @@ pub struct GoLimits {
     pub nodes: Option<u64>,
     /// Keep the answer until `stop`.
     pub infinite: bool,
+}
+
+impl GoLimits {
+    /// What the search may spend: a bare `go` answers at once from the objective's beam;
+    /// given time or nodes it widens; `movetime` and `infinite` give it a clock to spend.
+    pub fn search_limits(&self) -> Limits {
+        let clock = self.movetime.is_some() || self.infinite;
+        Limits {
+            nodes: self.nodes.unwrap_or(u64::MAX),
+            widen: clock || self.nodes.is_some(),
+            clock,
+        }
+    }
 }
 
 /// One placement as written: hand slot (1-based) and top-left cell (0-based row, col).
@@ -141,6 +157,25 @@ pub const MAX_SCORE: u64 = 1 << 53;
 /// `u32::MAX`, so playing on from it can never wrap.
 pub const MAX_STREAK: u64 = i32::MAX as u64;
 
+/// A `play` that would take the score past [`MAX_SCORE`] or the streak past [`MAX_STREAK`]
+/// is refused with this error (`state` is the position it would leave), so every `play`
+/// reply is itself a valid `position`.
+pub fn check_play_limits(state: &GameState) -> Result<(), String> {
+    if state.score > MAX_SCORE {
+        return Err(format!(
+            "play: score would be {}, more than {MAX_SCORE}",
+            state.score
+        ));
+    }
+    if u64::from(state.streak) > MAX_STREAK {
+        return Err(format!(
+            "play: streak would be {}, more than {MAX_STREAK}",
+            state.streak
+        ));
+    }
+    Ok(())
+}
+
 /// `field`'s value from `tok`, a whole number from `min` to `max`; the error names the field,
 /// its range and the input.
 fn number(field: &str, tok: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
@@ -152,41 +187,6 @@ fn number(field: &str, tok: Option<&str>, min: u64, max: u64) -> Result<u64, Str
             quoted(tok)
         )),
     }
-}
-
-/// `tok` made safe to echo: control characters (and any other character that is not
-/// printable ASCII) escaped as `\u{..}`, at most 40 characters.
-pub fn shown(tok: &str) -> String {
-    let mut out = String::new();
-    for c in tok.chars().take(40) {
-        if c.is_ascii_graphic() && c != '\'' && c != '\\' {
-            out.push(c);
-        } else {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
-        }
-    }
-    if tok.chars().count() > 40 {
-        out.push_str("...");
-    }
-    out
-}
-
-/// `tok` as an error message quotes it: `'tok'`, made safe by [`shown`].
-pub fn quoted(tok: &str) -> String {
-    format!("'{}'", shown(tok))
-}
-
-/// The complaint about a board or piece token: `<word> '<tok>': <error>`, the error's own
-/// leading `<word> ` dropped (`board '.....': needs 81 cells, got 5`).
-fn refused_token(word: &str, tok: &str, e: &dyn std::fmt::Display) -> String {
-    let e = e.to_string();
-    let e = e.strip_prefix(word).map_or(&e[..], str::trim_start);
-    format!("{word} {}: {e}", quoted(tok))
-}
-
-/// The error for a keyword given twice in one command.
-fn twice(keyword: &str) -> String {
-    format!("{} given twice", quoted(keyword))
 }
 
 /// Keywords of `position` that end the piece list.
@@ -207,7 +207,7 @@ fn parse_pieces<'a>(
         if t == "-" {
             hand.push(None);
         } else {
-            let piece = Piece::parse(t).map_err(|e| refused_token("piece", t, &e))?;
+            let piece = Piece::parse(t).map_err(|e| refused_piece(t, e))?;
             hand.push(Some(piece));
         }
     }
@@ -224,7 +224,7 @@ fn parse_position<'a>(toks: impl Iterator<Item = &'a str>) -> Result<Command, St
         Some("empty") => {}
         Some("board") => {
             let b = toks.next().ok_or("board needs a value")?;
-            state.board = Board::parse(b).map_err(|e| refused_token("board", b, &e))?;
+            state.board = Board::parse(b).map_err(|e| refused_board(b, e))?;
         }
         Some("pieces") => return finish_position(state, parse_pieces(&mut toks)?, toks),
         Some(other) => return Err(format!("unexpected {}", quoted(other))),
@@ -426,16 +426,14 @@ fn parse_command(line: &str) -> Result<Command, Refusal> {
             Ok(Command::Play(placements))
         }
         _ if looks_like_board(first) => {
-            let board = Board::parse(first)
-                .map_err(|e| Bad(ONE_SHOT, refused_token("board", first, &e)))?;
+            let board = Board::parse(first).map_err(|e| Bad(ONE_SHOT, refused_board(first, e)))?;
             let mut hand = Vec::new();
             for t in toks {
                 if hand.len() == 3 {
                     let what = format!("a hand has at most 3 pieces, got {}", quoted(t));
                     return Err(Bad(ONE_SHOT, what));
                 }
-                let piece =
-                    Piece::parse(t).map_err(|e| Bad(ONE_SHOT, refused_token("piece", t, &e)))?;
+                let piece = Piece::parse(t).map_err(|e| Bad(ONE_SHOT, refused_piece(t, e)))?;
                 hand.push(Some(piece));
             }
             if hand.is_empty() {

@@ -12,12 +12,12 @@ use engine_kit::handle::SearchHandle;
 use engine_kit::io::say;
 use puzzle_rules::blockudoku::{Board, GameState, Hand, Scoring};
 
-use crate::agents::{self, Agent, Objective, Request, SETTINGS};
+use crate::agents::{self, Agent, Limits, Objective, Request, Settings};
 use crate::analysis;
 use crate::eval::Terms;
 use crate::legacy;
 use crate::protocol::{self, Command, GoLimits, Setting};
-use crate::search::{mobility, Control, Outcome, Tally};
+use crate::search::{mobility, Outcome, Tally, Workers};
 
 struct Session {
     state: GameState,
@@ -25,7 +25,9 @@ struct Session {
     scoring: Scoring,
     agent: Agent,
     objective: Objective,
-    threads: usize,
+    /// The `Threads` option's workers: their pool is made when the option is set, not per
+    /// search.
+    workers: Workers,
     running: Option<SearchHandle>,
     /// Set by `stop` (and `quit`, end of input): a `go infinite` holds its answer until then,
     /// even when a `movetime` or `nodes` limit ended its thinking.
@@ -41,44 +43,15 @@ struct Session {
     running_clock: bool,
 }
 
-/// What the options ask of a search.
-#[derive(Clone, Copy)]
-struct Asked {
-    agent: Agent,
-    objective: Objective,
-    threads: usize,
-    /// The scoring rule and the position's streak (counted with objective `points`).
-    tally: Tally,
-}
-
-/// What a search may spend.
-#[derive(Clone, Copy)]
-struct Budget {
-    /// Node limit (`u64::MAX` for none).
-    nodes: u64,
-    /// Widen the beam while there is time or nodes left.
-    widen: bool,
-    /// A clock will stop the search (`movetime`, `infinite`): spend it.
-    timed: bool,
-}
-
-/// Runs one search to the end (no clock) and returns its outcome.
+/// Runs one search to the end (or until `stop`) and returns its outcome.
 fn search_now(
     board: Board,
     hand: &Hand,
-    asked: Asked,
+    req: &Request,
+    limits: &Limits,
     stop: &AtomicBool,
-    budget: Budget,
 ) -> Outcome {
-    let slots = hand.live();
-    let ctl = Control::new(stop, budget.nodes);
-    let req = Request {
-        threads: asked.threads,
-        tally: asked.tally,
-        clock: budget.timed,
-        ..Request::new(asked.agent, asked.objective)
-    };
-    agents::answer_widening(board, &slots, &req, &ctl, budget.widen)
+    agents::search(board, &hand.live(), req, limits, stop)
 }
 
 impl Session {
@@ -89,7 +62,7 @@ impl Session {
             scoring: Scoring::Blockudoku,
             agent: Agent::Default,
             objective: Objective::Survive,
-            threads: 1,
+            workers: Workers::ONE,
             running: None,
             released: Arc::new(AtomicBool::new(true)),
             answered: Arc::new(Mutex::new(true)),
@@ -123,23 +96,16 @@ impl Session {
             .movetime
             .map(|ms| Duration::from_millis(ms).saturating_sub(Duration::from_millis(2)));
         let (board, hand) = (self.state.board, self.hand.clone());
-        let asked = self.asked(self.state.streak);
-        // A bare `go` answers at once from the objective's beam; given time or nodes, widen.
-        let widen = limits.movetime.is_some() || limits.nodes.is_some() || limits.infinite;
-        let timed = limits.movetime.is_some() || limits.infinite;
-        self.running_clock = timed;
-        let budget = Budget {
-            nodes: limits.nodes.unwrap_or(u64::MAX),
-            widen,
-            timed,
-        };
+        let req = self.request(self.state.streak);
+        let budget = limits.search_limits();
+        self.running_clock = budget.clock;
         // `go infinite` holds its answer until released (`stop`, `quit`, end of input), not
         // merely until the clock or the node limit ends the thinking.
         self.released = Arc::new(AtomicBool::new(!limits.infinite));
         let released = Arc::clone(&self.released);
         let search = move |stop: &AtomicBool| {
             let start = Instant::now();
-            let out = search_now(board, &hand, asked, stop, budget);
+            let out = search_now(board, &hand, &req, &budget, stop);
             let searched = start.elapsed();
             while !released.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(1));
@@ -167,12 +133,7 @@ impl Session {
         let a = analysis::Analysis {
             state: self.state,
             hand: self.hand.clone(),
-            scoring: self.scoring,
-            request: analysis::RequestOptions {
-                agent: self.agent,
-                objective: self.objective,
-                threads: self.threads,
-            },
+            request: self.request(self.state.streak),
         };
         let stop_after = req
             .limits
@@ -197,15 +158,14 @@ impl Session {
     }
 
     /// The options' request for a search from a position with `streak`.
-    fn asked(&self, streak: u32) -> Asked {
-        Asked {
-            agent: self.agent,
-            objective: self.objective,
-            threads: self.threads,
+    fn request(&self, streak: u32) -> Request {
+        Request {
+            workers: self.workers.clone(),
             tally: Tally {
                 scoring: self.scoring,
                 streak,
             },
+            ..Request::new(self.agent, self.objective)
         }
     }
 
@@ -224,6 +184,7 @@ impl Session {
                 .map_err(|e| refused(&e))?;
             cleared += report.regions;
         }
+        protocol::check_play_limits(&state)?;
         self.state = state;
         self.hand = hand;
         Ok(protocol::position_line(&self.state, &self.hand, cleared))
@@ -263,7 +224,10 @@ impl Session {
             Command::Stop => self.finish_search(true),
             Command::Quit => return false,
             Command::SetOption(s) => match s {
-                Setting::Threads(n) => self.threads = n,
+                Setting::Threads(n) if n != self.workers.threads() => {
+                    self.workers = Workers::new(n)
+                }
+                Setting::Threads(_) => {}
                 Setting::Scoring(s) => self.scoring = s,
                 Setting::Agent(a) => self.agent = a,
                 Setting::Objective(o) => self.objective = o,
@@ -291,7 +255,7 @@ impl Session {
             Command::Fits => say(&[protocol::fits_line(&self.state, &self.hand)]),
             Command::Eval => {
                 let t = Terms::of(self.state.board);
-                let mut line = format!("eval {}", t.value(&SETTINGS.weights));
+                let mut line = format!("eval {}", t.value(&Settings::default().weights));
                 for (name, n) in t.named() {
                     line += &format!(" {name} {n}");
                 }
@@ -300,17 +264,7 @@ impl Session {
             }
             Command::OneShot { board, hand } => {
                 let never = AtomicBool::new(false);
-                let out = search_now(
-                    board,
-                    &hand,
-                    self.asked(0),
-                    &never,
-                    Budget {
-                        nodes: u64::MAX,
-                        widen: false,
-                        timed: false,
-                    },
-                );
+                let out = search_now(board, &hand, &self.request(0), &Limits::default(), &never);
                 say(&[protocol::bestmove_line(out.best.as_ref().map(|b| &b.0[..]))]);
             }
         }
@@ -385,7 +339,7 @@ pub fn serve() {
             }
         }
         if let Some(leg) = legacy.as_mut() {
-            for reply in leg.feed(&line, session.agent, session.threads) {
+            for reply in leg.feed(&line, session.agent, &session.workers) {
                 say(&[reply]);
             }
             continue;

@@ -11,7 +11,8 @@ use puzzle_rules::sudoku::generate::full_grid;
 use puzzle_rules::sudoku::puzzle_set::PuzzleSet;
 use puzzle_rules::sudoku::solver::nine::{self as solver9, Path};
 use puzzle_rules::sudoku::solver::{
-    count_solutions, count_solutions_general, has_solution, solve, solve_and_count,
+    count_solutions, count_solutions_general, has_solution, path_name, solve, solve_and_count,
+    Request,
 };
 use puzzle_rules::sudoku::{reference, Board, Shape};
 use rand::rngs::SmallRng;
@@ -59,16 +60,50 @@ fn board_of(text: &str) -> Board {
 }
 
 /// Every compiled copy of the 9x9 solver: the scalar fallback is tested even on CPUs that
-/// would never run it (on one without AVX2 both entries run the scalar copy).
-const PATHS: [Path; 2] = [Path::Scalar, Path::Avx2];
+/// would never run it (a path the CPU lacks runs the scalar copy).
+const PATHS: [Path; 3] = Path::ALL;
 
 /// Counts to 2 with the first solution on every path; the paths run the same code, so they
-/// must agree exactly, first solution included.
-fn both_paths(raw: &[u8; 81]) -> (usize, Option<[u8; 81]>) {
+/// must agree exactly, first solution and search nodes included.
+fn every_path(raw: &[u8; 81]) -> (usize, Option<[u8; 81]>) {
     let answers = PATHS.map(|path| solver9::solve_cells_on(path, raw, 2, true));
-    assert_eq!(answers[0], answers[1], "paths disagree");
+    for (path, answer) in PATHS.iter().zip(&answers) {
+        assert_eq!(
+            answers[0], *answer,
+            "{path:?} disagrees with the scalar path"
+        );
+    }
     assert_eq!(answers[0], solver9::solve_cells(raw, 2, true));
+    let nodes = PATHS.map(|path| solver9::answer_on(path, raw, Request::count(2)).nodes);
+    assert!(
+        nodes.iter().all(|&n| n == nodes[0]),
+        "nodes differ: {nodes:?}"
+    );
     answers[0]
+}
+
+/// The path picked at run time is the fastest one this CPU supports (the tests above run
+/// every path it supports, and the scalar one), and tools see its name.
+#[test]
+fn the_fastest_supported_path_runs() {
+    let fastest = Path::fastest();
+    assert!(fastest.is_supported());
+    assert!(Path::Scalar.is_supported());
+    assert_eq!(path_name(), fastest.name());
+    let faster: Vec<Path> = Path::ALL
+        .into_iter()
+        .skip_while(|&p| p != fastest)
+        .skip(1)
+        .collect();
+    assert!(faster.iter().all(|p| !p.is_supported()), "{faster:?}");
+    let names: Vec<&str> = Path::ALL.map(Path::name).to_vec();
+    assert_eq!(names, ["scalar", "avx2", "avx512"]);
+    let supported: Vec<&str> = Path::ALL
+        .into_iter()
+        .filter(|p| p.is_supported())
+        .map(Path::name)
+        .collect();
+    eprintln!("9x9 paths this CPU runs: {supported:?}");
 }
 
 fn nine() -> Shape {
@@ -153,7 +188,7 @@ fn collections_agree_across_three_solvers() {
             let board = Board::from_cells(nine(), cells).unwrap();
             let mut raw = [0u8; 81];
             raw.copy_from_slice(cells);
-            let (fast, sol) = both_paths(&raw);
+            let (fast, sol) = every_path(&raw);
             let general = count_solutions_general(&board, 2);
             assert_eq!(fast, general, "{set:?} #{i}");
             assert_eq!(fast, expected, "{set:?} #{i}");
@@ -189,7 +224,7 @@ fn committed_collections_are_what_their_command_makes() {
         let header: Vec<&str> = text.lines().take(2).collect();
         assert_eq!(header[0], format!("# {}", set.rule()), "{set:?}");
         let command = header[1]
-            .strip_prefix("# made by: sudoku-agent generate --set ")
+            .strip_prefix("# made by: sudoku-solver generate --set ")
             .unwrap_or_else(|| panic!("{set:?}: no command in {:?}", header[1]));
         let words: Vec<&str> = command.split(' ').collect();
         assert_eq!(
@@ -324,7 +359,7 @@ fn sparse_random_boards_agree_between_fast_paths() {
         let board = random_board(shape, &mut rng, true);
         let mut raw = [0u8; 81];
         raw.copy_from_slice(board.cells());
-        let (fast, sol) = both_paths(&raw);
+        let (fast, sol) = every_path(&raw);
         assert_eq!(
             fast,
             count_solutions_general(&board, 2),

@@ -4,9 +4,9 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use crate::agents::Limits;
-use crate::agents::{Agent, AgentKind};
-use crate::protocol::{parse_line, Command};
+use sudoku_agent::agents::Limits;
+use sudoku_agent::agents::{Agent, AgentKind};
+use sudoku_agent::protocol::{parse_line, Command};
 
 /// The bench positions (protocol `position` lines).
 pub const POSITIONS: [&str; 6] = [

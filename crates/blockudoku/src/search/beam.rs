@@ -17,7 +17,7 @@ use crate::eval::{evaluate, evaluate_above};
 // Largest merge table per worker (entries); see `expand`.
 const SEEN_CAP: usize = 1 << 17;
 
-// How many nodes a worker counts before it publishes them and looks at the stop flag.
+/// How many nodes a worker counts before it publishes them and looks at the stop flag.
 pub const POLL: u64 = 256;
 
 #[derive(Default)]
@@ -308,7 +308,7 @@ impl<'a> Job<'a> {
     /// [`Job::collect`] within the job's beam.
     fn collect_beam(self) -> Collected {
         let (board, hand, method, valuation) = (self.board, self.hand, self.method, self.valuation);
-        let (threads, ctl, beam, tally) = (self.threads, self.ctl, self.beam, self.tally);
+        let (threads, ctl, beam, tally) = (self.workers.threads(), self.ctl, self.beam, self.tally);
         let new_worker = || Worker {
             beam,
             ctl,
@@ -357,7 +357,6 @@ impl<'a> Job<'a> {
                 roots.push((i, part));
             }
         }
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
         let run = || {
             roots
                 .par_iter()
@@ -371,9 +370,9 @@ impl<'a> Job<'a> {
                 })
                 .collect::<Vec<_>>()
         };
-        let results = match pool {
-            Ok(pool) => pool.install(run),
-            Err(_) => run(),
+        let results = match self.workers.pool() {
+            Some(pool) => pool.install(run),
+            None => run(),
         };
         let mut best: BestLine = None;
         let mut top = Vec::new();

@@ -259,7 +259,7 @@ mod tests {
     use puzzle_rules::sudoku::game::Mode;
 
     /// 2,3=4 (1 point) is worth 14 in the end, 0,2=4 only 0 because player 2 then passes with
-    /// 3,3=1 in a cell player 1 cannot reach (values from `sudoku-agent solve-game`); the
+    /// 3,3=1 in a cell player 1 cannot reach (values from `sudoku-lab solve-game`); the
     /// search must know the opponent's passes to see it.
     #[test]
     fn default_sees_the_opponents_pass_in_a_cell_the_mover_cannot_reach() {

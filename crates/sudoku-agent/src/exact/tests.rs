@@ -288,7 +288,7 @@ fn the_best_move_solve_agrees_with_the_full_solve() {
 }
 
 /// Positions where the `default` agent's `exact` report differed from this solver (found
-/// by `sudoku-agent check-exact`), settled by the brute force.
+/// by `sudoku-lab check-exact`), settled by the brute force.
 #[test]
 #[ignore = "slow: about 4 minutes in a release build"]
 fn brute_force_settles_positions_the_agent_disputed() {

@@ -48,6 +48,12 @@ fn dispatch(board: &Board, request: Request, stop: Option<StopTest>) -> Answer {
     }
 }
 
+/// The name of the compiled copy of the 9x9 solver that runs on this CPU (`scalar`, `avx2`
+/// or `avx512`, see [`nine::Path`]), for tools that report their speed.
+pub fn path_name() -> &'static str {
+    nine::Path::fastest().name()
+}
+
 /// Counts the solutions of `board`, stopping as soon as `limit` are found. Returns a number
 /// in `0..=limit`.
 pub fn count_solutions(board: &Board, limit: usize) -> usize {

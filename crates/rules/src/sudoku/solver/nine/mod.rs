@@ -29,9 +29,10 @@
 //! forum-hardest-1106 from 139 to 122 per puzzle (propagations from 306 to 253). On nearly
 //! full grids it costs more than it saves and is skipped ([`propagate::TRIAD_MIN_EMPTY`]).
 //!
-//! The propagation and search are compiled twice ([`Path`]): for the target's baseline and
-//! for x86-64 CPUs with AVX2 and BMI2, picked at run time; the code is the same but for one
-//! BMI2 bit extract (table look-ups on the baseline path).
+//! The propagation and search are compiled three times ([`Path`]): for the target's
+//! baseline, for x86-64 CPUs with AVX2 and BMI2, and for those that also have AVX-512,
+//! picked at run time; the code is the same but for one BMI2 bit extract (table look-ups on
+//! the baseline path) and the AVX-512 scan for changed digit-bands (`wide.rs`).
 //!
 //! The look-up tables live in `tables.rs`, the grid of the givens in `givens.rs`, the band
 //! logic that propagates a grid to a fixed point in `propagate.rs`, and the branching in
@@ -43,6 +44,7 @@ mod givens;
 mod propagate;
 mod search;
 mod tables;
+mod wide;
 
 /// What [`Grid::candidate_counts`] finds, per band: the cells with at least one candidate
 /// (`one`), with at least two (`two`), and for `k` in 0..4 the cells where some digit `d`
@@ -98,15 +100,33 @@ pub enum Path {
     /// band (the one place where the code differs: same results). Falls back to
     /// [`Path::Scalar`] on CPUs without them.
     Avx2,
+    /// [`Path::Avx2`] plus AVX-512 (F, BW, VL, DQ): the compiler may use mask registers,
+    /// three-input logic and 512-bit vectors, and the scan for changed digit-bands is two
+    /// 16-lane compares (`wide.rs`; same results). Level with [`Path::Avx2`] in speed on
+    /// an AMD EPYC with AVX-512 (see the crate's EXPERIMENTS.md). Falls back to
+    /// [`Path::Scalar`] on CPUs without all of them.
+    Avx512,
 }
 
 impl Path {
-    /// The fastest path this CPU supports.
+    /// Every path, from the plainest to the fastest.
+    pub const ALL: [Path; 3] = [Path::Scalar, Path::Avx2, Path::Avx512];
+
+    /// The fastest path this CPU supports (detected once, then remembered).
     pub fn fastest() -> Path {
-        if Path::Avx2.is_supported() {
-            Path::Avx2
-        } else {
-            Path::Scalar
+        use std::sync::atomic::{AtomicU8, Ordering};
+        // 0: not detected yet; otherwise 1 + the index in `Path::ALL`.
+        static FASTEST: AtomicU8 = AtomicU8::new(0);
+        match FASTEST.load(Ordering::Relaxed) {
+            0 => {
+                let index = (0..Path::ALL.len())
+                    .rev()
+                    .find(|&i| Path::ALL[i].is_supported())
+                    .unwrap_or(0);
+                FASTEST.store(index as u8 + 1, Ordering::Relaxed);
+                Path::ALL[index]
+            }
+            k => Path::ALL[k as usize - 1],
         }
     }
 
@@ -122,8 +142,25 @@ impl Path {
                     && std::arch::is_x86_feature_detected!("lzcnt")
                     && std::arch::is_x86_feature_detected!("popcnt")
             }
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512 => {
+                Path::Avx2.is_supported()
+                    && std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512bw")
+                    && std::arch::is_x86_feature_detected!("avx512vl")
+                    && std::arch::is_x86_feature_detected!("avx512dq")
+            }
             #[cfg(not(target_arch = "x86_64"))]
-            Path::Avx2 => false,
+            Path::Avx2 | Path::Avx512 => false,
+        }
+    }
+
+    /// The path's name as tools print it: `scalar`, `avx2` or `avx512`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Path::Scalar => "scalar",
+            Path::Avx2 => "avx2",
+            Path::Avx512 => "avx512",
         }
     }
 }
@@ -143,7 +180,7 @@ struct Scalar;
 impl Engine for Scalar {
     #[inline(never)]
     fn propagate(grid: &mut Grid, dirty: u32, claim: bool) -> Result<(), Dead> {
-        grid.propagate_body::<false>(dirty, claim)
+        grid.propagate_body::<false, false>(dirty, claim)
     }
 
     fn search(grid: &mut Grid, tally: &mut Tally) {
@@ -151,52 +188,76 @@ impl Engine for Scalar {
     }
 }
 
-/// [`Path::Avx2`]. Only used after [`Path::is_supported`] said yes (see [`solve_cells_on`]).
-#[cfg(target_arch = "x86_64")]
-struct Avx2;
+/// Defines a compiled copy of the solver for x86-64 CPU features: the engine type, its
+/// propagation and search compiled with `$features`, and `$solve`, which builds the grid of
+/// the givens and solves it on that copy (the grid is built there too, so that its popcounts
+/// are single instructions: on the baseline path they are a tenth of the time on puzzles
+/// with many givens). Only called after [`Path::is_supported`] said yes (see [`solve_on`]).
+macro_rules! compiled_copy {
+    ($engine:ident, $features:literal, $wide:literal, $propagate:ident, $search:ident, $solve:ident) => {
+        #[doc = concat!("The copy compiled with `", $features, "`.")]
+        #[cfg(target_arch = "x86_64")]
+        struct $engine;
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-#[inline(never)]
-fn propagate_avx2(grid: &mut Grid, dirty: u32, claim: bool) -> Result<(), Dead> {
-    grid.propagate_body::<true>(dirty, claim)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn search_avx2(grid: &mut Grid, tally: &mut Tally) {
-    grid.search_body::<Avx2>(tally);
-}
-
-/// Builds the grid of `cells` and solves it on [`Path::Avx2`]: the grid is built here too, so
-/// that its popcounts are single instructions (on the baseline path they are a tenth of the
-/// time on puzzles with many givens).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn solve_avx2(cells: &[u8; 81], tally: &mut Tally) {
-    let mut grid = Grid::from_cells(cells);
-    if let Ok(dirty) = grid.batch_update::<true>() {
-        if propagate_avx2(&mut grid, dirty, true).is_ok() {
-            search_avx2(&mut grid, tally);
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        #[inline(never)]
+        fn $propagate(grid: &mut Grid, dirty: u32, claim: bool) -> Result<(), Dead> {
+            grid.propagate_body::<true, $wide>(dirty, claim)
         }
-    }
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        fn $search(grid: &mut Grid, tally: &mut Tally) {
+            grid.search_body::<$engine>(tally);
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        fn $solve(cells: &[u8; 81], tally: &mut Tally) {
+            let mut grid = Grid::from_cells(cells);
+            if let Ok(dirty) = grid.batch_update::<true>() {
+                if $propagate(&mut grid, dirty, true).is_ok() {
+                    $search(&mut grid, tally);
+                }
+            }
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        impl Engine for $engine {
+            #[inline(always)]
+            fn propagate(grid: &mut Grid, dirty: u32, claim: bool) -> Result<(), Dead> {
+                // SAFETY: the engine is only reached through its solve function, which
+                // `solve_on` calls only after `Path::is_supported` confirmed every
+                // enabled feature.
+                unsafe { $propagate(grid, dirty, claim) }
+            }
+
+            #[inline(always)]
+            fn search(grid: &mut Grid, tally: &mut Tally) {
+                // SAFETY: as in `propagate` above.
+                unsafe { $search(grid, tally) }
+            }
+        }
+    };
 }
 
-#[cfg(target_arch = "x86_64")]
-impl Engine for Avx2 {
-    #[inline(always)]
-    fn propagate(grid: &mut Grid, dirty: u32, claim: bool) -> Result<(), Dead> {
-        // SAFETY: `Avx2` is only reached through `solve_avx2`, which `solve_cells_on` calls
-        // only after `Path::Avx2.is_supported()` confirmed every enabled feature.
-        unsafe { propagate_avx2(grid, dirty, claim) }
-    }
-
-    #[inline(always)]
-    fn search(grid: &mut Grid, tally: &mut Tally) {
-        // SAFETY: as in `propagate` above.
-        unsafe { search_avx2(grid, tally) }
-    }
-}
+compiled_copy!(
+    Avx2,
+    "avx2,bmi1,bmi2,lzcnt,popcnt",
+    false,
+    propagate_avx2,
+    search_avx2,
+    solve_avx2
+);
+compiled_copy!(
+    Avx512,
+    "avx512f,avx512bw,avx512vl,avx512dq,avx2,bmi1,bmi2,lzcnt,popcnt",
+    true,
+    propagate_avx512,
+    search_avx512,
+    solve_avx512
+);
 
 /// Counts solutions of a 9x9 puzzle (81 cells, row-major, 0 empty, values 1..=9) up to
 /// `limit`, and returns the first solution found when `want_first`. The givens must not
@@ -237,6 +298,11 @@ fn solve_on(path: Path, cells: &[u8; 81], limit: usize, want_first: bool) -> Tal
             // SAFETY: the CPU has every feature `solve_avx2` enables (checked just above).
             unsafe { solve_avx2(cells, &mut tally) }
         }
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx512 if path.is_supported() => {
+            // SAFETY: the CPU has every feature `solve_avx512` enables (checked just above).
+            unsafe { solve_avx512(cells, &mut tally) }
+        }
         _ => {
             let mut grid = Grid::from_cells(cells);
             let dirty = grid.batch_update::<false>();
@@ -253,7 +319,14 @@ fn solve_on(path: Path, cells: &[u8; 81], limit: usize, want_first: bool) -> Tal
 pub(super) fn solve(board_cells: &[u8], request: Request) -> Answer {
     // Read in place (a copy was a memcpy per solve); the dispatch sends only 9x9 boards.
     let cells: &[u8; 81] = board_cells.try_into().expect("a 9x9 board has 81 cells");
-    let tally = solve_on(Path::fastest(), cells, request.limit, request.want_first);
+    answer_on(Path::fastest(), cells, request)
+}
+
+/// The whole [`Answer`] to `request` (its node budget aside: the worst case is a fraction
+/// of a millisecond) on a chosen [`Path`], search nodes included: every path must visit
+/// the same nodes, and tests check that they do.
+pub fn answer_on(path: Path, cells: &[u8; 81], request: Request) -> Answer {
+    let tally = solve_on(path, cells, request.limit, request.want_first);
     Answer {
         count: tally.count,
         first: tally.first.map(|f| f.to_vec()),

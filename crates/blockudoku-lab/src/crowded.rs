@@ -1,0 +1,190 @@
+//! `blockudoku-lab crowded`: does time help where games are lost? A fixed set of crowded
+//! positions (from seeded self-play of a weak player: rounds where the default agent's answer
+//! leaves a board the next hand kills with chance at least `--min-chance`) is answered by a bare
+//! `go` and by `go movetime MS` (the default agent spending its time as the strong agent
+//! does); each answer's final board gets the exact chance that the next hand dies on it, and
+//! the two means are compared position by position (paired standard error).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Result};
+use engine_kit::cli::CommandLineCheck;
+use engine_kit::stats;
+use puzzle_rules::blockudoku::{catalogue, Board, Dealer, GameState, Scoring};
+use rand::{Rng, SeedableRng};
+
+use crate::setup::game_seed;
+use blockudoku::agents::{self, Agent, Limits, Objective, Request};
+use blockudoku::search::{self, final_board, hand_of, Deal, Outcome, Workers};
+
+/// Arguments of `blockudoku-lab crowded`.
+#[derive(clap::Args)]
+pub struct CrowdedArgs {
+    /// Number of crowded positions.
+    #[arg(long, default_value_t = 100)]
+    positions: usize,
+    /// Seed of the self-play games the positions come from.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Milliseconds for the timed answer.
+    #[arg(long, default_value_t = 100)]
+    movetime: u64,
+    /// Search threads for both answers.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Keep positions where the default agent's board dies on the next hand with at least
+    /// this chance.
+    #[arg(long, default_value_t = 0.001)]
+    min_chance: f64,
+}
+
+/// A position: board and hand (catalogue indices).
+type Position = (Board, Deal);
+
+/// The weak player whose games give the positions (beam 2 then 1, no lookahead): it gets
+/// into trouble far more often than the default agent, on the same kind of boards.
+const WEAK_BEAM: search::Beam = [2, 1, 0];
+
+/// The first `count` positions of seeded weak self-play (normal piece set) where the
+/// default agent's answer leaves a board on which the next hand dies with chance at least
+/// `min_chance`.
+fn crowded_positions(count: usize, seed: u64, min_chance: f64) -> Vec<Position> {
+    let dealer = Dealer::new(catalogue());
+    let never = AtomicBool::new(false);
+    let mut out = Vec::new();
+    let mut game = 0;
+    while out.len() < count {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(game_seed(seed, game));
+        let mut state = GameState::default();
+        loop {
+            let ids = [0; 3].map(|_| rng.gen_range(0..catalogue().len()));
+            let hand = hand_of(catalogue(), &ids);
+            let answer = |beam| {
+                let req = Request {
+                    beam,
+                    ..Request::new(Agent::Default, Objective::Survive)
+                };
+                let limits = Limits::default();
+                agents::answer(state.board, &hand, &req, &limits, catalogue(), &never).best
+            };
+            let Some((line, _)) = answer(WEAK_BEAM) else {
+                break;
+            };
+            if let Some((default_line, _)) = answer(search::DEFAULT_BEAM) {
+                let next = final_board(state.board, &hand, &default_line);
+                if dealer.dead_chance(next) >= min_chance {
+                    out.push((state.board, ids));
+                    if out.len() == count {
+                        break;
+                    }
+                }
+            }
+            for s in &line {
+                let a = s.anchor as usize;
+                state
+                    .place(hand[s.slot].1, a / 9, a % 9, Scoring::Blockudoku)
+                    .expect("legal");
+            }
+        }
+        game += 1;
+    }
+    out
+}
+
+/// The answer of a `go movetime ms` (the session's search, stopped by a timer thread).
+fn timed_answer(position: &Position, ms: u64, workers: &Workers) -> (Outcome, Duration) {
+    let stop = AtomicBool::new(false);
+    let start = Instant::now();
+    let hand = hand_of(catalogue(), &position.1);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            // Stop a little early, as the session does.
+            let until = start + Duration::from_millis(ms.saturating_sub(2));
+            while Instant::now() < until && !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            stop.store(true, Ordering::Relaxed);
+        });
+        let req = Request {
+            workers: workers.clone(),
+            ..Request::new(Agent::Default, Objective::Survive)
+        };
+        let limits = Limits {
+            widen: true,
+            clock: true,
+            ..Limits::default()
+        };
+        let out = agents::search(position.0, &hand, &req, &limits, &stop);
+        stop.store(true, Ordering::Relaxed);
+        (out, start.elapsed())
+    })
+}
+
+/// The checks of the command line clap cannot make (a refused value exits 2).
+fn check_arguments(args: &CrowdedArgs) -> Result<()> {
+    if args.positions == 0 || args.threads == 0 {
+        bail!("--positions and --threads must be at least 1");
+    }
+    if !(args.min_chance > 0.0 && args.min_chance < 1.0) {
+        bail!("--min-chance must be above 0 and below 1");
+    }
+    Ok(())
+}
+
+/// Runs `blockudoku-lab crowded`.
+pub fn run_crowded(args: &CrowdedArgs) -> Result<()> {
+    check_arguments(args).on_command_line()?;
+    let positions = crowded_positions(args.positions, args.seed, args.min_chance);
+    let dealer = Dealer::new(catalogue());
+    let never = AtomicBool::new(false);
+    let workers = Workers::new(args.threads);
+    let (mut bare, mut timed, mut diffs) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut better, mut worse, mut times) = (0, 0, Vec::new());
+    for position in &positions {
+        let hand = hand_of(catalogue(), &position.1);
+        let req = Request {
+            workers: workers.clone(),
+            ..Request::new(Agent::Default, Objective::Survive)
+        };
+        let quick = agents::search(position.0, &hand, &req, &Limits::default(), &never);
+        let (slow, took) = timed_answer(position, args.movetime, &workers);
+        times.push(took.as_secs_f64() * 1000.0);
+        let chance = |out: &Outcome| {
+            let (line, _) = out.best.as_ref().expect("crowded positions are alive");
+            dealer.dead_chance(final_board(position.0, &hand, line))
+        };
+        let (a, b) = (chance(&quick), chance(&slow));
+        bare.push(a);
+        timed.push(b);
+        diffs.push(a - b);
+        better += (b < a) as u32;
+        worse += (b > a) as u32;
+    }
+    let (ma, sa) = stats::mean_and_error(&bare);
+    let (mb, sb) = stats::mean_and_error(&timed);
+    let (md, sd) = stats::mean_and_error(&diffs);
+    println!(
+        "positions {} seed {} movetime {} threads {}",
+        positions.len(),
+        args.seed,
+        args.movetime,
+        args.threads
+    );
+    println!("bare go: next-hand death chance {ma:.3e} (standard error {sa:.1e})");
+    times.sort_by(f64::total_cmp);
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    println!(
+        "go movetime {}: next-hand death chance {mb:.3e} (standard error {sb:.1e}); answer time median {:.1} ms, p90 {:.1} ms, max {:.1} ms",
+        args.movetime,
+        at(0.5),
+        at(0.9),
+        at(1.0)
+    );
+    println!(
+        "bare - timed: {md:.3e} (95% CI {:.3e} - {:.3e}, paired); timed lower on {better}, higher on {worse}",
+        md - 1.96 * sd,
+        md + 1.96 * sd
+    );
+    Ok(())
+}

@@ -1,0 +1,239 @@
+//! The arena: a referee (the rules crate) plays games between two agents, swapping sides
+//! every game, games in parallel, and prints a header line (the setting and its seed),
+//! per-game lines and a summary with a 95% confidence interval, the forfeits of each side
+//! and each side's answer times (from `go` to its first legal move and to its `bestmove`).
+//! Each side has its own limit per move (`--first-movetime`, `--second-nodes`, ...).
+//!
+//! Agents are built in (`random`, `greedy`, `original` (alias `seed`), `default`) or
+//! `cmd:<command line>`: an external program speaking the protocol, so two binaries can meet.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+
+use puzzle_rules::sudoku::board::{Board, Shape};
+use puzzle_rules::sudoku::game::{Game, Mode};
+
+use engine_kit::cli::CommandLineCheck;
+use sudoku_agent::protocol;
+
+mod answer;
+mod external;
+mod game;
+mod limits;
+mod report;
+mod start;
+
+pub(crate) use game::play_builtin;
+pub(crate) use limits::MoveLimit;
+pub(crate) use start::{parse_givens, start_position};
+
+use game::{agent_seeds, make_contender, play_game};
+use limits::limits_of;
+use report::{write_records, GameResult, Setting};
+
+/// Arena settings (the `arena` subcommand's flags).
+#[derive(clap::Args, Debug)]
+pub struct ArenaArgs {
+    /// First agent: random, greedy, original (alias seed), default, territory, mcts, or cmd:<command line>.
+    #[arg(long)]
+    pub first: String,
+    /// Second agent.
+    #[arg(long)]
+    pub second: String,
+    /// Board: a block shape like 3x3 (empty board) or a board file (either course format).
+    #[arg(long, default_value = "3x3")]
+    pub board: String,
+    /// Play mode: classic, rows, border, random (default: the board file's, else classic).
+    #[arg(long)]
+    pub mode: Option<String>,
+    /// Random givens added to the board for each pair of games, e.g. 20-40 or 30.
+    #[arg(long)]
+    pub givens: Option<String>,
+    /// Number of games (sides swap every game).
+    #[arg(long, default_value_t = 20)]
+    pub games: usize,
+    /// Time per move in milliseconds, for both sides (unless a side has its own limit).
+    #[arg(long, default_value_t = 100)]
+    pub movetime: u64,
+    /// Nodes per move instead of a time limit, for matches that replay exactly (`default`
+    /// and `original` count search nodes, `mcts` playouts; `random`, `greedy` and `territory`
+    /// need no limit; cmd: agents get `go nodes N`); for both sides unless a side has its own.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// The first agent's own time per move in milliseconds (instead of --movetime or
+    /// --nodes; `--first default@MS` says the same).
+    #[arg(long, value_name = "MS", conflicts_with = "first_nodes")]
+    pub first_movetime: Option<u64>,
+    /// The second agent's own time per move in milliseconds.
+    #[arg(long, value_name = "MS", conflicts_with = "second_nodes")]
+    pub second_movetime: Option<u64>,
+    /// The first agent's own nodes per move (instead of --movetime or --nodes).
+    #[arg(long, value_name = "N")]
+    pub first_nodes: Option<u64>,
+    /// The second agent's own nodes per move.
+    #[arg(long, value_name = "N")]
+    pub second_nodes: Option<u64>,
+    /// Seed of the boards, starting cells and the agents' random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at the same time (each agent then searches with one thread).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Also write one JSON object per game to this file.
+    #[arg(long)]
+    pub jsonl: Option<String>,
+    /// Also write every game as a record (`protocol/records.md`) to this file, games in
+    /// order in one file.
+    #[arg(long)]
+    pub record: Option<String>,
+    /// Print only the summary, not a line per game.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// What an `arena` command line asks for, checked before any game starts.
+struct Plan {
+    limits: [MoveLimit; 2],
+    givens: Option<(usize, usize)>,
+    base: Game,
+    mode: Mode,
+    workers: usize,
+    jsonl: Option<std::fs::File>,
+    record_file: Option<std::fs::File>,
+}
+
+impl Plan {
+    /// Reads and checks every argument clap cannot check alone, opens the files named.
+    fn of(args: &ArenaArgs) -> anyhow::Result<Plan> {
+        if args.games == 0 {
+            bail!("--games must be at least 1");
+        }
+        let limits = limits_of(args)?;
+        let givens = args.givens.as_deref().map(parse_givens).transpose()?;
+        let base = match Shape::parse(&args.board) {
+            Ok(shape) => Game::new(Board::empty(shape), Mode::Classic, 0),
+            Err(_) => {
+                if !std::path::Path::new(&args.board).exists()
+                    && args.board.contains('x')
+                    && args.board.len() < 8
+                {
+                    bail!("--board '{}': not a valid block shape", args.board);
+                }
+                sudoku_agent::board_file::read_position_file(&args.board, &[])
+                    .map_err(|e| anyhow::anyhow!("--board: {}", protocol::printable(&e)))?
+            }
+        };
+        let mode = match &args.mode {
+            Some(m) => Mode::parse(m)
+                .with_context(|| format!("--mode '{m}': use classic, rows, border or random"))?,
+            None => base.mode(),
+        };
+        if args.threads == Some(0) {
+            bail!("--threads must be at least 1");
+        }
+        let workers = args
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .clamp(1, args.games);
+        let create = |flag: &str, path: &Option<String>| {
+            path.as_ref()
+                .map(|path| {
+                    std::fs::File::create(path)
+                        .with_context(|| format!("{flag}: cannot create '{path}'"))
+                })
+                .transpose()
+        };
+        Ok(Plan {
+            limits,
+            givens,
+            base,
+            mode,
+            workers,
+            jsonl: create("--jsonl", &args.jsonl)?,
+            record_file: create("--record", &args.record)?,
+        })
+    }
+}
+
+/// Runs the arena: a value the command line gives that cannot be used exits 2 (as a usage
+/// error), a failure while playing 1.
+pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
+    let Plan {
+        limits,
+        givens,
+        base,
+        mode,
+        workers,
+        mut jsonl,
+        mut record_file,
+    } = Plan::of(&args).on_command_line()?;
+    let names = [args.first.as_str(), args.second.as_str()];
+    let setting = Setting {
+        board: &args.board,
+        givens,
+        mode,
+        games: args.games,
+        limits,
+        seed: args.seed,
+        threads: workers,
+    };
+    engine_kit::println_or_exit!("{}", report::header_line(names, &setting));
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<GameResult>> = Mutex::new(Vec::new());
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let print_lock = Mutex::new(());
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= args.games {
+                    return;
+                }
+                let seeds = agent_seeds(args.seed, index);
+                let mut contenders = match (
+                    make_contender(&args.first, seeds[0]),
+                    make_contender(&args.second, seeds[1]),
+                ) {
+                    (Ok(a), Ok(b)) => [a, b],
+                    (Err(e), _) | (_, Err(e)) => {
+                        *failure.lock().unwrap() = Some(e);
+                        next.store(args.games, Ordering::Relaxed);
+                        return;
+                    }
+                };
+                let start = start_position(&base, mode, givens, args.seed, index / 2);
+                let r = play_game(start, index, &mut contenders, limits);
+                if !args.quiet {
+                    let _g = print_lock.lock().unwrap();
+                    engine_kit::println_or_exit!("{}", report::game_line(&r, names));
+                }
+                results.lock().unwrap().push(r);
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().unwrap() {
+        return Err(e);
+    }
+    let mut results = results.into_inner().unwrap();
+    results.sort_by_key(|r| r.index);
+    if let Some(file) = jsonl.as_mut() {
+        report::write_jsonl(
+            file,
+            &results,
+            names,
+            mode,
+            args.movetime,
+            args.nodes,
+            limits,
+        )?;
+    }
+    if let Some(file) = record_file.as_mut() {
+        write_records(file, &results, names, limits)?;
+    }
+    report::print_summary(&results, names, &setting, started.elapsed());
+    Ok(())
+}
