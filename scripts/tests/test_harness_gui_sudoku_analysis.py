@@ -82,7 +82,7 @@ def test_move_list_save_load_replay(tk_root, artifacts, tmp_path):
         rec = record.parse_records(saved.read_text())[0]
         assert [s.text() for s in rec.steps][-1] == "2 3,3=2 taboo"
         # The engine's own referee agrees with the saved record.
-        check = subprocess.run([str(real_binary("sudoku-agent")), "replay", str(saved)], capture_output=True, text=True)
+        check = subprocess.run([str(real_binary("sudoku-lab")), "replay", str(saved)], capture_output=True, text=True)
         assert check.returncode == 0, check.stderr
         assert check.stdout.splitlines()[1] == rec.final
 
@@ -207,9 +207,9 @@ def test_one_line_errors(display, args, env, expected):
 
 
 def test_arena_record_in_the_window(tk_root, artifacts, tmp_path):
-    """A record written by `arena --record` opens in the window at the position and score that
-    `sudoku-agent replay` reaches; a corrupted one is refused at its first bad move."""
-    binary = str(real_binary("sudoku-agent"))
+    """A record written by `sudoku-lab arena --record` opens in the window at the position and
+    score that `sudoku-lab replay` reaches; a corrupted one is refused at its first bad move."""
+    binary = str(real_binary("sudoku-lab"))
     rec = tmp_path / "arena.txt"
     arena = subprocess.run([binary, "arena", "--first", "default", "--second", "greedy", "--board", "2x3", "--mode",
                             "rows", "--games", "1", "--nodes", "2000", "--threads", "1", "--record", str(rec)],

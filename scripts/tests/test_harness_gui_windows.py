@@ -108,7 +108,7 @@ def test_blockudoku_window_fits_every_screen(tk_root, artifacts, tmp_path):
         import subprocess
 
         path = tmp_path / "two.bkr"
-        subprocess.run([str(real_binary("blockudoku")), "selfplay", "--games", "2", "--seed", "5", "--max-rounds", "10",
+        subprocess.run([str(real_binary("blockudoku-lab")), "selfplay", "--games", "2", "--seed", "5", "--max-rounds", "10",
                         "--record", str(path)], check=True, capture_output=True, timeout=120)
         resize(app, 900, 640)
         assert app.load_record(str(path))
