@@ -10,7 +10,8 @@ SudokuTools runs the `sudoku-solver` tools (solve, count, check, generate) for t
 Beside them, imported by name: `engines.batch` (batch_eval.py's job grid, pool, summary, plots),
 `engines.units` and `engines.ray_runner` (work units, Ray tasks), `engines.stats` (intervals,
 Elo, SPRT; scipy, the `batch` extra), `engines.frontend` (the Tkinter windows' engine status and
-supervision), `engines.record` (Competitive Sudoku game records, protocol/records.md),
+supervision), `engines.window` (what the windows share: engine calls off the Tk thread, the
+busy bar, dialogs, layouts that reflow), `engines.record` (Competitive Sudoku game records, protocol/records.md),
 `engines.cli` (the scripts' help and option checks), `engines.testing` (the test
 suites' pytest plugin). Install: `python3 -m pip install -e scripts` (scripts/pyproject.toml).
 """

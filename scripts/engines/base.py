@@ -71,6 +71,11 @@ class ProtocolViolation(EngineProblem):
     """The engine answered something the protocol does not allow here."""
 
 
+class EngineCallOnTkThread(RuntimeError):
+    """A window called the engine on its Tk thread (raised only where the window tests forbid
+    it, `engines.testing.forbid_tk_thread`): the window would freeze until the answer came."""
+
+
 class MoveNotation:
     """A move written as whole numbers in a fixed pattern (a placement, a sudoku move).
 
@@ -83,6 +88,7 @@ class MoveNotation:
 
     @classmethod
     def parse(cls, text: str):
+        """The move written as `text` (e.g. `2@r1c3`, `0,4=7`); ProtocolViolation otherwise."""
         m = cls._RE.fullmatch(text.strip())
         if not m:
             raise ProtocolViolation(f"not a {cls._KIND}: {text!r}")
@@ -105,6 +111,7 @@ class EngineOption:
 
     @staticmethod
     def parse(line: str) -> "EngineOption":
+        """Reads one `option ...` line of the `hello` answer; ProtocolViolation when malformed."""
         tokens = line.split()
         if tokens[:2] != ["option", "name"]:
             raise ProtocolViolation(f"not an option line: {line!r}")
@@ -222,6 +229,14 @@ class LineEngine:
     unlimited_search_timeout = 60.0
     # After a search timed out: how long `stop` may take to bring the `bestmove`.
     stop_grace = 1.0
+    # The window tests set this to the Tk thread: any command but `stop` (Stop) and `quit` (the
+    # window closing) sent from it raises
+    # EngineCallOnTkThread (and is listed in `tk_thread_calls`), for every engine at once.
+    forbidden_thread: ClassVar[Optional[threading.Thread]] = None
+    tk_thread_calls: ClassVar[List[str]] = []
+    # Set by the window tests: the first window to start (engines.window.EngineCalls) makes its
+    # Tk thread the forbidden one.
+    guard_windows: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -306,6 +321,9 @@ class LineEngine:
         """Writes one line to the engine."""
         if "\n" in line or "\r" in line:
             raise ValueError("a command is one line")
+        if LineEngine.forbidden_thread is threading.current_thread() and line not in ("stop", "quit"):
+            LineEngine.tk_thread_calls.append(line)
+            raise EngineCallOnTkThread(f"{line!r} sent on the Tk thread")
         with self._write_lock:
             try:
                 assert self.proc.stdin is not None
@@ -368,6 +386,7 @@ class LineEngine:
 
     @property
     def name(self) -> str:
+        """The engine's name from its `id name` line (the binary's name without one)."""
         return self.id.get("name", self.binary_name)
 
     def sync(self, command: str = "", timeout: Optional[float] = None) -> List[str]:
@@ -395,6 +414,11 @@ class LineEngine:
         return self.sync(line)
 
     def setoption(self, name: str, value: object) -> None:
+        """`setoption name <name> value <value>` (True/False as `true`/`false`); EngineError
+        when the engine refuses it. Kept in `settings`, so a respawned engine gets it again.
+
+        >>> engine.setoption("Threads", 2)                       # doctest: +SKIP
+        """
         if isinstance(value, bool):
             value = "true" if value else "false"
         self.command(f"setoption name {name} value {value}")
@@ -410,6 +434,7 @@ class LineEngine:
                           cwd=self.cwd, options=dict(self.settings))
 
     def newgame(self) -> None:
+        """`newgame`: the engine forgets the game (position, and what it learnt searching it)."""
         self.command("newgame")
 
     def show(self) -> List[str]:
@@ -504,6 +529,7 @@ class LineEngine:
     close = quit
 
     def kill(self) -> None:
+        """Ends the process at once (SIGKILL), without asking."""
         if self.proc.poll() is None:
             self.proc.kill()
         try:
@@ -513,6 +539,7 @@ class LineEngine:
 
     @property
     def alive(self) -> bool:
+        """True while the process runs."""
         return self.proc.poll() is None
 
     def __enter__(self):

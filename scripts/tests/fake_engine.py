@@ -2,7 +2,7 @@
 """Small stand-in engines for the driver and front-end tests (not the real rules).
 
     fake_engine.py blockudoku [--die-on-go N] [--error-on-position] [--silent] [--exit-code C]
-                              [--hang-on-go] [--deaf-on-go] [--no-objective]
+                              [--hang-on-go] [--deaf-on-go] [--no-objective] [--use-movetime]
     fake_engine.py sudoku
     fake_engine.py selfplay --games N --seed S --jsonl FILE ...   (records for batch_eval)
 
@@ -147,6 +147,20 @@ def blockudoku(args):
                 out.write("error bad go\n")
                 out.flush()
                 continue
+            if "--use-movetime" in args and "movetime" in t:
+                # Thinks for the whole movetime (a real engine may answer sooner), or until `stop`.
+                import select
+                import time
+                end = time.monotonic() + int(t[t.index("movetime") + 1]) / 1000
+                while time.monotonic() < end:
+                    ready, _, _ = select.select([sys.stdin], [], [], end - time.monotonic())
+                    if ready:
+                        got = sys.stdin.readline().strip()
+                        if got in ("stop", ""):
+                            break
+                        if got == "isready":
+                            out.write("readyok\n")
+                            out.flush()
             b, moves, ok = board, [], True
             for slot, p in enumerate(pieces, 1):
                 cells = shape(p)
@@ -185,6 +199,10 @@ def blockudoku(args):
                 pieces = [p for i, p in enumerate(pieces, 1) if i not in used]
                 rows = "/".join(board[i:i + 9] for i in range(0, 81, 9))
                 out.write(f"position board {rows} pieces {' '.join(pieces) or 'none'} score {score} streak {streak} cleared {cleared}\n")
+        elif cmd == "fits":
+            words = ["-" if p == "-" else "1" if any(fits(board, shape(p), r, c) for r in range(9) for c in range(9)) else "0"
+                     for p in pieces]
+            out.write("fits " + (" ".join(words) if words else "none") + "\n")
         elif cmd == "catalogue":
             out.write("catalogue " + " ".join(f"{i}:{s}" for i, s in SHAPES.items()) + "\n")
         elif cmd == "quit":

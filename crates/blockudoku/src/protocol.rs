@@ -159,6 +159,8 @@ pub enum Command {
     Eval,
     /// `catalogue`: the shapes of the 47 catalogue pieces.
     Catalogue,
+    /// `fits`: whether each piece of the hand fits somewhere on the board on its own.
+    Fits,
     /// `analyse ...`: the agent's line and alternatives with their figures.
     Analyse(AnalyseRequest),
     /// `quit`.
@@ -376,6 +378,7 @@ fn parse_command(line: &str) -> Result<Command, Refusal> {
         "show" => no_args("show", Command::Show, toks),
         "eval" => no_args("eval", Command::Eval, toks),
         "catalogue" => no_args("catalogue", Command::Catalogue, toks),
+        "fits" => no_args("fits", Command::Fits, toks),
         "quit" => no_args("quit", Command::Quit, toks),
         "setoption" => options()
             .parse_setoption(toks)
@@ -496,6 +499,24 @@ pub fn catalogue_line() -> String {
     for piece in puzzle_rules::blockudoku::catalogue() {
         let id = piece.id().expect("catalogue pieces have ids");
         line += &format!(" {id}:{}", piece.shape());
+    }
+    line
+}
+
+/// The `fits` reply: per hand slot `1` (its piece fits somewhere on the board on its own), `0`
+/// (it fits nowhere) or `-` (played); `fits none` for no hand. No search: front ends grey out
+/// the pieces that cannot be placed.
+pub fn fits_line(state: &GameState, hand: &Hand) -> String {
+    let mut line = String::from("fits");
+    for slot in hand.fitting(state.board) {
+        line += match slot {
+            Some(true) => " 1",
+            Some(false) => " 0",
+            None => " -",
+        };
+    }
+    if hand.slots.is_empty() {
+        line += " none";
     }
     line
 }

@@ -231,6 +231,7 @@ impl Engine for Session {
             },
             Command::Show => say(&protocol::show_lines(&self.state, &self.hand)),
             Command::Catalogue => say(&[protocol::catalogue_line()]),
+            Command::Fits => say(&[protocol::fits_line(&self.state, &self.hand)]),
             Command::Eval => {
                 let t = Terms::of(self.state.board);
                 let mut line = format!("eval {}", t.value(&Settings::default().weights));
