@@ -146,7 +146,14 @@ pub fn evaluate_above(board: Board, w: &Weights, bound: i64) -> i64 {
         // SAFETY: the processor supports popcnt (checked just above).
         return unsafe { eval_popcnt(board.bits(), w, table, bound) };
     }
-    eval_bits(board.bits(), w, table, bound)
+    eval_portable(board.bits(), w, table, bound)
+}
+
+// Kept out of line so that `evaluate_above` stays small enough to inline into the search:
+// inlined, this copy made every call set up a large stack frame it never used.
+#[inline(never)]
+fn eval_portable(b: u128, w: &Weights, table: &NofitTable, bound: i64) -> i64 {
+    eval_bits(b, w, table, bound)
 }
 
 #[cfg(target_arch = "x86_64")]
