@@ -73,7 +73,7 @@ class ProtocolViolation(EngineProblem):
 
 class EngineCallOnTkThread(RuntimeError):
     """A window called the engine on its Tk thread (raised only where the window tests forbid
-    it, `engines.testing.forbid_tk_thread`): the window would freeze until the answer came."""
+    it, `engine_testing.forbid_tk_thread`): the window would freeze until the answer came."""
 
 
 class MoveNotation:
@@ -234,7 +234,7 @@ class LineEngine:
     # EngineCallOnTkThread (and is listed in `tk_thread_calls`), for every engine at once.
     forbidden_thread: ClassVar[Optional[threading.Thread]] = None
     tk_thread_calls: ClassVar[List[str]] = []
-    # Set by the window tests: the first window to start (engines.window.EngineCalls) makes its
+    # Set by the window tests: the first window to start (engines.windows.EngineCalls) makes its
     # Tk thread the forbidden one.
     guard_windows: ClassVar[bool] = False
 

@@ -3,7 +3,7 @@ import sys
 import time
 
 import pytest
-from engines.testing import fake_command, real_engine
+from engine_testing import fake_command, real_engine
 
 from engines import (
     BlockudokuEngine,
