@@ -18,17 +18,8 @@ protocol/records.md), `engines.cli` (the scripts' help and option checks), `engi
 scripts/tests/engine_testing.py. Install: `python3 -m pip install -e scripts`
 (scripts/pyproject.toml).
 """
-from .base import (
-    EngineDied,
-    EngineError,
-    EngineOption,
-    EngineProblem,
-    EngineTimeout,
-    LineEngine,
-    ProtocolViolation,
-    find_binary,
-    parse_info,
-)
+from .base import EngineOption, LineEngine, find_binary, parse_info
+from .errors import EngineDied, EngineError, EngineProblem, EngineTimeout, ProtocolViolation
 from .blockudoku import AnalysisLine, BlockudokuEngine, Placement, PlayState, SearchResult as BlockudokuResult, board_rows, normalise_board
 from .pieces import Piece, cells_of, load_catalogue
 from .sudoku import (

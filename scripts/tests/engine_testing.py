@@ -197,7 +197,7 @@ def forbid_tk_thread():
     thread raises EngineCallOnTkThread: the windows must ask their engines on a worker thread.
     The test's own calls from then on go inside `with direct():`. Fails the test if a window
     broke the rule."""
-    from engines.base import EngineCallOnTkThread
+    from engines.errors import EngineCallOnTkThread
     from engines.tools import SudokuTools
 
     LineEngine.tk_thread_calls.clear()

@@ -7,7 +7,8 @@ from __future__ import annotations
 import tkinter as tk
 from typing import Callable, Optional, Tuple
 
-from ..base import EngineDied, LineEngine
+from ..base import LineEngine
+from ..errors import EngineDied
 from .foundation import EngineCalls
 
 NORMAL = "#444"
