@@ -57,8 +57,9 @@ from engines import (
 )
 from engines.blockudoku_record import Record, RecordError, RecordGame, format_record, parse_record
 from engines.cli import HelpFormatter
-from engines.frontend import EngineSupervision
-from engines.window import BoardAndPanel, BusyIndicator, Dialogs, EngineCalls, Flow, ScrollPanel, stop_search
+from engines.windows import (
+    BoardAndPanel, BusyIndicator, Dialogs, EngineCalls, EngineSupervision, Flow, ScrollPanel, stop_search,
+)
 
 STATUS_WRAP = (620, 500)  # status line width in pixels: alone, and beside Restart engine
 CANVAS_W, CANVAS_H = 470, 560  # the canvas at the original's size; it scales with the window
@@ -508,7 +509,7 @@ class BlockudokuApp(EngineSupervision):
         self.status("undone")
         self.after_change()
 
-    # --- the engine's supervision (engines/frontend.py) -------------------------------------
+    # --- the engine's supervision (engines/windows/supervision.py) --------------------------
 
     def on_engine_problem(self, err: Exception) -> None:
         self.stop_engine()

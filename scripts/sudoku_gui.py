@@ -31,8 +31,9 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from engines import MODES, EngineDied, EngineError, EngineProblem, SudokuEngine, SudokuMove, SudokuState, find_binary
 from engines.cli import HelpFormatter, check_option_values
-from engines.frontend import EngineSupervision
-from engines.window import BoardAndPanel, BusyIndicator, Dialogs, EngineCalls, Flow, ScrollPanel, stop_search
+from engines.windows import (
+    BoardAndPanel, BusyIndicator, Dialogs, EngineCalls, EngineSupervision, Flow, ScrollPanel, stop_search,
+)
 from engines.record import GameRecord, RecordError, Setup, Step, format_records, parse_records
 from engines.sudoku import value_char
 from engines.tools import DIFFICULTIES, SudokuTools
@@ -420,7 +421,7 @@ class SudokuApp(EngineSupervision):
         for move in moves:
             engine.play(move) if move is not None else engine.play_none()
 
-    # --- the engine's supervision (engines/frontend.py) -------------------------------------
+    # --- the engine's supervision (engines/windows/supervision.py) --------------------------
 
     def on_engine_death(self, err: EngineDied) -> None:
         self.generation += 1  # a search of the dead engine has nothing more to say

@@ -23,7 +23,7 @@ from tkinter import filedialog, ttk
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from engines.cli import HelpFormatter
-from engines.window import BoardAndPanel, EngineCalls, Flow, ScrollPanel
+from engines.windows import BoardAndPanel, EngineCalls, Flow, ScrollPanel
 from engines.sudoku import value_char
 from engines.tools import DIFFICULTIES, Grid, Solution, SudokuTools, ToolError
 

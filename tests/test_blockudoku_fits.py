@@ -7,7 +7,7 @@ a `0` none.
 """
 import random
 
-from engines.testing import real_engine
+from engine_testing import real_engine
 
 from engines import BlockudokuEngine, EngineError, Placement
 

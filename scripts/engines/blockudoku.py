@@ -5,7 +5,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Union
 
-from .base import EngineError, LineEngine, MoveNotation, ProtocolViolation, parse_info
+from .base import LineEngine, MoveNotation, parse_info
+from .errors import EngineError, ProtocolViolation
 from .pieces import Piece
 
 EMPTY_BOARD = "." * 81
@@ -191,21 +192,15 @@ class BlockudokuEngine(LineEngine):
         line = " ".join(parts)
         if timeout is None:
             timeout = (movetime or 0) / 1000.0 + self.unlimited_search_timeout
-        self.send(line)
-        answer = self.read_until(lambda l: l.split()[:2] == ["analysis", "done"] or l.startswith("error"),
-                                 timeout, line)
+        answer = self.request(line, lambda l: l.split()[:2] == ["analysis", "done"] or l.startswith("error"), timeout)
         if answer[-1].startswith("error"):
             raise EngineError(answer[-1].partition(" ")[2].strip(), line)
         return [AnalysisLine.parse(l) for l in answer if l.split()[:2] == ["analysis", "line"]]
 
     def catalogue(self) -> Dict[int, "Piece"]:
         """The engine's piece catalogue (`catalogue` command): id -> Piece, for drawing."""
-        line = "catalogue"
-        self.send(line)
-        answer = self.read_line(self.startup_timeout, line)
+        answer = self.ask("catalogue")
         tokens = answer.split()
-        if tokens[:1] == ["error"]:
-            raise EngineError(answer.partition(" ")[2].strip(), line)
         if tokens[:1] != ["catalogue"] or len(tokens) < 2:
             raise ProtocolViolation(f"expected a catalogue line, got {answer!r}")
         pieces: Dict[int, Piece] = {}
@@ -227,12 +222,8 @@ class BlockudokuEngine(LineEngine):
         >>> engine.fits()                                        # doctest: +SKIP
         [True, False, None]
         """
-        line = "fits"
-        self.send(line)
-        answer = self.read_line(self.startup_timeout, line)
+        answer = self.ask("fits")
         tokens = answer.split()
-        if tokens[:1] == ["error"]:
-            raise EngineError(answer.partition(" ")[2].strip(), line)
         words = {"1": True, "0": False, "-": None}
         if tokens[:1] != ["fits"] or len(tokens) < 2 or not (tokens[1:] == ["none"] or all(t in words for t in tokens[1:])):
             raise ProtocolViolation(f"expected a fits line, got {answer!r}")
@@ -243,13 +234,7 @@ class BlockudokuEngine(LineEngine):
 
         Raises EngineError (and the position is unchanged) when one is illegal.
         """
-        line = "play " + " ".join(str(p) for p in placements)
-        self.send(line)
-        answer = self.read_line(self.startup_timeout, line)
-        tokens = answer.split()
-        if tokens[:1] == ["error"]:
-            raise EngineError(answer.partition(" ")[2].strip(), line)
-        return self.parse_state(answer)
+        return self.parse_state(self.ask("play " + " ".join(str(p) for p in placements)))
 
     @staticmethod
     def parse_state(line: str) -> PlayState:

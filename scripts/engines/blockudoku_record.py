@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-from .base import ProtocolViolation
+from .errors import ProtocolViolation
 from .blockudoku import Placement
 from .pieces import Piece
 

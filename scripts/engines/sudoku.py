@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-from .base import EngineError, LineEngine, MoveNotation, ProtocolViolation, parse_info
+from .base import LineEngine, MoveNotation, parse_info
+from .errors import ProtocolViolation
 
 Cell = Tuple[int, int]
 MODES = ("classic", "rows", "border", "random")
@@ -267,20 +268,11 @@ class SudokuEngine(LineEngine):
 
     def play(self, move: SudokuMove) -> PlayReply:
         """Applies a move with the referee's rules; EngineError when it is rejected."""
-        line = f"play {move}"
-        self.send(line)
-        answer = self.read_line(self.startup_timeout, line)
-        if answer.split()[:1] == ["error"]:
-            raise EngineError(answer.partition(" ")[2].strip(), line)
-        return PlayReply.parse(answer)
+        return PlayReply.parse(self.ask(f"play {move}"))
 
     def play_none(self) -> PlayReply:
         """Passes when the player to move has no playable cell."""
-        self.send("play none")
-        answer = self.read_line(self.startup_timeout, "play none")
-        if answer.split()[:1] == ["error"]:
-            raise EngineError(answer.partition(" ")[2].strip(), "play none")
-        return PlayReply.parse(answer)
+        return PlayReply.parse(self.ask("play none"))
 
     def state(self) -> "SudokuState":
         """The current position, read from `show`."""

@@ -24,7 +24,7 @@ import time
 
 import pytest
 
-from engines.testing import SCRIPTS, bin_dir, live_processes, real_binary
+from engine_testing import SCRIPTS, bin_dir, live_processes, real_binary
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is None,
                                 reason="the ray package is not installed (python3 -m pip install -e 'scripts[ray]')")

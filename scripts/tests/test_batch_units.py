@@ -3,7 +3,7 @@ import json
 import subprocess
 import sys
 
-from engines.testing import FAKE, SCRIPTS, bin_dir, real_binary
+from engine_testing import FAKE, SCRIPTS, bin_dir, real_binary
 
 BATCH = SCRIPTS / "batch_eval.py"
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from engines.testing import FAKE, SCRIPTS, bin_dir, live_processes, real_engine
+from engine_testing import FAKE, SCRIPTS, bin_dir, live_processes, real_engine
 
 from engines import BlockudokuEngine, SudokuEngine
 

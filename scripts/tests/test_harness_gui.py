@@ -3,11 +3,11 @@
 Screenshots go to tests/artifacts/ (kept by CI as test artifacts, ignored by git)."""
 
 import pytest
-from engines.testing import direct, fake_command, pump, real_engine, screenshot, settle, wait_for
+from engine_testing import direct, fake_command, pump, real_engine, screenshot, settle, wait_for
 
 from engines import BlockudokuEngine, SudokuEngine, load_catalogue
 
-# The windows must never ask an engine on their Tk thread (engines.testing.forbid_tk_thread).
+# The windows must never ask an engine on their Tk thread (engine_testing.forbid_tk_thread).
 pytestmark = pytest.mark.usefixtures("forbid_tk_thread")
 
 

@@ -8,7 +8,7 @@ import random
 import signal
 
 import pytest
-from engines.testing import direct, fake_command, real_engine, settle, wait_for
+from engine_testing import direct, fake_command, real_engine, settle, wait_for
 
 from engines import BlockudokuEngine, EngineError
 

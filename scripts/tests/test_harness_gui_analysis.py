@@ -6,7 +6,7 @@ Screenshots go to tests/artifacts/."""
 import subprocess
 
 import pytest
-from engines.testing import direct, pump, real_binary, real_engine, screenshot, settle, wait_for
+from engine_testing import direct, pump, real_binary, real_engine, screenshot, settle, wait_for
 from test_harness_gui import drag
 
 from engines import BlockudokuEngine

@@ -5,7 +5,7 @@ import os
 import signal
 
 import pytest
-from engines.testing import direct, pump, real_engine, screenshot, settle, wait_for
+from engine_testing import direct, pump, real_engine, screenshot, settle, wait_for
 from test_harness_gui import drag, sudoku_app
 
 from engines import BlockudokuEngine, SudokuEngine

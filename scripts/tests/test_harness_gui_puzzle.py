@@ -1,7 +1,7 @@
 """The puzzle mode of the sudoku front end under a virtual display, driven by synthetic clicks
 and keys, with the real sudoku-agent as referee and solver. Screenshots go to tests/artifacts/."""
 import pytest
-from engines.testing import bin_dir, direct, pump, screenshot, settle, wait_for
+from engine_testing import bin_dir, direct, pump, screenshot, settle, wait_for
 
 from engines.tools import SHAPES, Grid
 

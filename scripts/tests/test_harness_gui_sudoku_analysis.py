@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from engines.testing import SCRIPTS, real_binary, real_engine, screenshot, settle, wait_for
+from engine_testing import SCRIPTS, real_binary, real_engine, screenshot, settle, wait_for
 
 from engines import SudokuEngine, record
 from test_harness_gui import click_cell, sudoku_app, value_button

@@ -17,11 +17,11 @@ agents sends each of them its options once, not before every move.
 import time
 
 import pytest
-from engines.testing import ARTIFACTS, direct, fake_command, pump, real_binary, real_engine, screenshot, settle, wait_for
+from engine_testing import ARTIFACTS, direct, fake_command, pump, real_binary, real_engine, screenshot, settle, wait_for
 
 from engines import BlockudokuEngine, SudokuEngine
 from engines.tools import SudokuTools
-from engines.window import controls, fully_visible
+from engines.windows import controls, fully_visible
 
 pytestmark = pytest.mark.usefixtures("forbid_tk_thread")
 

@@ -22,7 +22,7 @@ import tkinter as tk
 from tkinter import ttk
 from typing import Callable, List, Optional, Tuple
 
-from .base import LineEngine
+from ..base import LineEngine
 
 # How often the Tk thread looks for finished calls (ms): fast enough that a reply feels immediate,
 # slow enough to cost nothing while idle.

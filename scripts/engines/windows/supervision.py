@@ -1,15 +1,15 @@
 """What the Tkinter front ends (scripts/blockudoku_gui.py, scripts/sudoku_gui.py) share: the
 engine's status line, with the Restart engine button that is shown only while the engine is
 dead, and the supervision of the engine behind it (`EngineSupervision`). The engine calls
-themselves go through `engines.window.EngineCalls`, off the Tk thread; a restart too."""
+themselves go through `engines.windows.EngineCalls`, off the Tk thread; a restart too."""
 from __future__ import annotations
 
 import tkinter as tk
 from typing import Callable, Optional, Tuple
 
-from .window import EngineCalls
-
-from .base import EngineDied, LineEngine
+from ..base import LineEngine
+from ..errors import EngineDied
+from .foundation import EngineCalls
 
 NORMAL = "#444"
 ALARM = "#b00020"

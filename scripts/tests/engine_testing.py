@@ -1,9 +1,10 @@
 """Test support shared by the end-to-end tests (tests/) and the harness tests (scripts/tests/).
 
-A pytest plugin: the repository's pytest.ini loads it (`-p engines.testing`), so its fixtures
-reach every test without a conftest.py, and tests import its helpers by name
-(`from engines.testing import bin_dir, real_engine`). It serves a checkout (an editable
-install): the binaries are the checkout's release build, or $ENGINE_BIN_DIR.
+A pytest plugin: the repository's pytest.ini puts scripts/tests on the path and loads it
+(`-p engine_testing`), so its fixtures reach both test folders without a conftest.py, and
+tests import its helpers by name (`from engine_testing import bin_dir, real_engine`). It lives
+with the tests, not in the `engines` package: it serves a checkout (the binaries are the
+checkout's release build, or $ENGINE_BIN_DIR) and its fake engine is a file of this folder.
 
 Wall-clock bounds in the tests check behaviour (a bestmove comes, stop is obeyed), never the
 protocols' millisecond promises: CI runs on 2 cores next to other work, where one
@@ -24,7 +25,7 @@ from typing import List, Tuple
 
 import pytest
 
-from .base import REPO_ROOT, LineEngine
+from engines.base import REPO_ROOT, LineEngine
 
 ROOT = REPO_ROOT
 SCRIPTS = ROOT / "scripts"
@@ -32,7 +33,7 @@ SCRIPTS = ROOT / "scripts"
 DATA = ROOT / "crates" / "rules" / "data"
 ARTIFACTS = ROOT / "tests" / "artifacts"
 # A scriptable stand-in engine for either protocol (run as a program, see its docstring).
-FAKE = SCRIPTS / "tests" / "fake_engine.py"
+FAKE = pathlib.Path(__file__).resolve().parent / "fake_engine.py"
 
 
 def bin_dir() -> pathlib.Path:
@@ -96,7 +97,7 @@ def data_dir() -> pathlib.Path:
 @pytest.fixture(scope="module")
 def tools():
     """The real puzzle tools (sudoku-solver) and referee (sudoku-agent)."""
-    from .tools import SudokuTools
+    from engines.tools import SudokuTools
 
     return SudokuTools(real_binary("sudoku-agent"), timeout=30, solver=real_binary("sudoku-solver"))
 
@@ -196,8 +197,8 @@ def forbid_tk_thread():
     thread raises EngineCallOnTkThread: the windows must ask their engines on a worker thread.
     The test's own calls from then on go inside `with direct():`. Fails the test if a window
     broke the rule."""
-    from .base import EngineCallOnTkThread
-    from .tools import SudokuTools
+    from engines.errors import EngineCallOnTkThread
+    from engines.tools import SudokuTools
 
     LineEngine.tk_thread_calls.clear()
     LineEngine.guard_windows = True
