@@ -249,6 +249,15 @@ impl<'a, const K: usize> Search<'a, K> {
         score_for_regions(regions)
     }
 
+    /// True when filling `cell` leaves one of its regions one fill from completion (a
+    /// completion handed to the opponent).
+    fn sets_up(&self, cell: usize) -> bool {
+        let n = self.t.size - 2;
+        self.row_filled[self.t.row_of[cell]] == n
+            || self.col_filled[self.t.col_of[cell]] == n
+            || self.block_filled[self.t.block_of[cell]] == n
+    }
+
     /// The moves of the player to move, placed moves by points first, taboo moves last.
     fn moves(&self) -> SmallVec<[Candidate; 64]> {
         let mut placed: SmallVec<[Candidate; 64]> = SmallVec::new();
@@ -277,7 +286,11 @@ impl<'a, const K: usize> Search<'a, K> {
                 }
             }
         }
-        placed.sort_by_key(|c| std::cmp::Reverse(c.points));
+        // Scoring moves first, then moves that hand the opponent no completion (the
+        // ordering of the search's cell game).
+        placed.sort_by_cached_key(|c| {
+            std::cmp::Reverse(c.points.unwrap_or(0) * 2 + u32::from(!self.sets_up(c.cell)))
+        });
         placed.extend(taboo);
         placed
     }
@@ -489,12 +502,12 @@ impl<'a, const K: usize> Search<'a, K> {
             if let Some(i) = moves.iter().position(|c| c.code() == hint) {
                 moves[..=i].rotate_right(1);
             }
-            for c in moves {
+            for (i, c) in moves.into_iter().enumerate() {
                 let points = c.points.unwrap_or(0) as i32;
                 let old = self.make(c);
-                let child = self.negamax(points - beta, points - alpha);
+                let value = self.search_move(points, i == 0, alpha, beta);
                 self.unmake(c, old);
-                let value = points - child?;
+                let value = value?;
                 if value > best {
                     best = value;
                     best_code = c.code();
@@ -526,6 +539,27 @@ impl<'a, const K: usize> Search<'a, K> {
         Ok(best)
     }
 
+    /// The value of the move just made (worth `points`) within (`alpha`, `beta`). A move
+    /// after the first is first searched with a null window (does it beat `alpha`?), and
+    /// again with the full window only when it does: with good ordering most moves do not.
+    fn search_move(
+        &mut self,
+        points: i32,
+        first: bool,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, OutOfBudget> {
+        if !first && beta > alpha + 1 {
+            let value = points - self.negamax(points - alpha - 1, points - alpha)?;
+            if value <= alpha || value >= beta {
+                return Ok(value);
+            }
+            // `value` is a lower bound: search again just below it.
+            return Ok(points - self.negamax(points - beta, points - value + 1)?);
+        }
+        Ok(points - self.negamax(points - beta, points - alpha)?)
+    }
+
     /// Every move of the player to move with its exact value (one full-window search each),
     /// or with `all` false only the first optimal one (each later move searched only to see
     /// whether it does better).
@@ -545,12 +579,17 @@ impl<'a, const K: usize> Search<'a, K> {
                 });
             }
             let mut alpha = -INFINITY;
-            for c in moves {
+            for (i, c) in moves.into_iter().enumerate() {
                 let points = c.points.unwrap_or(0) as i32;
                 let old = self.make(c);
-                let child = self.negamax(points - INFINITY, points - alpha);
+                let value = if all {
+                    self.negamax(points - INFINITY, points + INFINITY)
+                        .map(|child| points - child)
+                } else {
+                    self.search_move(points, i == 0, alpha, INFINITY)
+                };
                 self.unmake(c, old);
-                let value = points - child?;
+                let value = value?;
                 if !all && value <= alpha {
                     continue;
                 }
