@@ -30,7 +30,8 @@
 //!   and the node one thread searches (fill, unfill, passes).
 //! - [`table`]: the lock-free transposition table and its [`table::Bound`]s.
 //! - [`worker`]: one search thread: move ordering, negamax, evaluation, root iteration.
-//! - [`endgame`]: the exact solve tried first near the end of a game on small boards.
+//! - [`endgame`]: the exact solve near the end of a game on small boards, after a short
+//!   tree search whose move it searches first.
 //! - this file: stop signals and [`search`], which runs the main worker
 //!   and the helpers (lazy SMP).
 
