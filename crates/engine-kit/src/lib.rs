@@ -15,6 +15,7 @@
 //!   and the deadline a `movetime` aims at.
 //! - [`options`]: one typed option table that writes the `hello` lines and parses
 //!   `setoption` into the engine's settings.
+//! - [`hash`]: the word hasher of the engines' search tables.
 //! - [`cli`]: command-line parsing with one-line errors and non-zero exits.
 //!
 //! It depends on std, anyhow and clap only, and knows nothing of either game.
@@ -22,6 +23,7 @@
 
 pub mod cli;
 pub mod handle;
+pub mod hash;
 pub mod io;
 pub mod options;
 pub mod session;

@@ -10,7 +10,6 @@
 //! the table holds plain arrays.
 
 use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 
 use smallvec::SmallVec;
 
@@ -23,7 +22,8 @@ use super::{Effect, FirstMove, OutOfBudget};
 
 mod key;
 
-use key::{Key, WordHasher};
+use engine_kit::hash::WordHash;
+use key::Key;
 
 /// Cells of the largest board: cell sets are `u128`.
 pub const MAX_CELLS: usize = 128;
@@ -137,7 +137,7 @@ struct Search<'a, const K: usize> {
     /// Consistent solutions after each number of placed values (`words` words each).
     consistent: Vec<u64>,
     placed: usize,
-    table: HashMap<Key<K>, Bounds, BuildHasherDefault<WordHasher>>,
+    table: HashMap<Key<K>, Bounds, WordHash>,
     nodes: u64,
     max_nodes: u64,
     stop: &'a dyn Fn() -> bool,

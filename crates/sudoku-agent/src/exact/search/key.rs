@@ -20,26 +20,6 @@ impl<const K: usize> Hash for Key<K> {
     }
 }
 
-/// A multiply-rotate hasher for the table's keys (exact keys, so only speed matters).
-#[derive(Default)]
-pub(super) struct WordHasher(u64);
-
-impl Hasher for WordHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-
-    fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(23) ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
 impl<const K: usize> Search<'_, K> {
     /// The state's key: the smallest over the symmetries of the board and renamings of
     /// the values.
