@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Batch evaluation: many `sudoku-lab arena` or `blockudoku selfplay` jobs in parallel.
+"""Batch evaluation: many `sudoku-lab arena` or `blockudoku-lab selfplay` jobs in parallel.
 
 A job is one point of the grid (agents x opponents x boards x modes x time limits x seeds for
 Competitive Sudoku; agents x scoring rules x seeds for Blockudoku). Each job runs the engine's
@@ -92,7 +92,9 @@ def engine_refusal(args, binary: Optional[str]) -> Optional[str]:
     agents = [a.split("/")[0] for a in parse_list(args.agents)]
     wanted = [("Agent", [a.partition(":")[0] for a in agents]), ("Objective", [a.partition(":")[2] for a in agents]),
               ("Scoring", parse_list(args.scorings or ""))]
-    return check_option_values([binary], BlockudokuEngine, wanted, "batch_eval")
+    # The jobs run the measuring tools (`blockudoku-lab`); the engine beside them answers.
+    engine = pathlib.Path(binary).with_name("blockudoku")
+    return check_option_values([str(engine) if engine.is_file() else binary], BlockudokuEngine, wanted, "batch_eval")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -109,8 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="jobs run at the same time (--ray local: its CPUs; --ray ADDRESS: not used, every "
                              "CPU of the cluster takes jobs)")
     common.add_argument("--plot", metavar="DIR", help="write PNG charts into DIR")
-    common.add_argument("--engine", help="the program the jobs run: blockudoku, or sudoku-lab for Competitive Sudoku "
-                                         "(default: from $ENGINE_BIN_DIR or target/release)")
+    common.add_argument("--engine", help="the program the jobs run: blockudoku-lab, or sudoku-lab for Competitive "
+                                         "Sudoku (default: from $ENGINE_BIN_DIR or target/release)")
     common.add_argument("--timeout", type=float, help="seconds before a job is killed (default: no limit)")
     common.add_argument("--retries", type=int, default=1,
                         help="runs of a job again when its engine is killed or crashes")
@@ -141,8 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--sprt", metavar="ELO0,ELO1,ALPHA,BETA",
                    help="with --pairs and one setting: stop when the SPRT of Elo ELO1 against ELO0 decides")
     b = sub.add_parser("blockudoku", parents=[common], formatter_class=HelpFormatter, epilog=TERMS,
-                       help="Blockudoku: blockudoku selfplay jobs",
-                       description="Blockudoku: each job is one `blockudoku selfplay` run of an agent of --agents\n"
+                       help="Blockudoku: blockudoku-lab selfplay jobs",
+                       description="Blockudoku: each job is one `blockudoku-lab selfplay` run of an agent of --agents\n"
                                    "(NAME, NAME:OBJECTIVE or NAME/weight=value, as selfplay --agent takes them).")
     b.add_argument("--scorings", help="comma-separated scoring rules (default: the engine's)")
     b.add_argument("--max-rounds", type=int, default=1000, help="round cap per game")
@@ -187,7 +189,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"batch_eval: bad arguments ({err})", file=sys.stderr)
         return 2
     try:
-        binary = args.engine or str(find_binary("sudoku-lab" if args.game == "sudoku" else "blockudoku"))
+        binary = args.engine or str(find_binary("sudoku-lab" if args.game == "sudoku" else "blockudoku-lab"))
     except FileNotFoundError as err:
         print(f"batch_eval: {err}", file=sys.stderr)
         return 2

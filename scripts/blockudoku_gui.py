@@ -41,10 +41,9 @@ import argparse
 import random
 import sys
 import tkinter as tk
-import tkinter.font as tkfont
 from dataclasses import dataclass, field
 from tkinter import filedialog, ttk
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from engines import (
     BlockudokuEngine,
@@ -58,12 +57,19 @@ from engines import (
 )
 from engines.blockudoku_record import Record, RecordError, RecordGame, format_record, parse_record
 from engines.cli import HelpFormatter
-from engines.frontend import EngineSupervision
+from engines.windows import (
+    BoardAndPanel, BusyIndicator, Dialogs, EngineCalls, EngineSupervision, Flow, ScrollPanel, stop_search,
+)
 
-STATUS_WRAP = (450, 330)  # status line width in pixels: alone, and beside Restart engine
+STATUS_WRAP = (620, 500)  # status line width in pixels: alone, and beside Restart engine
 CANVAS_W, CANVAS_H = 470, 560  # the canvas at the original's size; it scales with the window
-PALETTE_CELL = 6  # palette pieces: cells of this many pixels, each piece in a box of 38
-PALETTE_BOX, PALETTE_COLUMNS = 38, 12
+PALETTE_CELL = 5  # palette pieces: cells of this many pixels, each piece in a box of 28
+PALETTE_BOX, PALETTE_COLUMNS = 28, 10
+PANEL_W = 290  # the side panel (buttons, settings, the analysis board's controls)
+# The window opens within a 1366x768 screen (title bar and task bar included); every control
+# stays reachable down to MIN_SIZE (the side panel moves below the board and scrolls).
+START_SIZE = (900, 640)
+MIN_SIZE = (640, 480)
 
 
 @dataclass
@@ -153,8 +159,7 @@ class BlockudokuApp(EngineSupervision):
         self.pending: List[Tuple[int, Placement]] = []
         self.games_finished: List[int] = []  # final scores, newest last (tests read this)
         self.game_over_window: Optional[tk.Toplevel] = None
-        self.error_window: Optional[tk.Toplevel] = None
-        self.last_error = ""  # the text of the last error dialog (tests read this)
+        self.closed = False
         self.layout = Layout.fit(CANVAS_W, CANVAS_H)
         # The game as a record: ("hand", ids) and ("play", [Placement]) events, slots 1-3.
         self.events: List[Tuple[str, list]] = []
@@ -167,10 +172,24 @@ class BlockudokuApp(EngineSupervision):
         # A loaded record's positions (after each placement) and the one shown; None: playing.
         self.replay_states: Optional[List[Game]] = None
         self.replay_at = 0
+        self.placing = False  # a placement is with the engine: no other drag until it answers
+        self.flashing: List[int] = []  # cleared cells shown for a moment
+        self.flashed: List[int] = []  # the last cells flashed (tests read this)
+        # The analysis line shown step by step: (line, placements made), the board then, and
+        # the slots already played on it (not drawn in the tray).
+        self.line_at: Optional[Tuple[int, int]] = None
+        self.analysis_boards: List[List[str]] = []
+        self.shown_board: Optional[str] = None
+        self.shown_played: set = set()
 
         root.title("Blockudoku")
-        root.geometry("470x700")
+        root.geometry(f"{START_SIZE[0]}x{START_SIZE[1]}")
+        root.minsize(*MIN_SIZE)
         root.report_callback_exception = self.report_exception
+        self.dialogs = Dialogs(root, "Blockudoku")
+        self.calls = EngineCalls(root, on_error=self.engine_failed)
+        self.search_running = False  # a go or analyse is out: Stop sends `stop`
+        self.fits_asked = 0  # bumps with every position change, so a stale fits answer is dropped
 
         menubar = tk.Menu(root)
         game_menu = tk.Menu(menubar, tearoff=False)
@@ -180,88 +199,96 @@ class BlockudokuApp(EngineSupervision):
         menubar.add_cascade(label="Game", menu=game_menu)
         root.config(menu=menubar)
 
+        header = tk.Frame(root)
+        header.pack(side="top", fill="x", padx=8, pady=(4, 0))
         self.score_var = tk.StringVar(value="Score: 0")
-        tk.Label(root, textvariable=self.score_var, font=("Helvetica", 20, "bold")).pack(pady=(6, 0))
+        tk.Label(header, textvariable=self.score_var, font=("Helvetica", 18, "bold")).pack(side="left")
+        self.busy = BusyIndicator(header, self.calls)
+        self.busy.frame.pack(side="right")
 
-        # Packed last so that it takes what the other rows leave: the board scales with it.
-        self.canvas = tk.Canvas(root, width=CANVAS_W, height=CANVAS_H, bg="white", highlightthickness=0)
+        self.status_var = tk.StringVar(value="")
+        self.engine_status_row(root, self.status_var, STATUS_WRAP, pady=(0, 4))
+        self.status_label.master.pack_configure(side="bottom")
+
+        body = self.body = BoardAndPanel(root, board_min=290)
+        body.pack(side="top", fill="both", expand=True, padx=8, pady=4)
+        self.canvas = tk.Canvas(body, width=CANVAS_W, height=CANVAS_H, bg="white", highlightthickness=0)
         self.canvas.bind("<ButtonPress-1>", self.on_press)
         self.canvas.bind("<B1-Motion>", self.on_motion)
         self.canvas.bind("<ButtonRelease-1>", self.on_release)
         self.canvas.bind("<ButtonPress-3>", self.on_right_press)
         self.canvas.bind("<Configure>", self.on_resize)
+        self.side = ScrollPanel(body, width=PANEL_W)
+        body.place_parts(self.canvas, self.side)
+        panel = self.side.inner
 
-        buttons = tk.Frame(root)
-        buttons.pack(fill="x", padx=8, pady=(4, 0))
+        buttons = self.game_buttons = Flow(panel)
+        buttons.pack(fill="x", pady=(0, 2))
+        # Fixed widths: a button's text changes (Start/Stop) without moving its neighbours.
         self.engine_button = tk.Button(buttons, text="Start Engine", width=11, command=self.toggle_engine)
-        self.engine_button.pack(side="left")
-        self.hint_button = tk.Button(buttons, text="Hint", command=self.show_hint)
-        self.hint_button.pack(side="left", padx=4)
-        self.undo_button = tk.Button(buttons, text="Undo", command=self.undo)
-        self.undo_button.pack(side="left")
-        tk.Button(buttons, text="New game", command=self.new_game).pack(side="left", padx=4)
-        self.analysis_button = tk.Button(buttons, text="Analysis", command=self.toggle_analysis)
-        self.analysis_button.pack(side="left")
+        self.hint_button = tk.Button(buttons, text="Hint", width=5, command=self.show_hint)
+        self.undo_button = tk.Button(buttons, text="Undo", width=5, command=self.undo)
+        self.new_button = tk.Button(buttons, text="New game", command=self.new_game)
+        self.analysis_button = tk.Button(buttons, text="Analysis", width=8, command=self.toggle_analysis)
+        buttons.add(self.engine_button, self.hint_button, self.undo_button, self.new_button, self.analysis_button)
 
-        settings = tk.Frame(root)
-        settings.pack(fill="x", padx=8, pady=(4, 0))
-        tk.Label(settings, text="Scoring").pack(side="left")
+        settings = self.settings_row = Flow(panel)
+        settings.pack(fill="x", pady=(2, 0))
         scoring = engine.options.get("Scoring")
         choices = scoring.choices if scoring and scoring.choices else ([scoring.default] if scoring and scoring.default else [])
         self.scoring_var = tk.StringVar(value=(scoring.default if scoring and scoring.default else ""))
-        self.scoring_box = ttk.Combobox(settings, textvariable=self.scoring_var, values=choices, width=10,
+        scoring_pair = tk.Frame(settings)
+        tk.Label(scoring_pair, text="Scoring").pack(side="left")
+        self.scoring_box = ttk.Combobox(scoring_pair, textvariable=self.scoring_var, values=choices, width=10,
                                         state="readonly" if choices else "normal")
-        self.scoring_box.pack(side="left", padx=(2, 8))
+        self.scoring_box.pack(side="left", padx=(2, 0))
         self.scoring_box.bind("<<ComboboxSelected>>", lambda _e: self.set_scoring(self.scoring_var.get()))
         self.scoring_box.bind("<Return>", lambda _e: self.set_scoring(self.scoring_var.get()))
-        tk.Label(settings, text="Seed").pack(side="left")
+        seed_pair = tk.Frame(settings)
+        tk.Label(seed_pair, text="Seed").pack(side="left")
         self.seed_var = tk.StringVar(value=str(seed if seed is not None else random.randrange(1, 10**6)))
-        seed_entry = tk.Entry(settings, textvariable=self.seed_var, width=8)
-        seed_entry.pack(side="left", padx=(2, 8))
-        seed_entry.bind("<Return>", lambda _e: self.new_game())
-        tk.Label(settings, text="Engine ms").pack(side="left")
+        self.seed_entry = tk.Entry(seed_pair, textvariable=self.seed_var, width=8)
+        self.seed_entry.pack(side="left", padx=(2, 0))
+        self.seed_entry.bind("<Return>", lambda _e: self.new_game())
+        ms_pair = tk.Frame(settings)
+        tk.Label(ms_pair, text="Engine ms").pack(side="left")
         self.movetime_var = tk.StringVar(value=str(movetime))
-        tk.Spinbox(settings, from_=0, to=10000, increment=50, textvariable=self.movetime_var, width=6).pack(side="left", padx=2)
+        tk.Spinbox(ms_pair, from_=0, to=10000, increment=50, textvariable=self.movetime_var, width=6).pack(side="left", padx=2)
         self.delay = delay
 
         # Who answers Hint and plays "Start Engine", and what it plays for: one combobox per
         # combo option the engine offers (`Objective` only from engines that have it).
-        agents = tk.Frame(root)
-        agents.pack(fill="x", padx=8, pady=(4, 0))
         self.choice_vars: Dict[str, tk.StringVar] = {}
         self.choice_boxes: Dict[str, ttk.Combobox] = {}
+        pairs = [scoring_pair, seed_pair, ms_pair]
         for name, width in (("Agent", 8), ("Objective", 8)):
-            self.option_box(agents, name, width)
+            pair = self.option_box(settings, name, width)
+            if pair is not None:
+                pairs.append(pair)
+        settings.add(*pairs)
         self.agent_var = self.choice_vars.get("Agent", tk.StringVar(value=""))
 
-        self.status_var = tk.StringVar(value="")
-        self.engine_status_row(root, self.status_var, STATUS_WRAP)
-        self.build_replay_bar(root)
-        self.build_analysis_frame(root)
-        self.canvas.pack(side="top", fill="both", expand=True, before=buttons)
-
-        # About the original's 470x700, taller by the rows the engine's options need, with
-        # room for a status of two lines.
-        root.update_idletasks()
-        line = tkfont.nametofont(self.status_label.cget("font")).metrics("linespace")
-        root.geometry(f"470x{max(700, root.winfo_reqheight() + line)}")
-        root.minsize(300, 450)
+        self.build_replay_bar(panel)
+        self.build_analysis_frame(panel)
+        root.protocol("WM_DELETE_WINDOW", self.ask_close)
 
         self.new_game()
 
-    def option_box(self, parent: tk.Misc, name: str, width: int) -> None:
+    def option_box(self, parent: tk.Misc, name: str, width: int) -> Optional[tk.Frame]:
         """A labelled read-only combobox for the engine's combo option `name`, if it has one."""
         option = self.engine.options.get(name)
         if option is None or not option.choices:
-            return
+            return None
         value = str(self.engine.settings.get(name, option.default))  # e.g. from --agent
         var = tk.StringVar(value=value if value in option.choices else option.choices[0])
-        tk.Label(parent, text=name).pack(side="left")
-        box = ttk.Combobox(parent, textvariable=var, values=option.choices, width=width, state="readonly")
-        box.pack(side="left", padx=(2, 8))
+        pair = tk.Frame(parent)
+        tk.Label(pair, text=name).pack(side="left")
+        box = ttk.Combobox(pair, textvariable=var, values=option.choices, width=width, state="readonly")
+        box.pack(side="left", padx=(2, 0))
         box.bind("<<ComboboxSelected>>", lambda _e: self.set_option(name, var.get()))
         self.choice_vars[name] = var
         self.choice_boxes[name] = box
+        return pair
 
     # --- engine helpers ----------------------------------------------------------------------
 
@@ -269,18 +296,37 @@ class BlockudokuApp(EngineSupervision):
         """(hand slot 0-2, piece id) of the pieces still in the hand."""
         return [(slot, pid) for slot, pid in enumerate(self.game.hand) if pid is not None]
 
-    def send_position(self, only_slot: Optional[int] = None) -> List[int]:
-        """Tells the engine the current position; returns the hand slots in protocol order."""
-        slots = [s for s, _ in self.remaining() if only_slot is None or s == only_slot]
-        self.engine.position(self.game.board, [self.game.hand[s] for s in slots], self.game.score, self.game.streak)
-        return slots
+    def position_job(self) -> Tuple[List[int], Callable[[BlockudokuEngine], None]]:
+        """The hand slots in protocol order, and a job telling an engine the position on screen
+        (taken now, on the Tk thread; run later on the worker)."""
+        slots = [s for s, _ in self.remaining()]
+        board, hand, score, streak = self.game.board, [self.game.hand[s] for s in slots], self.game.score, self.game.streak
+        return slots, lambda engine: engine.position(board, hand, score, streak)
 
     def compute_fits(self) -> None:
-        """Asks the engine, piece by piece, whether it can be placed anywhere."""
-        self.fits = [False, False, False]
-        for slot, _ in self.remaining():
-            self.send_position(only_slot=slot)
-            self.fits[slot] = not self.engine.go(timeout=10).lost
+        """Asks the engine which pieces of the hand fit somewhere (`fits`: no search); the
+        answer greys out the others and ends the game when none fits."""
+        self.fits_asked += 1
+        asked = self.fits_asked
+        if not self.remaining():
+            return
+        slots, send = self.position_job()
+
+        def work() -> List[Optional[bool]]:
+            send(self.engine)
+            return self.engine.fits()
+
+        def done(answer: List[Optional[bool]]) -> None:
+            if asked != self.fits_asked or self.analysing or self.replay_states is not None:
+                return  # the position changed meanwhile
+            self.fits = [False, False, False]
+            for k, slot in enumerate(slots):
+                self.fits[slot] = bool(answer[k]) if k < len(answer) else False
+            self.redraw()
+            if self.remaining() and not any(self.fits[s] for s, _ in self.remaining()):
+                self.game_over()
+
+        self.calls.call(work, done)
 
     def movetime(self) -> Optional[int]:
         try:
@@ -297,26 +343,28 @@ class BlockudokuApp(EngineSupervision):
         """Sends the choice at once, so the next search (hint or engine play) uses it."""
         if name in self.choice_vars:
             self.choice_vars[name].set(value)
-        try:
-            self.engine.setoption(name, value)
-            self.status(f"{name}: {value}")
-        except EngineError as err:
-            # Refused: the window goes back to what the engine has.
-            if name in self.choice_vars:
+
+        def refused(err: BaseException) -> None:
+            if isinstance(err, EngineError) and name in self.choice_vars:
+                # Refused: the window goes back to what the engine has.
                 self.choice_vars[name].set(str(self.engine.settings.get(name, self.engine.options[name].default)))
             self.engine_failed(err)
-        except EngineProblem as err:
-            self.engine_failed(err)
 
-    def apply_choices(self) -> None:
-        """Gives a (new) engine the window's choices it does not have yet."""
+        self.calls.call(lambda: self.engine.setoption(name, value), lambda _: self.status(f"{name}: {value}"), refused)
+
+    def choices_job(self) -> Callable[[BlockudokuEngine], None]:
+        """A job giving an engine the window's choices it does not have yet (read now)."""
         wanted = {name: var.get() for name, var in self.choice_vars.items()}
         if self.scoring_var.get():
             wanted["Scoring"] = self.scoring_var.get()
-        for name, value in wanted.items():
-            option = self.engine.options.get(name)
-            if option is not None and str(self.engine.settings.get(name, option.default)) != value:
-                self.engine.setoption(name, value)
+
+        def apply(engine: BlockudokuEngine) -> None:
+            for name, value in wanted.items():
+                option = engine.options.get(name)
+                if option is not None and str(engine.settings.get(name, option.default)) != value:
+                    engine.setoption(name, value)
+
+        return apply
 
     def agent_name(self) -> str:
         """Which agent answers a search, as the status line names it."""
@@ -349,12 +397,7 @@ class BlockudokuApp(EngineSupervision):
         self.events = []
         self.hint = []
         self.close_replay()
-        try:
-            self.engine.newgame()
-        except EngineDied as err:
-            self.engine_died(err)
-        except EngineProblem as err:
-            self.status(str(err))
+        self.calls.call(self.engine.newgame)
         self.deal()
         self.after_change()
 
@@ -365,53 +408,60 @@ class BlockudokuApp(EngineSupervision):
     def snapshot(self) -> Snapshot:
         return Snapshot(self.game.board, list(self.game.hand), self.game.score, self.game.streak, self.rng.getstate())
 
-    def place(self, slot: int, row: int, col: int) -> bool:
-        """Plays hand slot `slot` (0-2) with its top-left on (row, col) (0-based) via the engine."""
-        if self.game.hand[slot] is None:
-            return False
+    def place(self, slot: int, row: int, col: int, then: Optional[Callable[[bool], None]] = None) -> None:
+        """Plays hand slot `slot` (0-2) with its top-left on (row, col) (0-based) via the engine's
+        `play` (on the worker); `then(accepted)` follows on the Tk thread."""
+        if self.game.hand[slot] is None or self.placing:
+            if then is not None:
+                then(False)
+            return
+        self.placing = True
         before = self.snapshot()
-        try:
-            slots = self.send_position()
-            state = self.engine.play([Placement(slots.index(slot) + 1, row + 1, col + 1)])
-        except EngineError as err:
-            self.status(f"cannot place there ({err.message})")
-            try:
-                self.send_position()
-            except EngineProblem as problem:
-                self.engine_failed(problem)
-            return False
-        except EngineProblem as err:
-            self.engine_failed(err)
-            return False
-        self.history.append(before)
-        self.events.append(("play", [Placement(slot + 1, row + 1, col + 1)]))
-        # Cells that were filled (before, or by this piece) and are empty now were cleared:
-        # flash them, as the original did. Read off the engine's boards, not worked out here.
-        covered = {r * 9 + c for r, c in cells_of(self.catalogue[self.game.hand[slot]], row, col)}
-        cleared_cells = [k for k in range(81) if (before.board[k] == "#" or k in covered) and state.board[k] == "."]
-        self.game.board, self.game.score, self.game.streak = state.board, state.score, state.streak
-        self.game.hand[slot] = None
-        self.game.placed += 1
-        self.status(f"cleared {state.cleared} region{'s' if state.cleared != 1 else ''}" if state.cleared else "")
-        if not self.remaining():
-            self.deal()
-        self.hint = []
-        self.after_change()
-        if cleared_cells:
-            self.flash(cleared_cells)
-        return True
+        slots, send = self.position_job()
+        placement = Placement(slots.index(slot) + 1, row + 1, col + 1)
+
+        def work():
+            send(self.engine)
+            return self.engine.play([placement])
+
+        def refused(err: BaseException) -> None:
+            self.placing = False
+            if isinstance(err, EngineError):
+                self.status(f"cannot place there ({err.message})")
+            else:
+                self.engine_failed(err)
+            self.redraw()
+            if then is not None:
+                then(False)
+
+        def played(state) -> None:
+            self.placing = False
+            self.history.append(before)
+            self.events.append(("play", [Placement(slot + 1, row + 1, col + 1)]))
+            # Cells that were filled (before, or by this piece) and are empty now were cleared:
+            # flash them, as the original did. Read off the engine's boards, not worked out here.
+            covered = {r * 9 + c for r, c in cells_of(self.catalogue[self.game.hand[slot]], row, col)}
+            cleared_cells = [k for k in range(81) if (before.board[k] == "#" or k in covered) and state.board[k] == "."]
+            self.game.board, self.game.score, self.game.streak = state.board, state.score, state.streak
+            self.game.hand[slot] = None
+            self.game.placed += 1
+            self.status(f"cleared {state.cleared} region{'s' if state.cleared != 1 else ''}" if state.cleared else "")
+            if not self.remaining():
+                self.deal()
+            self.hint = []
+            self.after_change()
+            if cleared_cells:
+                self.flash(cleared_cells)
+            if then is not None:
+                then(True)
+
+        self.calls.call(work, played, refused)
 
     def after_change(self) -> None:
-        """Recomputes which pieces fit, redraws, and ends the game if nothing fits."""
+        """Redraws, then asks which pieces fit (the game ends when none does)."""
         self.hint = []
-        try:
-            self.compute_fits()
-        except EngineProblem as err:
-            self.engine_failed(err)
-            return
         self.redraw()
-        if self.remaining() and not any(self.fits[s] for s, _ in self.remaining()):
-            self.game_over()
+        self.compute_fits()
 
     def game_over(self) -> None:
         final = self.game.score
@@ -459,7 +509,7 @@ class BlockudokuApp(EngineSupervision):
         self.status("undone")
         self.after_change()
 
-    # --- the engine's supervision (engines/frontend.py) -------------------------------------
+    # --- the engine's supervision (engines/windows/supervision.py) --------------------------
 
     def on_engine_problem(self, err: Exception) -> None:
         self.stop_engine()
@@ -467,40 +517,66 @@ class BlockudokuApp(EngineSupervision):
     def on_engine_death(self, err: EngineDied) -> None:
         self.stop_engine()
 
-    def resume_engine(self) -> None:
-        self.apply_choices()  # a choice made while the engine was dead too
+    def resume_job(self) -> Callable[[BlockudokuEngine], None]:
+        return self.choices_job()  # a choice made while the engine was dead too
 
     def engine_resumed(self) -> None:
         self.after_change()  # sends the position; the game goes on where it was
 
     # --- engine play and hints ---------------------------------------------------------------
 
-    def search(self) -> Optional[List[Tuple[int, Placement]]]:
-        """The engine's sequence for the current hand as (hand slot, placement); None if lost."""
-        slots = self.send_position()
-        result = self.engine.go(movetime=self.movetime())
-        if result.lost:
-            return None
-        return [(slots[p.slot - 1], p) for p in result.placements]
+    def search(self, done: Callable[[Optional[List[Tuple[int, Placement]]]], None]) -> None:
+        """Asks the engine's sequence for the current hand (on the worker); `done` gets it as
+        (hand slot, placement) pairs, or None when the hand cannot be placed."""
+        slots, send = self.position_job()
+        movetime = self.movetime()
+
+        def work():
+            send(self.engine)
+            return self.engine.go(movetime=movetime)
+
+        def answered(result) -> None:
+            self.search_running = False
+            self.hint_button.config(text="Hint")
+            done(None if result.lost else [(slots[p.slot - 1], p) for p in result.placements])
+
+        def failed(err: BaseException) -> None:
+            self.search_running = False
+            self.hint_button.config(text="Hint")
+            self.engine_failed(err)
+
+        self.search_running = True
+        self.calls.call(work, answered, failed)
+
+    def stop_search(self) -> None:
+        """Stop: the running search answers at once with what it has (`stop`)."""
+        if self.search_running:
+            stop_search(self.engine)
 
     def show_hint(self) -> None:
-        try:
-            seq = self.search()
-        except EngineProblem as err:
-            self.engine_failed(err)
+        if self.search_running:
+            self.stop_search()  # the button reads Stop while the hint is searched
             return
-        self.hint = seq or []
-        self.status(f"hint ({self.agent_name()}): "
-                    + ", ".join(f"piece {s + 1} at r{p.row}c{p.col}" for s, p in self.hint)
-                    if seq else f"no sequence places the hand ({self.agent_name()})")
-        self.redraw()
+        if self.analysing or self.autoplay or self.engine_dead is not None:
+            return
+
+        def shown(seq) -> None:
+            self.hint = seq or []
+            self.status(f"hint ({self.agent_name()}): "
+                        + ", ".join(f"piece {s + 1} at r{p.row}c{p.col}" for s, p in self.hint)
+                        if seq else f"no sequence places the hand ({self.agent_name()})")
+            self.redraw()
+
+        self.status(f"thinking ({self.agent_name()})...")
+        self.search(shown)
+        self.hint_button.config(text="Stop")
 
     def toggle_engine(self) -> None:
         if self.engine_dead is not None or self.replay_states is not None:
             return
         if self.autoplay:
             self.stop_engine()
-        else:
+        elif not self.search_running:
             self.autoplay = True
             self.engine_button.config(text="Stop Engine")
             self.undo_button.config(state="disabled")
@@ -508,11 +584,15 @@ class BlockudokuApp(EngineSupervision):
             self.autoplay_job = self.root.after(10, self.engine_step)
 
     def stop_engine(self) -> None:
+        """Ends the engine's own play at once (a search running is told to stop)."""
+        was_playing = self.autoplay
         self.autoplay = False
         self.pending = []
         if self.autoplay_job is not None:
             self.root.after_cancel(self.autoplay_job)
             self.autoplay_job = None
+        if was_playing:
+            self.stop_search()
         self.engine_button.config(text="Start Engine")
         self.undo_button.config(state="normal")
         if self.hint and not self.analysing:
@@ -525,29 +605,34 @@ class BlockudokuApp(EngineSupervision):
         if not self.autoplay:
             return
         if not self.pending:
-            try:
-                seq = self.search()
-            except EngineProblem as err:
-                self.engine_failed(err)
-                return
-            if seq is None:
-                self.game_over()
-                return
-            self.pending = list(seq)
-            self.hint = list(seq[:1])  # preview of the first placement
-            self.redraw()
-            self.autoplay_job = self.root.after(self.delay // 2, self.engine_step)
+            self.search(self.engine_answered)
             return
         slot, placement = self.pending.pop(0)
-        if not self.place(slot, placement.row - 1, placement.col - 1):
-            self.engine_failed(RuntimeError(f"engine's own placement {placement} was refused"))
+
+        def placed(ok: bool) -> None:
+            if not ok:
+                if self.autoplay:
+                    self.engine_failed(RuntimeError(f"engine's own placement {placement} was refused"))
+                return
+            if not self.autoplay:  # the game ended on this placement, or Stop
+                return
+            if self.pending:
+                self.hint = self.pending[:1]
+                self.redraw()
+            self.autoplay_job = self.root.after(self.delay, self.engine_step)
+
+        self.place(slot, placement.row - 1, placement.col - 1, placed)
+
+    def engine_answered(self, seq: Optional[List[Tuple[int, Placement]]]) -> None:
+        if not self.autoplay:
+            return  # stopped while it thought
+        if seq is None:
+            self.game_over()
             return
-        if not self.autoplay:  # the game ended on this placement
-            return
-        if self.pending:
-            self.hint = self.pending[:1]
-            self.redraw()
-        self.autoplay_job = self.root.after(self.delay, self.engine_step)
+        self.pending = list(seq)
+        self.hint = list(seq[:1])  # preview of the first placement
+        self.redraw()
+        self.autoplay_job = self.root.after(self.delay // 2, self.engine_step)
 
     # --- drawing -----------------------------------------------------------------------------
 
@@ -574,10 +659,11 @@ class BlockudokuApp(EngineSupervision):
         L = self.layout
         c.delete("all")
         label_font = ("Helvetica", max(7, L.cell // 5))
+        board = self.shown_board if self.shown_board is not None else self.game.board
         for r in range(9):
             for col in range(9):
                 x0, y0, x1, y1 = self.cell_box(r, col)
-                filled = self.game.board[r * 9 + col] == "#"
+                filled = board[r * 9 + col] == "#"
                 alt = (r // 3 + col // 3) % 2 == 1
                 fill = COLOURS["filled"] if filled else COLOURS["empty_alt" if alt else "empty"]
                 c.create_rectangle(x0, y0, x1, y1, fill=fill, outline=COLOURS["grid"], tags=("cell", f"cell{r}_{col}"))
@@ -614,7 +700,7 @@ class BlockudokuApp(EngineSupervision):
                                    L.hand_y + L.hand_h - 2, outline=COLOURS["selected"], width=2, dash=(4, 2),
                                    tags="selectedslot")
         for slot, pid in self.remaining():
-            if self.drag and self.drag["slot"] == slot:
+            if (self.drag and self.drag["slot"] == slot) or slot in self.shown_played:
                 continue
             piece = self.catalogue[pid]
             x0, y0 = self.hand_origin(slot, piece)
@@ -624,14 +710,26 @@ class BlockudokuApp(EngineSupervision):
                 c.create_rectangle(x, y, x + L.hand_cell, y + L.hand_cell, fill=colour, outline="white",
                                    tags=("hand", f"hand{slot}", "grey" if not self.fits[slot] else "live"))
         self.score_var.set(f"Score: {self.game.score}")
+        self.draw_flash()
         if self.drag:
             self.draw_drag()
 
     def flash(self, cells: List[int]) -> None:
-        for k in cells:
+        """Shows the cleared cells for a moment (redraws meanwhile keep them)."""
+        self.flashing = self.flashed = list(cells)
+        self.draw_flash()
+
+        def done() -> None:
+            if self.flashing is cells or self.flashing == cells:
+                self.flashing = []
+                self.canvas.delete("flash")
+
+        self.root.after(180, done)
+
+    def draw_flash(self) -> None:
+        for k in self.flashing:
             x0, y0, x1, y1 = self.cell_box(*divmod(k, 9))
             self.canvas.create_rectangle(x0 + 2, y0 + 2, x1 - 2, y1 - 2, fill="#ffd54a", outline="", tags="flash")
-        self.root.after(180, lambda: self.canvas.delete("flash"))
 
     def drop_cell(self, x: float, y: float) -> Optional[Tuple[int, int]]:
         """Board cell (row, col) for the dragged piece's top-left, or None when off the board."""
@@ -694,7 +792,7 @@ class BlockudokuApp(EngineSupervision):
         if self.analysing:
             self.edit_press(event.x, event.y)
             return
-        if self.autoplay or self.replay_states is not None:
+        if self.autoplay or self.replay_states is not None or self.placing:
             return
         slot = self.slot_at(event.x, event.y)
         if slot is None:
@@ -726,8 +824,9 @@ class BlockudokuApp(EngineSupervision):
         target = self.drop_cell(event.x, event.y)
         slot = self.drag["slot"]
         self.drag = None
-        if target is None or not self.place(slot, *target):
-            self.redraw()
+        self.redraw()
+        if target is not None:
+            self.place(slot, *target)
 
     def on_right_press(self, event) -> None:
         """In the analysis board: empties the tray slot clicked."""
@@ -764,21 +863,44 @@ class BlockudokuApp(EngineSupervision):
 
     def error(self, text: str, title: str = "Blockudoku") -> None:
         """Shows an error in a dialog (not modal: the window stays usable, tests go on)."""
-        self.last_error = text
         self.status(text)
-        if self.error_window is not None:
-            try:
-                self.error_window.destroy()
-            except tk.TclError:
-                pass
-        win = tk.Toplevel(self.root)
-        win.title(title)
-        win.transient(self.root)
-        tk.Label(win, text=text, wraplength=360, justify="left", padx=18, pady=12).pack()
-        tk.Button(win, text="OK", command=win.destroy).pack(pady=(0, 10))
-        self.root.update_idletasks()
-        win.geometry(f"+{self.root.winfo_rootx() + 40}+{self.root.winfo_rooty() + 160}")
-        self.error_window = win
+        self.dialogs.error(text, title)
+
+    @property
+    def last_error(self) -> str:
+        """The text of the last error dialog (tests read it)."""
+        return self.dialogs.last_error
+
+    @property
+    def error_window(self) -> Optional[tk.Toplevel]:
+        return self.dialogs.window
+
+    def unsaved(self) -> bool:
+        """A game in progress that closing would lose (placements made, no record loaded)."""
+        return self.replay_states is None and self.game.placed > 0 and not self.analysing
+
+    def ask_close(self) -> None:
+        """Closing the window: asks first when a game is in progress, then ends the engine."""
+        if self.unsaved():
+            self.dialogs.ask_close(f"The game in progress ({self.game.score} points) is not saved. Close anyway?",
+                                   self.close)
+        else:
+            self.close()
+
+    def close(self) -> None:
+        """Stops any search, ends the worker and the engine, and closes the window."""
+        self.closed = True
+        self.stop_engine()
+        self.stop_search()
+        self.calls.close()
+        self.busy.show(False)
+        try:
+            self.root.destroy()
+        except tk.TclError:
+            pass
+
+    def window_closed(self) -> bool:
+        return self.closed
 
     def report_exception(self, kind, value, tb) -> None:
         """A failure in a callback: a dialog with its one-line reason, not a traceback."""
@@ -789,25 +911,48 @@ class BlockudokuApp(EngineSupervision):
     def build_analysis_frame(self, root: tk.Misc) -> None:
         """The analysis board's controls, palette and panel (shown in analysis mode only)."""
         f = self.analysis_frame = tk.Frame(root, bd=1, relief="groove")
-        row1 = tk.Frame(f)
+        top = tk.Frame(f)
+        top.pack(fill="x", padx=4, pady=(2, 0))
+        tk.Label(top, text="Analysis board", font=("Helvetica", 10, "bold")).pack(side="left")
+        self.leave_button = tk.Button(top, text="Back to the game", command=self.leave_analysis)
+        self.leave_button.pack(side="right")
+        # The lines first: they are what Analyse is for, so they stay on screen.
+        self.analysis_title = tk.StringVar(value="")
+        tk.Label(f, textvariable=self.analysis_title, anchor="w").pack(fill="x", padx=4)
+        self.panel = tk.Listbox(f, height=4, font=("Courier", 8), activestyle="none", exportselection=False)
+        self.panel.pack(fill="x", padx=4)
+        self.panel.bind("<<ListboxSelect>>", lambda _e: self.show_analysis_line())
+        tk.Label(f, text="line, slot@cell, eval, next hand dead, points", anchor="w", fg=COLOURS["label"],
+                 font=("Helvetica", 8)).pack(fill="x", padx=4)
+        stepper = tk.Frame(f)
+        stepper.pack(fill="x", padx=4)
+        tk.Button(stepper, text="<", width=2, command=lambda: self.step_line(-1)).pack(side="left")
+        tk.Button(stepper, text=">", width=2, command=lambda: self.step_line(1)).pack(side="left")
+        self.line_step_var = tk.StringVar(value="")
+        tk.Label(stepper, textvariable=self.line_step_var, anchor="w").pack(side="left", padx=4)
+        row1 = Flow(f)
         row1.pack(fill="x", padx=4, pady=2)
-        tk.Label(row1, text="Score").pack(side="left")
         self.edit_score_var = tk.StringVar(value="0")
-        tk.Entry(row1, textvariable=self.edit_score_var, width=6).pack(side="left", padx=(2, 6))
-        tk.Label(row1, text="Streak").pack(side="left")
         self.edit_streak_var = tk.StringVar(value="0")
-        tk.Entry(row1, textvariable=self.edit_streak_var, width=3).pack(side="left", padx=(2, 6))
-        tk.Label(row1, text="Lines").pack(side="left")
         self.lines_var = tk.StringVar(value="3")
-        tk.Spinbox(row1, from_=1, to=8, textvariable=self.lines_var, width=2).pack(side="left", padx=(2, 6))
-        self.analyse_button = tk.Button(row1, text="Analyse", command=self.analyse)
-        self.analyse_button.pack(side="left")
-        tk.Button(row1, text="Clear", command=self.clear_board).pack(side="left", padx=4)
+        pairs = []
+        for text, var, width in (("Score", self.edit_score_var, 6), ("Streak", self.edit_streak_var, 3)):
+            pair = tk.Frame(row1)
+            tk.Label(pair, text=text).pack(side="left")
+            tk.Entry(pair, textvariable=var, width=width).pack(side="left", padx=(2, 0))
+            pairs.append(pair)
+        pair = tk.Frame(row1)
+        tk.Label(pair, text="Lines").pack(side="left")
+        tk.Spinbox(pair, from_=1, to=8, textvariable=self.lines_var, width=2).pack(side="left", padx=(2, 0))
+        pairs.append(pair)
+        self.analyse_button = tk.Button(row1, text="Analyse", width=7, command=self.analyse)
+        pairs += [self.analyse_button, tk.Button(row1, text="Clear", command=self.clear_board)]
+        row1.add(*pairs)
         row2 = tk.Frame(f)
         row2.pack(fill="x", padx=4, pady=2)
         tk.Label(row2, text="Position").pack(side="left")
         self.position_var = tk.StringVar(value="")
-        entry = tk.Entry(row2, textvariable=self.position_var)
+        entry = tk.Entry(row2, textvariable=self.position_var, width=10)
         entry.pack(side="left", fill="x", expand=True, padx=2)
         entry.bind("<Return>", lambda _e: self.paste_position())
         tk.Button(row2, text="Set", command=self.paste_position).pack(side="left")
@@ -817,13 +962,6 @@ class BlockudokuApp(EngineSupervision):
         self.palette.pack(pady=2)
         self.palette.bind("<ButtonPress-1>", self.on_palette)
         self.draw_palette()
-        self.analysis_title = tk.StringVar(value="")
-        tk.Label(f, text="line: placements (slot@cell), eval, next hand dead, points",
-                 anchor="w", fg=COLOURS["label"]).pack(fill="x", padx=4)
-        tk.Label(f, textvariable=self.analysis_title, anchor="w").pack(fill="x", padx=4)
-        self.panel = tk.Listbox(f, height=5, font=("Courier", 9), activestyle="none", exportselection=False)
-        self.panel.pack(fill="x", padx=4, pady=(0, 4))
-        self.panel.bind("<<ListboxSelect>>", lambda _e: self.show_analysis_line())
 
     def draw_palette(self) -> None:
         p = self.palette
@@ -874,8 +1012,9 @@ class BlockudokuApp(EngineSupervision):
         self.edit_score_var.set(str(self.game.score))
         self.edit_streak_var.set(str(self.game.streak))
         self.selected_slot = next((s for s in range(3) if self.game.hand[s] is None), 0)
-        self.analysis_frame.pack(side="top", fill="x", padx=8, pady=(4, 4), after=self.status_label.master)
-        self.grow_to_fit()
+        # The game's own buttons give way to the analysis board's (they do not apply there).
+        self.game_buttons.pack_forget()
+        self.analysis_frame.pack(side="top", fill="x", pady=(4, 4))
         self.position_edited()
         self.status("analysis board: click or drag cells, pick a tray slot then a piece, Analyse")
 
@@ -885,6 +1024,7 @@ class BlockudokuApp(EngineSupervision):
             return
         self.analysing = False
         self.analysis_frame.pack_forget()
+        self.game_buttons.pack(fill="x", pady=(0, 2), before=self.settings_row)
         self.analysis_button.config(text="Analysis")
         for w in (self.engine_button, self.hint_button, self.undo_button):
             w.config(state="normal")
@@ -892,16 +1032,9 @@ class BlockudokuApp(EngineSupervision):
             self.game = self.game_before
             self.game_before = None
         self.hint, self.analysis = [], []
-        self.grow_to_fit()
+        self.line_at, self.shown_board, self.shown_played = None, None, set()
         self.after_change()
         self.status("back to the game")
-
-    def grow_to_fit(self) -> None:
-        """Makes the window tall enough for what is shown (it may be larger)."""
-        self.root.update_idletasks()
-        need = self.root.winfo_reqheight()
-        if self.root.winfo_height() < need or not self.analysing:
-            self.root.geometry(f"{max(self.root.winfo_width(), 470)}x{max(need, 700)}")
 
     def edit_press(self, x: float, y: float) -> None:
         cell = self.board_cell_at(x, y)
@@ -944,6 +1077,8 @@ class BlockudokuApp(EngineSupervision):
     def position_edited(self) -> None:
         """The edited position changed: the last answer no longer holds."""
         self.hint, self.analysis = [], []
+        self.line_at, self.shown_board, self.shown_played = None, None, set()
+        self.line_step_var.set("")
         self.panel.delete(0, "end")
         self.analysis_title.set("")
         self.fits = [True, True, True]
@@ -957,36 +1092,47 @@ class BlockudokuApp(EngineSupervision):
     def paste_position(self) -> None:
         """Sets the board, hand, score and streak from a `position` line (the engine checks it)."""
         text = self.position_var.get().strip()
-        try:
-            self.engine.command(text if text.startswith("position") else "position " + text)
-            state = BlockudokuEngine.parse_state(text if text.startswith("position") else "position " + text)
-            by_shape = {p.shape: pid for pid, p in self.catalogue.items()}
-            hand: List[Optional[int]] = []
-            for tok in state.pieces:
-                if tok is None:
-                    hand.append(None)
-                elif tok.isdigit() and int(tok) in self.catalogue:
-                    hand.append(int(tok))
-                else:
-                    shape = Piece.from_shape(tok).shape
-                    if shape not in by_shape:
-                        raise ValueError(f"piece {tok} is not one of the catalogue's")
-                    hand.append(by_shape[shape])
-        except EngineError as err:
-            self.error(f"The engine refuses that position: {err.message}")
-            return
-        except (ValueError, EngineProblem) as err:
-            self.error(f"Not a position: {err}")
-            return
-        self.game.board = state.board
-        self.game.hand = (hand + [None, None, None])[:3]
-        self.game.score, self.game.streak = state.score, state.streak
-        self.edit_score_var.set(str(state.score))
-        self.edit_streak_var.set(str(state.streak))
-        self.position_edited()
+        line = text if text.startswith("position") else "position " + text
+
+        def accepted(_) -> None:
+            try:
+                state = BlockudokuEngine.parse_state(line)
+                by_shape = {p.shape: pid for pid, p in self.catalogue.items()}
+                hand: List[Optional[int]] = []
+                for tok in state.pieces:
+                    if tok is None:
+                        hand.append(None)
+                    elif tok.isdigit() and int(tok) in self.catalogue:
+                        hand.append(int(tok))
+                    else:
+                        shape = Piece.from_shape(tok).shape
+                        if shape not in by_shape:
+                            raise ValueError(f"piece {tok} is not one of the catalogue's")
+                        hand.append(by_shape[shape])
+            except (ValueError, EngineProblem) as err:
+                self.error(f"Not a position: {err}")
+                return
+            self.game.board = state.board
+            self.game.hand = (hand + [None, None, None])[:3]
+            self.game.score, self.game.streak = state.score, state.streak
+            self.edit_score_var.set(str(state.score))
+            self.edit_streak_var.set(str(state.streak))
+            self.position_edited()
+
+        def refused(err: BaseException) -> None:
+            if isinstance(err, EngineError):
+                self.error(f"The engine refuses that position: {err.message}")
+            else:
+                self.engine_failed(err)
+
+        self.calls.call(lambda: self.engine.command(line), accepted, refused)
 
     def analyse(self) -> None:
-        """Sends the edited position and `analyse`; fills the panel and draws line 1."""
+        """Sends the edited position and `analyse`; fills the panel and draws line 1. While
+        it runs, the button stops it."""
+        if self.search_running:
+            self.stop_search()
+            return
         numbers = self.read_score_streak()
         if numbers is None:
             return
@@ -998,16 +1144,45 @@ class BlockudokuApp(EngineSupervision):
             lines = int(self.lines_var.get())
         except ValueError:
             lines = 3
-        try:
+        board, hand, score, streak, movetime = (self.game.board, list(self.game.hand), self.game.score,
+                                                self.game.streak, self.movetime())
+
+        def work():
             # The whole tray, `-` for an empty slot: the answer's slots are the tray's.
-            self.engine.position(self.game.board, self.game.hand, self.game.score, self.game.streak)
-            self.analysis = self.engine.analyse(movetime=self.movetime(), lines=lines)
-        except EngineError as err:
-            self.error(f"The engine refuses: {err.message}")
-            return
-        except EngineProblem as err:
-            self.engine_failed(err)
-            return
+            self.engine.position(board, hand, score, streak)
+            answer = self.engine.analyse(movetime=movetime, lines=lines)
+            # Each line placement by placement: the board after each one, with its clears.
+            steps = []
+            for line in answer:
+                boards = []
+                for k in range(1, len(line.placements) + 1):
+                    self.engine.position(board, hand, score, streak)
+                    boards.append(self.engine.play(line.placements[:k]).board)
+                steps.append(boards)
+            return answer, steps
+
+        def refused(err: BaseException) -> None:
+            self.search_running = False
+            self.analyse_button.config(text="Analyse")
+            if isinstance(err, EngineError):
+                self.error(f"The engine refuses: {err.message}")
+            else:
+                self.engine_failed(err)
+
+        def answered(result) -> None:
+            self.search_running = False
+            self.analyse_button.config(text="Analyse")
+            if self.analysing and (self.game.board, self.game.hand) == (board, hand):
+                self.analysis, self.analysis_boards = result
+                self.show_analysis()
+
+        self.search_running = True
+        self.analyse_button.config(text="Stop")
+        self.status("analysing...")
+        self.calls.call(work, answered, refused)
+
+    def show_analysis(self) -> None:
+        """Fills the panel with the engine's lines and shows line 1."""
         self.position_var.set(self.position_text())
         self.panel.delete(0, "end")
         agent = self.agent_var.get() or "engine"
@@ -1023,18 +1198,36 @@ class BlockudokuApp(EngineSupervision):
             return
         for k, line in enumerate(self.analysis, 1):
             moves = " ".join(str(p) for p in line.placements)
-            self.panel.insert("end", f"{k} {moves:<22} eval {line.eval:>8} dead {100 * line.dead_chance:6.3f}%"
-                                     f" +{line.points}")
+            self.panel.insert("end", f"{k} {moves} {line.eval} {100 * line.dead_chance:.3f}% +{line.points}")
         self.panel.selection_set(0)
         self.show_analysis_line()
 
     def show_analysis_line(self) -> None:
+        """The line chosen in the panel, from its first placement (step through it with < >)."""
         chosen = self.panel.curselection()
         if not chosen or not self.analysis:
             return
-        line = self.analysis[chosen[0]]
-        self.hint = [(p.slot - 1, p) for p in line.placements]
-        self.status(f"line {chosen[0] + 1}: " + ", ".join(f"piece {p.slot} at r{p.row}c{p.col}" for p in line.placements)
+        self.line_at = (chosen[0], 0)
+        self.show_line_step()
+
+    def step_line(self, delta: int) -> None:
+        if self.line_at is None:
+            return
+        i, k = self.line_at
+        self.line_at = (i, max(0, min(k + delta, len(self.analysis[i].placements))))
+        self.show_line_step()
+
+    def show_line_step(self) -> None:
+        """The board before placement k+1 of the chosen line (after the earlier ones and their
+        clears, as the engine played them), with that placement drawn in its slot's colour."""
+        i, k = self.line_at
+        line = self.analysis[i]
+        n = len(line.placements)
+        self.shown_board = self.game.board if k == 0 else self.analysis_boards[i][k - 1]
+        self.hint = [(line.placements[k].slot - 1, line.placements[k])] if k < n else []
+        self.shown_played = {p.slot - 1 for p in line.placements[:k]}
+        self.line_step_var.set(f"placement {k + 1} of {n}" if k < n else f"after all {n}")
+        self.status(f"line {i + 1}: " + ", ".join(f"piece {p.slot} at r{p.row}c{p.col}" for p in line.placements)
                     + f"; next hand dead {line.dead}/{line.deals} = {100 * line.dead_chance:.3f}%,"
                     f" {line.points} points")
         self.redraw()
@@ -1070,7 +1263,10 @@ class BlockudokuApp(EngineSupervision):
             self.load_record(path)
 
     def load_record(self, path: str, game_index: int = 0) -> bool:
-        """Replays a record's game through the engine; the replay bar then steps through it."""
+        """Replays game `game_index` of a record through the engine (on the worker); the replay
+        bar then steps through it, and a record of several games offers a choice of game.
+        False (with a dialog) when the file cannot be read; a game that does not replay is
+        reported in a dialog when the engine has answered."""
         try:
             with open(path) as f:
                 rec = parse_record(f.read(), self.catalogue)
@@ -1084,23 +1280,43 @@ class BlockudokuApp(EngineSupervision):
         if self.analysing:
             self.leave_analysis()
         self.stop_engine()
-        try:
-            if rec.scoring != (self.scoring_var.get() or "blockudoku"):
-                self.set_scoring(rec.scoring)
-            states = self.replay_through_engine(game)
-        except EngineError as err:
-            self.error(f"{path}: the record has an illegal step: {err.message} ({err.command})")
-            return False
-        except EngineProblem as err:
-            self.engine_failed(err)
-            return False
-        self.replay_states = states
-        self.replay_labels = self.replay_move_labels(game)
-        self.replay_scale.config(to=len(states) - 1)
-        self.replay_bar.pack(side="top", fill="x", padx=8, pady=(2, 0), after=self.status_label.master)
-        self.grow_to_fit()
-        self.replay_jump(len(states) - 1)
+        if rec.scoring != (self.scoring_var.get() or "blockudoku"):
+            self.set_scoring(rec.scoring)
+
+        def refused(err: BaseException) -> None:
+            if isinstance(err, EngineError):
+                self.error(f"{path}: the record has an illegal step: {err.message} ({err.command})")
+            else:
+                self.engine_failed(err)
+
+        def replayed(states: List[Game]) -> None:
+            self.record_path, self.record_games = path, rec.games
+            self.replay_states = states
+            self.replay_labels = self.replay_move_labels(game)
+            self.replay_scale.config(to=len(states) - 1)
+            self.replay_title.set(f"{path.rsplit('/', 1)[-1]}: game {game_index + 1} of {len(rec.games)}"
+                                  + (f", seed {game.seed}" if game.seed is not None else ""))
+            if len(rec.games) > 1:
+                names = [f"{k + 1}: seed {g.seed}" if g.seed is not None else f"{k + 1}" for k, g in enumerate(rec.games)]
+                self.game_pick_box.config(values=names)
+                self.game_pick_var.set(names[game_index])
+                self.game_pick.pack(fill="x", padx=4, pady=(0, 2))
+            else:
+                self.game_pick.pack_forget()
+            if game.seed is not None:
+                self.seed_var.set(str(game.seed))  # the Seed field matches the game shown
+            self.replay_bar.pack(side="top", fill="x", pady=(4, 0), after=self.settings_row)
+            self.replay_jump(len(states) - 1)
+            self.status(f"loaded game {game_index + 1} of {len(rec.games)} from {path.rsplit('/', 1)[-1]}")
+
+        self.calls.call(lambda: self.replay_through_engine(game), replayed, refused)
         return True
+
+    def pick_game(self) -> None:
+        """Another game of the loaded record, chosen in the Game box."""
+        index = int(self.game_pick_var.get().split(":")[0]) - 1
+        if self.replay_states is not None and 0 <= index < len(self.record_games):
+            self.load_record(self.record_path, index)
 
     def replay_through_engine(self, game: RecordGame) -> List[Game]:
         """Every position of the game: the start, then after each placement (the engine's)."""
@@ -1137,17 +1353,29 @@ class BlockudokuApp(EngineSupervision):
         return labels
 
     def build_replay_bar(self, root: tk.Misc) -> None:
-        bar = self.replay_bar = tk.Frame(root)
-        tk.Button(bar, text="|<", command=lambda: self.replay_jump(0)).pack(side="left")
-        tk.Button(bar, text="<", command=lambda: self.replay_jump(self.replay_at - 1)).pack(side="left")
-        tk.Button(bar, text=">", command=lambda: self.replay_jump(self.replay_at + 1)).pack(side="left")
-        tk.Button(bar, text=">|", command=lambda: self.replay_jump(len(self.replay_states or [0]) - 1)).pack(side="left")
+        bar = self.replay_bar = tk.Frame(root, bd=1, relief="groove")
+        self.replay_title = tk.StringVar(value="")
+        tk.Label(bar, textvariable=self.replay_title, anchor="w", justify="left",
+                 wraplength=PANEL_W - 30).pack(fill="x", padx=4)
+        row = Flow(bar, gap=2)
+        row.pack(fill="x", padx=4)
+        self.replay_var = tk.StringVar(value="")
+        row.add(tk.Button(row, text="|<", command=lambda: self.replay_jump(0)),
+                tk.Button(row, text="<", command=lambda: self.replay_jump(self.replay_at - 1)),
+                tk.Button(row, text=">", command=lambda: self.replay_jump(self.replay_at + 1)),
+                tk.Button(row, text=">|", command=lambda: self.replay_jump(len(self.replay_states or [0]) - 1)),
+                tk.Label(row, textvariable=self.replay_var, width=12, anchor="w"),
+                tk.Button(row, text="Close", command=self.new_game))
         self.replay_scale = tk.Scale(bar, from_=0, to=0, orient="horizontal", showvalue=False,
                                      command=self.on_scale)
-        self.replay_scale.pack(side="left", fill="x", expand=True, padx=2)
-        self.replay_var = tk.StringVar(value="")
-        tk.Label(bar, textvariable=self.replay_var, width=11, anchor="w").pack(side="left")
-        tk.Button(bar, text="Close", command=self.new_game).pack(side="left")
+        self.replay_scale.pack(fill="x", padx=4)
+        # A record of several games: which one is shown.
+        self.game_pick = tk.Frame(bar)
+        tk.Label(self.game_pick, text="Game").pack(side="left")
+        self.game_pick_var = tk.StringVar(value="")
+        self.game_pick_box = ttk.Combobox(self.game_pick, textvariable=self.game_pick_var, width=18, state="readonly")
+        self.game_pick_box.pack(side="left", padx=2)
+        self.game_pick_box.bind("<<ComboboxSelected>>", lambda _e: self.pick_game())
 
     def on_scale(self, value: str) -> None:
         if int(float(value)) != self.replay_at:  # not the echo of replay_jump's own set()

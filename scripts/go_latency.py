@@ -6,7 +6,7 @@ round deals three random catalogue pieces, sends `position`, times `go` from the
 line is sent to the moment `bestmove` arrives (so the figure includes pipe and parsing
 overhead), and applies the answer with `play`. `--agent` sets the engine's `Agent` option
 (the summary names it unless it is `default`); `--positions FILE` times one bare `go` on each
-position of a `blockudoku crises --positions-file` file instead of playing games. Prints the
+position of a `blockudoku-lab crises --positions-file` file instead of playing games. Prints the
 number of searches and the median, 90th and 99th percentile and maximum in milliseconds
 (figures: crates/blockudoku/README.md, "Strength and speed").
 
@@ -53,7 +53,7 @@ def main() -> int:
     parser.add_argument("--agent", default="default", help="the engine's Agent option (the engine lists its agents)")
     parser.add_argument("--positions", type=Path,
                         help="time one bare go on each position of this file instead of playing games (the "
-                             "format `blockudoku crises --positions-file` writes: `board streak a b c` per line, "
+                             "format `blockudoku-lab crises --positions-file` writes: `board streak a b c` per line, "
                              "the hand as 0-based indices into the 47 pieces)")
     args = parser.parse_args()
     if args.rounds < 1:

@@ -23,23 +23,28 @@ from __future__ import annotations
 
 import argparse
 import os
-import queue
 import shutil
 import sys
-import threading
 import tkinter as tk
 from tkinter import filedialog, ttk
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from engines import MODES, EngineDied, EngineError, EngineProblem, SudokuEngine, SudokuMove, SudokuState, find_binary
 from engines.cli import HelpFormatter, check_option_values
-from engines.frontend import ALARM, EngineSupervision
+from engines.windows import (
+    BoardAndPanel, BusyIndicator, Dialogs, EngineCalls, EngineSupervision, Flow, ScrollPanel, stop_search,
+)
 from engines.record import GameRecord, RecordError, Setup, Step, format_records, parse_records
 from engines.sudoku import value_char
 from engines.tools import DIFFICULTIES, SudokuTools
 from sudoku_puzzle_gui import PuzzleApp
 
 BOARD_PX = 450  # the board's side at the window's first size; it follows the window
+PANEL_W = 320  # the side panel: values, hint, moves, the game's settings
+# The window opens within a 1366x768 screen; every control stays reachable down to MIN_SIZE
+# (the side panel moves below the board and scrolls).
+START_SIZE = (820, 600)
+MIN_SIZE = (640, 480)
 LABELS_PX = 18  # the row and column numbers left of and above the board
 # Every board size by its name: the block shape, then the grid it makes.
 SIZES = ("2x2 (4x4 grid)", "2x3 (6x6 grid)", "3x3 (9x9 grid)", "3x4 (12x12 grid)", "4x4 (16x16 grid)",
@@ -94,7 +99,42 @@ def pv_text(words: List[str]) -> str:
     return " ".join(out)
 COLOURS = {1: "#2f6fb5", 2: "#c0392b"}
 FILL = {0: "white", 1: "#d7e6f7", 2: "#f7dcd8"}
+ALLOWED = "#fff0a8"  # the squares the player to move may use
+SELECTED = "#b9a6f0"  # the selected cell: unlike any other fill, with a dark outline
+SELECTED_OUTLINE = "#4a2a8a"
 HUMAN = "human"
+
+
+class PlayerSession:
+    """An agent player's own engine: its Agent is set once (and again only when the choice
+    changes), and the game's moves are played into it with `play`, so its table and search tree
+    stay from move to move. Used on the worker thread only."""
+
+    def __init__(self, engine: SudokuEngine, agent: str):
+        self.engine = engine
+        self.agent = agent
+        self.setup: Optional[Tuple[str, str]] = None
+        self.moves: List[Optional[SudokuMove]] = []
+
+    @staticmethod
+    def start(referee: SudokuEngine, agent: str) -> "PlayerSession":
+        """A new process of the referee's engine, with its options and this agent."""
+        options = {**referee.settings, "Agent": agent}
+        engine = type(referee)(referee.argv, startup_timeout=referee.startup_timeout, margin=referee.margin,
+                               cwd=referee.cwd, options=options)
+        return PlayerSession(engine, agent)
+
+    def sync(self, setup: Tuple[str, str], moves: List[Optional[SudokuMove]], agent: str) -> None:
+        """Brings the session to the game on screen: the new moves only, when it follows it."""
+        if agent != self.agent:
+            self.engine.setoption("Agent", agent)
+            self.agent = agent
+        if setup == self.setup and moves[:len(self.moves)] == self.moves:
+            for move in moves[len(self.moves):]:
+                self.engine.play(move) if move is not None else self.engine.play_none()
+        else:
+            SudokuApp.replay(self.engine, setup, moves)
+        self.setup, self.moves = setup, list(moves)
 
 
 class SudokuApp(EngineSupervision):
@@ -110,10 +150,14 @@ class SudokuApp(EngineSupervision):
         self.selected: Optional[Tuple[int, int]] = None
         self.thinking = False  # a search (an agent's move or a hint) is running
         self.search_kind = ""
-        self.search_thread: Optional[threading.Thread] = None
+        self.searching: Optional[SudokuEngine] = None  # the engine a running search is on (for Stop)
+        self.moving = False  # a move is with the referee: no other until it answers
         self.generation = 0  # bumps on every new game or jump, so a stale search result is dropped
-        self.results: "queue.Queue[Tuple[int, str, object]]" = queue.Queue()
-        self.infos: "queue.Queue[Tuple[int, dict]]" = queue.Queue()
+        # One engine per agent player (PlayerSession), made when the player first moves.
+        self.sessions: Dict[int, PlayerSession] = {}
+        self.calls = EngineCalls(root, on_error=self.engine_failed)
+        self.dialogs = Dialogs(root, "Competitive Sudoku")
+        root.report_callback_exception = lambda kind, value, tb: self.refuse("Unexpected error", f"{kind.__name__}: {value}")
         self.last_reply = ""
         self.game_over = False
         self.board_file: Optional[str] = None
@@ -128,10 +172,11 @@ class SudokuApp(EngineSupervision):
         self.hint: Optional[SudokuMove] = None
         self.board_px = BOARD_PX
         self.left = 0  # the blank left of the row numbers when the canvas is wider than tall
-        self.dialog: Optional[tk.Toplevel] = None  # the open error dialog (refuse)
-        self.dialog_text = ""
 
         root.title("Competitive Sudoku")
+        if not root.winfo_ismapped():
+            root.geometry(f"{START_SIZE[0]}x{START_SIZE[1]}")
+        root.minsize(*MIN_SIZE)
         agent_opt = engine.options.get("Agent")
         self.agents = list(agent_opt.choices) if agent_opt and agent_opt.choices else [agent_opt.default if agent_opt else "default"]
         self.analysis_agent = agent_opt.default if agent_opt and agent_opt.default else self.agents[0]
@@ -140,25 +185,48 @@ class SudokuApp(EngineSupervision):
         top.pack(fill="x", padx=8, pady=4)
         self.score_var = tk.StringVar()
         self.turn_var = tk.StringVar()
-        tk.Label(top, textvariable=self.score_var, font=("Helvetica", 15, "bold")).pack(side="left")
-        tk.Label(top, textvariable=self.turn_var, font=("Helvetica", 12)).pack(side="right")
+        tk.Label(top, textvariable=self.score_var, font=("Helvetica", 13, "bold")).pack(side="left")
+        self.busy = BusyIndicator(top, self.calls)
+        self.busy.frame.pack(side="right")
+        tk.Label(top, textvariable=self.turn_var, font=("Helvetica", 10)).pack(side="right")
 
-        middle = tk.Frame(root)
-        middle.pack(padx=8, fill="both", expand=True)
-        side = tk.Frame(middle)
-        side.pack(side="right", fill="y", padx=(8, 0))
+        self.status_var = tk.StringVar()
+        self.engine_status_row(root, self.status_var, (560, 460), pady=(0, 4))
+        self.status_label.master.pack_configure(side="bottom")
+
+        body = BoardAndPanel(root, board_min=280)
+        body.pack(padx=8, fill="both", expand=True)
         side_px = BOARD_PX + LABELS_PX + 4
-        self.canvas = tk.Canvas(middle, width=side_px, height=side_px, bg=root.cget("bg"), highlightthickness=0)
-        self.canvas.pack(side="left", fill="both", expand=True)
+        self.canvas = tk.Canvas(body, width=side_px, height=side_px, bg=root.cget("bg"), highlightthickness=0)
         self.canvas.bind("<ButtonPress-1>", self.on_click)
         self.canvas.bind("<Configure>", self.on_resize)
         root.bind("<Key>", self.on_key)
+        root.protocol("WM_DELETE_WINDOW", self.ask_close)
+        self.panel = ScrollPanel(body, width=PANEL_W)
+        body.place_parts(self.canvas, self.panel)
+        side = self.panel.inner
+
+        # The values first: a click on a cell, then on a value (or a key) moves.
+        self.values_frame = Flow(side, gap=0)
+        self.values_frame.pack(fill="x")
+        self.hint_button = tk.Button(side, text="Hint / analyse", command=self.show_hint)
+        self.hint_button.pack(fill="x", pady=(2, 0))
+        self.analysis_var = tk.StringVar(value=NO_ANALYSIS)
+        # A fixed height: the controls below do not move when the analysis grows or shrinks.
+        self.analysis_label = tk.Label(side, textvariable=self.analysis_var, justify="left", anchor="nw",
+                                       wraplength=PANEL_W - 20, height=3, font=("Helvetica", 9))
+        self.analysis_label.pack(fill="x")
+        self.legend = tk.Frame(side)
+        self.legend.pack(fill="x")
+        self.legend_allowed = self.swatch(self.legend, ALLOWED, "may play here")
+        self.swatch(self.legend, SELECTED, "selected", outline=SELECTED_OUTLINE)
+        self.swatch(self.legend, "white", "hint", outline=HINT)
 
         tk.Label(side, text="Moves").pack(anchor="w")
-        self.move_list = tk.Listbox(side, width=22, height=12, exportselection=False)
-        self.move_list.pack(fill="both", expand=True)
+        self.move_list = tk.Listbox(side, width=22, height=5, exportselection=False)
+        self.move_list.pack(fill="x")
         self.move_list.bind("<<ListboxSelect>>", self.on_move_selected)
-        replay = tk.Frame(side)
+        replay = self.replay_row = tk.Frame(side)
         replay.pack(fill="x", pady=2)
         self.replay_buttons = {}
         for name, text, command in (("first", "|<", lambda: self.goto(0)), ("back", "<", lambda: self.goto(self.view - 1)),
@@ -166,54 +234,55 @@ class SudokuApp(EngineSupervision):
                                     ("last", ">|", lambda: self.goto(len(self.steps)))):
             self.replay_buttons[name] = tk.Button(replay, text=text, width=2, command=command)
             self.replay_buttons[name].pack(side="left")
+        # A record of several games: which one is shown.
+        self.game_choice = tk.Frame(side)
+        tk.Label(self.game_choice, text="Game").pack(side="left")
+        self.game_var = tk.StringVar(value="")
+        self.game_path = ""
+        self.game_box = ttk.Combobox(self.game_choice, textvariable=self.game_var, width=10, state="readonly")
+        self.game_box.pack(side="left", padx=2)
+        self.game_box.bind("<<ComboboxSelected>>", lambda _e: self.pick_game())
         tk.Label(side, text="Taboo moves").pack(anchor="w")
-        self.taboo_list = tk.Listbox(side, width=22, height=4)
+        self.taboo_list = tk.Listbox(side, width=22, height=2)
         self.taboo_list.pack(fill="x")
-        self.hint_button = tk.Button(side, text="Hint / analyse", command=self.show_hint)
-        self.hint_button.pack(fill="x", pady=(6, 0))
-        self.analysis_var = tk.StringVar(value=NO_ANALYSIS)
-        tk.Label(side, textvariable=self.analysis_var, justify="left", anchor="w", wraplength=170,
-                 font=("Helvetica", 9)).pack(fill="x")
 
-        self.values_frame = tk.Frame(root)
-        self.values_frame.pack(pady=4)
-
-        chooser = tk.Frame(root)
-        chooser.pack(fill="x", padx=8, pady=2)
-        tk.Label(chooser, text="Board").pack(side="left")
+        chooser = Flow(side)
+        chooser.pack(fill="x", pady=(4, 0))
         try:
             board = size_name(*block_shape(board))
         except BoardSizeError:
             pass  # new_game refuses it in a dialog
         self.size_var = tk.StringVar(value=board)
-        ttk.Combobox(chooser, textvariable=self.size_var, values=SIZES, width=15).pack(side="left", padx=2)
-        tk.Label(chooser, text="Mode").pack(side="left", padx=(6, 0))
+        board_pair = tk.Frame(chooser)
+        tk.Label(board_pair, text="Board").pack(side="left")
+        ttk.Combobox(board_pair, textvariable=self.size_var, values=SIZES, width=14).pack(side="left", padx=2)
+        mode_pair = tk.Frame(chooser)
+        tk.Label(mode_pair, text="Mode").pack(side="left")
         self.mode_var = tk.StringVar(value=mode)
-        ttk.Combobox(chooser, textvariable=self.mode_var, values=MODES + (("puzzle",) if on_switch else ()), width=8,
+        ttk.Combobox(mode_pair, textvariable=self.mode_var, values=MODES + (("puzzle",) if on_switch else ()), width=8,
                      state="readonly").pack(side="left", padx=2)
-        tk.Button(chooser, text="New game", command=self.new_game).pack(side="left", padx=4)
-        tk.Button(chooser, text="Board file...", command=self.choose_file).pack(side="left")
+        chooser.add(board_pair, mode_pair, tk.Button(chooser, text="New game", command=self.new_game),
+                    tk.Button(chooser, text="Board file...", command=self.choose_file),
+                    tk.Button(chooser, text="Save game...", command=self.choose_save),
+                    tk.Button(chooser, text="Load game...", command=self.choose_load))
 
-        files = tk.Frame(root)
-        files.pack(fill="x", padx=8, pady=2)
-        tk.Button(files, text="Save game...", command=self.choose_save).pack(side="left")
-        tk.Button(files, text="Load game...", command=self.choose_load).pack(side="left", padx=4)
-
-        players_row = tk.Frame(root)
-        players_row.pack(fill="x", padx=8, pady=2)
+        players_row = Flow(side)
+        players_row.pack(fill="x", pady=2)
         self.player_vars = []
+        pairs = []
         for p in (1, 2):
-            tk.Label(players_row, text=f"Player {p}", fg=COLOURS[p]).pack(side="left", padx=(0 if p == 1 else 8, 2))
+            pair = tk.Frame(players_row)
+            tk.Label(pair, text=f"Player {p}", fg=COLOURS[p]).pack(side="left", padx=(0, 2))
             var = tk.StringVar(value=players[p - 1])
-            ttk.Combobox(players_row, textvariable=var, values=[HUMAN] + self.agents, width=9, state="readonly").pack(side="left")
+            ttk.Combobox(pair, textvariable=var, values=[HUMAN] + self.agents, width=9, state="readonly").pack(side="left")
             var.trace_add("write", lambda *_: self.root.after(50, self.maybe_agent_move))
             self.player_vars.append(var)
-        tk.Label(players_row, text="ms/move").pack(side="left", padx=(8, 2))
+            pairs.append(pair)
+        ms_pair = tk.Frame(players_row)
+        tk.Label(ms_pair, text="ms/move").pack(side="left", padx=(0, 2))
         self.movetime_var = tk.StringVar(value=str(movetime))
-        tk.Spinbox(players_row, from_=10, to=60000, increment=100, textvariable=self.movetime_var, width=6).pack(side="left")
-
-        self.status_var = tk.StringVar()
-        self.engine_status_row(root, self.status_var, (560, 460), pady=(0, 4))
+        tk.Spinbox(ms_pair, from_=10, to=60000, increment=100, textvariable=self.movetime_var, width=6).pack(side="left")
+        players_row.add(*pairs, ms_pair)
 
         self.new_game()
 
@@ -223,24 +292,51 @@ class SudokuApp(EngineSupervision):
         """A problem the user must see: a dialog (and the status line). The dialog does not
         block the window (a modal one would stop the engine's moves and the tests)."""
         self.status(text)
-        if self.closed:
-            return
-        self.close_dialog()
-        dialog = tk.Toplevel(self.root)
-        dialog.title(title)
-        dialog.transient(self.root)
-        tk.Label(dialog, text=text, wraplength=360, justify="left", fg=ALARM).pack(padx=12, pady=(12, 6))
-        tk.Button(dialog, text="OK", width=8, command=self.close_dialog).pack(pady=(0, 10))
-        dialog.bind("<Return>", lambda _e: self.close_dialog())
-        self.dialog, self.dialog_text = dialog, text
+        if not self.closed:
+            self.dialogs.error(text, title)
+
+    @property
+    def dialog(self) -> Optional[tk.Toplevel]:
+        return self.dialogs.window
+
+    @property
+    def dialog_text(self) -> str:
+        return self.dialogs.text
 
     def close_dialog(self) -> None:
-        if self.dialog is not None:
-            try:
-                self.dialog.destroy()
-            except tk.TclError:
-                pass
-        self.dialog, self.dialog_text = None, ""
+        self.dialogs.close()
+
+    def ask_close(self) -> None:
+        """Closing the window: asks first when a game is in progress, then ends the engines."""
+        if self.steps and not self.game_over and not self.closed:
+            self.dialogs.ask_close(f"The game in progress ({len(self.steps)} moves) is not saved. Close anyway?",
+                                   self.close_window)
+        else:
+            self.close_window()
+
+    def close_window(self) -> None:
+        self.close()
+        try:
+            self.root.destroy()
+        except tk.TclError:
+            pass
+
+    def swatch(self, parent: tk.Misc, fill: str, text: str, outline: str = "#bbb") -> tk.Frame:
+        """One entry of the colour legend: a small square and what it means."""
+        item = tk.Frame(parent)
+        item.pack(side="left", padx=(0, 6))
+        box = tk.Canvas(item, width=14, height=14, highlightthickness=0, bg=parent.cget("bg"))
+        box.create_rectangle(2, 2, 13, 13, fill=fill, outline=outline, width=2)
+        box.pack(side="left")
+        tk.Label(item, text=text, font=("Helvetica", 8)).pack(side="left")
+        return item
+
+    def show_legend(self, allowed: bool) -> None:
+        """The allowed squares' entry shows in the allowed-squares modes only."""
+        if allowed and not self.legend_allowed.winfo_manager():
+            self.legend_allowed.pack(side="left", padx=(0, 6), before=self.legend.winfo_children()[1])
+        elif not allowed and self.legend_allowed.winfo_manager():
+            self.legend_allowed.pack_forget()
 
     def new_game(self, path: Optional[str] = None) -> None:
         if self.mode_var.get() == "puzzle" and self.on_switch is not None and not path:
@@ -258,25 +354,36 @@ class SudokuApp(EngineSupervision):
         self.selected = None
         self.game_over = False
         self.board_file = path
-        try:
-            self.engine.newgame()
-            if path:
-                setup = ("file", path)
-            else:
-                rows = "/".join(["." * (m * n)] * (m * n))
+        if path:
+            setup = ("file", path)
+        else:
+            rows = "/".join(["." * (m * n)] * (m * n))
+            try:
                 setup = ("line", SudokuEngine.position_line(m, n, rows, mode=self.mode_var.get()))
-            self.apply_setup(setup)
-            state = self.engine.state()
-        except (ValueError, EngineError) as err:
-            self.refuse("Board", f"cannot set up that board: {getattr(err, 'message', err)}")
-            return
-        except EngineProblem as err:
-            self.engine_failed(err)
-            return
-        self.start_from(setup, state)
-        self.status("new game" + (f" from {os.path.basename(path)}" if path else ""))
-        self.refresh()
-        self.root.after(50, self.maybe_agent_move)
+            except ValueError as err:
+                self.refuse("Board", f"cannot set up that board: {err}")
+                return
+
+        def work() -> SudokuState:
+            self.engine.newgame()
+            self.apply_setup(self.engine, setup)
+            return self.engine.state()
+
+        def refused(err: BaseException) -> None:
+            if isinstance(err, (ValueError, EngineError)):
+                self.refuse("Board", f"cannot set up that board: {getattr(err, 'message', err)}")
+            else:
+                self.engine_failed(err)
+
+        def started(state: SudokuState) -> None:
+            self.start_from(setup, state)
+            self.state = state
+            self.game_over = state.result is not None
+            self.status("new game" + (f" from {os.path.basename(path)}" if path else ""))
+            self.draw()
+            self.maybe_agent_move()
+
+        self.calls.call(work, started, refused)
 
     def start_from(self, setup: Tuple[str, str], state: SudokuState) -> None:
         """The game now starts at `state` (what the engine read from `setup`): the Board and Mode
@@ -297,34 +404,45 @@ class SudokuApp(EngineSupervision):
         except ValueError:
             return 500
 
-    def apply_setup(self, setup: Tuple[str, str]) -> None:
+    @staticmethod
+    def apply_setup(engine: SudokuEngine, setup: Tuple[str, str]) -> None:
+        """Gives `engine` the game's start (on the worker)."""
         kind, text = setup
         if kind == "file":
-            self.engine.position_file(text)
+            engine.position_file(text)
         else:
-            self.engine.command(text)
+            engine.command(text)
 
-    # --- the engine's supervision (engines/frontend.py) -------------------------------------
+    @staticmethod
+    def replay(engine: SudokuEngine, setup: Tuple[str, str], moves: List[Optional[SudokuMove]]) -> None:
+        """Puts `engine` in the position after `moves` from `setup`, through its own `play`."""
+        engine.newgame()
+        SudokuApp.apply_setup(engine, setup)
+        for move in moves:
+            engine.play(move) if move is not None else engine.play_none()
+
+    # --- the engine's supervision (engines/windows/supervision.py) --------------------------
 
     def on_engine_death(self, err: EngineDied) -> None:
         self.generation += 1  # a search of the dead engine has nothing more to say
         self.thinking = False
 
-    def settle_engine(self) -> None:
-        if self.search_thread is not None:
-            self.search_thread.join(timeout=5)
-
     def window_closed(self) -> bool:
         return self.closed
 
-    def resume_engine(self) -> None:
+    def resume_job(self) -> Callable[[SudokuEngine], None]:
         """The game on screen, given to the restarted engine: the same set-up and the same
-        moves, played through its own `play`."""
-        self.engine.newgame()
-        if self.setup is not None:
-            self.apply_setup(self.setup)
-            for step in self.steps[:self.view]:
-                self.engine.play(step.move) if step.move is not None else self.engine.play_none()
+        moves, played through its own `play`. The players' sessions start afresh."""
+        setup, moves = self.setup, list(self.moves)
+        sessions, self.sessions = list(self.sessions.values()), {}
+
+        def resume(engine: SudokuEngine) -> None:
+            for session in sessions:
+                session.engine.kill()
+            if setup is not None:
+                SudokuApp.replay(engine, setup, moves)
+
+        return resume
 
     @property
     def moves(self) -> List[Optional[SudokuMove]]:
@@ -332,24 +450,24 @@ class SudokuApp(EngineSupervision):
         return [step.move for step in self.steps[:self.view]]
 
     def engine_resumed(self) -> None:
-        self.refresh()
-        self.root.after(50, self.maybe_agent_move)
+        self.refresh()  # and an agent to move goes on
 
     def cancel_search(self) -> None:
-        """Stops a search in progress; the engine is ours again afterwards."""
+        """Stops a search in progress at once (`stop`); its answer is dropped when it comes."""
         self.generation += 1
-        if self.thinking and self.search_thread is not None:
-            try:
-                self.engine.stop()
-            except EngineProblem:
-                pass
-            self.search_thread.join(timeout=5)
+        if self.thinking and self.searching is not None:
+            stop_search(self.searching)
         self.thinking = False
 
     def close(self) -> None:
         """Ends the game (and its search) and clears the window for another mode."""
         self.cancel_search()
         self.closed = True
+        self.calls.close()
+        self.busy.show(False)
+        for session in self.sessions.values():
+            session.engine.quit(timeout=1)
+        self.sessions = {}
         for child in self.root.winfo_children():
             child.destroy()
         self.root.unbind("<Key>")
@@ -387,16 +505,19 @@ class SudokuApp(EngineSupervision):
         self.status(f"saved {len(self.steps)} moves to {os.path.basename(path)}")
         return True
 
-    def load_game(self, path: str) -> bool:
-        """Loads the first game of a record and shows its last position; both players become
-        human so that nothing moves by itself while the game is stepped through."""
+    def load_game(self, path: str, index: int = 0) -> bool:
+        """Loads game `index` of a record (the first by default; a record of several games shows
+        a choice of game) and shows its last position; both players become human so that
+        nothing moves by itself while the game is stepped through. False (with a dialog) when
+        the file cannot be read; a move the engine refuses is reported when it has answered."""
         try:
             with open(path) as f:
-                rec = parse_records(f.read())[0]
+                games = parse_records(f.read())
+            rec = games[index]
         except (OSError, UnicodeDecodeError) as err:
             self.refuse("Load game", f"cannot read {path}: {getattr(err, 'strerror', None) or err}")
             return False
-        except RecordError as err:
+        except (RecordError, IndexError) as err:
             self.refuse("Load game", f"{os.path.basename(path)}: {err}")
             return False
         if self.engine_dead is not None:
@@ -405,33 +526,58 @@ class SudokuApp(EngineSupervision):
         for var in self.player_vars:
             var.set(HUMAN)
         setup = ("line", rec.setup.position_line())
-        try:
+
+        def work():
             self.engine.newgame()
-            self.apply_setup(setup)
-            state = self.engine.state()
-            self.start_from(setup, state)
+            self.apply_setup(self.engine, setup)
+            first = self.engine.state()
+            turn, steps, problem = first.turn, [], None
+            try:
+                for step in rec.steps:
+                    if step.player != turn:
+                        raise EngineError(f"the record has player {step.player} moving, but player {turn} is to move")
+                    reply = self.engine.play(step.move) if step.move is not None else self.engine.play_none()
+                    turn = reply.turn
+                    steps.append(Step(step.player, step.move, reply.outcome == "taboo"))
+            except EngineError as err:
+                problem = err
+            return first, steps, problem, self.engine.state()
+
+        def loaded(result) -> None:
+            first, steps, problem, last = result
+            self.start_from(setup, first)
             self.start.players, self.start.times = rec.setup.players, rec.setup.times
-            turn = state.turn
-            for k, step in enumerate(rec.steps, 1):
-                if step.player != turn:
-                    raise EngineError(f"the record has player {step.player} moving, but player {turn} is to move")
-                reply = self.engine.play(step.move) if step.move is not None else self.engine.play_none()
-                turn = reply.turn
-                self.steps.append(Step(step.player, step.move, reply.outcome == "taboo"))
-                self.view = k
-        except EngineError as err:
-            bad = len(self.steps) + 1
-            self.refresh()
-            self.refuse("Load game", f"{os.path.basename(path)}: move {bad} is refused by the engine: {err.message}; "
-                                     f"the game is shown up to move {bad - 1}")
-            return False
-        except EngineProblem as err:
-            self.engine_failed(err)
-            return False
-        self.status(f"loaded {os.path.basename(path)}: {len(self.steps)} moves "
-                    f"({rec.setup.players[0]} vs {rec.setup.players[1]})")
-        self.refresh()
+            self.steps, self.view = steps, len(steps)
+            self.state, self.game_over = last, last.result is not None
+            self.show_game_choice(path, games, index)
+            self.draw()
+            name = os.path.basename(path)
+            if problem is not None:
+                bad = len(steps) + 1
+                self.refuse("Load game", f"{name}: move {bad} is refused by the engine: {problem.message}; "
+                                         f"the game is shown up to move {bad - 1}")
+                return
+            self.status(f"loaded {name}, game {index + 1} of {len(games)}: {len(steps)} moves "
+                        f"({rec.setup.players[0]} vs {rec.setup.players[1]})")
+
+        self.calls.call(work, loaded)
         return True
+
+    def show_game_choice(self, path: str, games: List[GameRecord], index: int) -> None:
+        """For a record of several games: the Game box to pick another."""
+        if len(games) < 2:
+            self.game_choice.pack_forget()
+            return
+        names = [f"{k + 1} of {len(games)}" for k in range(len(games))]
+        self.game_box.config(values=names)
+        self.game_var.set(names[index])
+        self.game_path = path
+        self.game_choice.pack(fill="x", pady=(2, 0), after=self.replay_row)
+
+    def pick_game(self) -> None:
+        index = int(self.game_var.get().split()[0]) - 1
+        if self.game_path:
+            self.load_game(self.game_path, index)
 
     def choose_save(self) -> None:
         path = filedialog.asksaveasfilename(title="Save game", defaultextension=".txt",
@@ -452,24 +598,29 @@ class SudokuApp(EngineSupervision):
             return
         self.cancel_search()
         self.selected, self.hint = None, None
-        try:
-            self.engine.newgame()
-            self.apply_setup(self.setup)
-            for step in self.steps[:k]:
-                self.engine.play(step.move) if step.move is not None else self.engine.play_none()
-        except EngineError as err:
-            self.status(f"cannot replay to move {k}: {err.message}")
-            return
-        except EngineProblem as err:
-            self.engine_failed(err)
-            return
-        self.view = k
-        self.analysis_var.set(NO_ANALYSIS)
-        self.status(f"move {k} of {len(self.steps)}" + ("" if k == len(self.steps) else
-                                                         " (a move played here replaces the rest)"))
-        self.refresh()
-        if k == len(self.steps):
-            self.root.after(50, self.maybe_agent_move)
+        setup, moves = self.setup, [step.move for step in self.steps[:k]]
+
+        def work() -> SudokuState:
+            self.replay(self.engine, setup, moves)
+            return self.engine.state()
+
+        def failed(err: BaseException) -> None:
+            if isinstance(err, EngineError):
+                self.status(f"cannot replay to move {k}: {err.message}")
+            else:
+                self.engine_failed(err)
+
+        def shown(state: SudokuState) -> None:
+            self.view, self.state = k, state
+            self.game_over = state.result is not None
+            self.analysis_var.set(NO_ANALYSIS)
+            self.status(f"move {k} of {len(self.steps)}" + ("" if k == len(self.steps) else
+                                                             " (a move played here replaces the rest)"))
+            self.draw()
+            if k == len(self.steps):
+                self.maybe_agent_move()
+
+        self.calls.call(work, shown, failed)
 
     def on_move_selected(self, _event=None) -> None:
         chosen = self.move_list.curselection()
@@ -484,41 +635,57 @@ class SudokuApp(EngineSupervision):
     def human_to_move(self) -> bool:
         return self.state is not None and self.engine_dead is None and not self.game_over and self.player_kind(self.state.turn) == HUMAN
 
-    def play(self, move: Optional[SudokuMove]) -> bool:
+    def play(self, move: Optional[SudokuMove], searched: str = "") -> None:
+        """Plays `move` (None: pass) through the referee's `play`, on the worker; the board and
+        the move list follow when it answers."""
+        if self.moving:
+            return
         player = self.state.turn if self.state is not None else 1
-        try:
+        self.moving = True
+
+        def work():
             reply = self.engine.play(move) if move is not None else self.engine.play_none()
-        except EngineError as err:
-            self.status(f"{move_name(move) if move else 'pass'}: {err.message}")
-            return False
-        except EngineProblem as err:
-            self.engine_failed(err)
-            return False
-        del self.steps[self.view:]  # a move played while stepping back starts a new line
-        self.steps.append(Step(player, move, reply.outcome == "taboo"))
-        self.view = len(self.steps)
-        self.hint = None
-        self.analysis_var.set(NO_ANALYSIS)  # the panel spoke of the position before this move
-        if reply.outcome == "placed":
-            text = f"player {player}: {move_name(move)} placed, {reply.points} point{'s' if reply.points != 1 else ''}"
-        elif reply.outcome == "taboo":
-            text = f"player {player}: {move_name(move)} is taboo: the turn passes"
-        else:
-            text = f"player {player}: no playable cell, the turn passes"
-        self.last_reply = reply.line
-        self.selected = None
-        if reply.result is not None:
-            self.game_over = True
-            text += " - " + ("draw" if reply.result == "draw" else f"player {reply.result} wins")
-        self.status(text)
-        self.refresh()
-        if not self.game_over:
-            self.root.after(50, self.maybe_agent_move)
-        return True
+            return reply, self.engine.state()
+
+        def refused(err: BaseException) -> None:
+            self.moving = False
+            if isinstance(err, EngineError):
+                self.status(f"{move_name(move) if move else 'pass'}: {err.message}")
+            else:
+                self.engine_failed(err)
+
+        def played(result) -> None:
+            self.moving = False
+            reply, state = result
+            del self.steps[self.view:]  # a move played while stepping back starts a new line
+            self.steps.append(Step(player, move, reply.outcome == "taboo"))
+            self.view = len(self.steps)
+            self.hint = None
+            # The panel spoke of the position before this move (an agent's own search is kept).
+            self.analysis_var.set(f"player {player}'s search:\n{searched}" if searched else NO_ANALYSIS)
+            if reply.outcome == "placed":
+                text = f"player {player}: {move_name(move)} placed, {reply.points} point{'s' if reply.points != 1 else ''}"
+            elif reply.outcome == "taboo":
+                text = f"player {player}: {move_name(move)} is taboo: the turn passes"
+            else:
+                text = f"player {player}: no playable cell, the turn passes"
+            self.last_reply = reply.line
+            self.selected = None
+            self.state = state
+            self.game_over = state.result is not None
+            if reply.result is not None:
+                self.game_over = True
+                text += " - " + ("draw" if reply.result == "draw" else f"player {reply.result} wins")
+            self.status(text)
+            self.draw()
+            if not self.game_over:
+                self.maybe_agent_move()
+
+        self.calls.call(work, played, refused)
 
     def maybe_agent_move(self) -> None:
         """Starts a search in the background when an agent is to move (at the game's end only)."""
-        if self.closed or self.thinking or self.game_over or self.state is None or self.engine_dead is not None:
+        if self.closed or self.thinking or self.moving or self.game_over or self.state is None or self.engine_dead is not None:
             return
         if self.view != len(self.steps):
             return
@@ -544,22 +711,62 @@ class SudokuApp(EngineSupervision):
         self.search("hint", self.analysis_agent)
 
     def search(self, kind: str, agent: str) -> None:
+        """A search on the worker: a hint on the referee, an agent's move on that player's own
+        session (made the first time; told only the moves since its last search)."""
         self.thinking, self.search_kind = True, kind
         self.analysis_var.set(f"analysis ({agent}): searching...")
         generation = self.generation
         movetime = self.movetime()
+        setup, moves, player = self.setup, list(self.moves), self.state.turn
+        session = self.sessions.get(player)
 
-        def run() -> None:
+        def info(value: dict) -> None:
+            if generation == self.generation:
+                self.show_info(value)
+
+        def work():
+            nonlocal session
+            engine = self.engine
+            if kind == "move":
+                if session is None:
+                    session = PlayerSession.start(self.engine, agent)
+                session.sync(setup, moves, agent)
+                engine = session.engine
+            self.searching = engine
             try:
-                self.engine.setoption("Agent", agent)
-                result = self.engine.go(movetime=movetime, on_info=lambda info: self.infos.put((generation, info)))
-                self.results.put((generation, kind, result))
-            except EngineProblem as err:
-                self.results.put((generation, kind, err))
+                return engine.go(movetime=movetime, on_info=lambda value: self.calls.post(info, value))
+            finally:
+                self.searching = None
 
-        self.search_thread = threading.Thread(target=run, daemon=True)
-        self.search_thread.start()
-        self.root.after(20, self.collect_search)
+        def keep_session() -> None:
+            if session is not None and kind == "move":
+                if self.closed:
+                    session.engine.kill()
+                else:
+                    self.sessions[player] = session
+
+        def failed(err: BaseException) -> None:
+            keep_session()
+            if generation != self.generation:
+                return
+            self.thinking = False
+            self.engine_failed(err)
+
+        def answered(result) -> None:
+            keep_session()
+            if generation != self.generation:
+                return  # a search cancelled by a new game, a jump or a dead engine
+            self.thinking = False
+            if not result.infos:
+                self.analysis_var.set("analysis: the agent reported no search lines")
+            if kind == "hint":
+                self.hint = result.move
+                self.status(f"hint for player {self.state.turn}: " + (move_name(result.move) if result.move else "pass"))
+                self.draw()
+                return
+            self.play(result.move, self.analysis_var.get() if result.infos else "")
+
+        self.calls.call(work, answered, failed)
 
     def show_info(self, info: dict) -> None:
         """The analysis panel from one `info` line: score (for the side to move), depth, nodes, line."""
@@ -573,41 +780,6 @@ class SudokuApp(EngineSupervision):
         if lines:
             self.analysis_var.set("\n".join(lines))
 
-    def collect_search(self) -> None:
-        if self.closed:
-            return
-        while True:
-            try:
-                generation, info = self.infos.get_nowait()
-            except queue.Empty:
-                break
-            if generation == self.generation:
-                self.show_info(info)
-        while True:
-            try:
-                generation, kind, result = self.results.get_nowait()
-            except queue.Empty:
-                if self.thinking:
-                    self.root.after(20, self.collect_search)
-                return
-            if generation == self.generation:
-                break
-            # else: a search cancelled by a new game or a dead engine; keep waiting for ours
-        self.thinking = False
-        if isinstance(result, Exception):
-            self.engine_failed(result)
-            return
-        if not result.infos:
-            self.analysis_var.set("analysis: the agent reported no search lines")
-        if kind == "hint":
-            self.hint = result.move
-            self.status(f"hint for player {self.state.turn}: " + (move_name(result.move) if result.move else "pass"))
-            self.refresh(fetch=False)
-            return
-        mover, searched = self.state.turn, self.analysis_var.get()
-        if self.play(result.move) and result.infos:
-            self.analysis_var.set(f"player {mover}'s search:\n{searched}")
-
     def on_click(self, event) -> None:
         if not self.human_to_move():
             return
@@ -619,19 +791,35 @@ class SudokuApp(EngineSupervision):
             self.selected = None
         else:
             self.selected = cell
-        self.refresh(fetch=False)
+        self.draw()
 
     def on_key(self, event) -> None:
-        if self.selected is None or not event.char:
+        """Keyboard play: the arrow keys move the selection, a digit (a letter on boards above
+        9x9: A=10, B=11, ...) plays that value on the selected cell, H asks for a hint (`?` on
+        the boards where H is a value)."""
+        if self.state is None or isinstance(event.widget, (tk.Entry, tk.Spinbox, ttk.Combobox)):
+            return  # typing in a field of the window
+        size = self.state.size
+        moves = {"Up": (-1, 0), "Down": (1, 0), "Left": (0, -1), "Right": (0, 1)}
+        if event.keysym in moves:
+            r, c = self.selected or (0, 0)
+            dr, dc = moves[event.keysym]
+            self.selected = ((r + dr) % size, (c + dc) % size) if self.selected else (0, 0)
+            self.draw()
             return
-        ch = event.char.upper()
+        ch = (event.char or "").upper()
+        hint_key = "?" if size >= 17 else "H"
+        if ch == hint_key or (ch == "?" and hint_key == "?"):
+            self.show_hint()
+            return
         if ch.isdigit() and ch != "0":
             value = int(ch)
-        elif "A" <= ch <= "Z":
+        elif "A" <= ch <= "Z" and size > 9:
             value = ord(ch) - ord("A") + 10
         else:
             return
-        self.choose_value(value)
+        if value <= size:
+            self.choose_value(value)
 
     def choose_value(self, value: int) -> None:
         if self.selected is None or not self.human_to_move():
@@ -651,7 +839,7 @@ class SudokuApp(EngineSupervision):
         if (side, left) != (self.board_px, self.left):
             self.board_px, self.left = side, left
             if self.state is not None:
-                self.refresh(fetch=False)
+                self.draw()
 
     def geometry(self) -> Tuple[int, float]:
         size = self.state.size
@@ -671,14 +859,18 @@ class SudokuApp(EngineSupervision):
         origin = LABELS_PX + 2
         return int(self.left + origin + (c + 0.5) * cell), int(origin + (r + 0.5) * cell)
 
-    def refresh(self, fetch: bool = True) -> None:
-        if fetch:
-            try:
-                self.state = self.engine.state()
-            except EngineProblem as err:
-                self.engine_failed(err)
-                return
-            self.game_over = self.state.result is not None
+    def refresh(self) -> None:
+        """Asks the engine for the position (on the worker), then draws it."""
+        def fetched(state: SudokuState) -> None:
+            self.state = state
+            self.game_over = state.result is not None
+            self.draw()
+            self.maybe_agent_move()
+
+        self.calls.call(self.engine.state, fetched)
+
+    def draw(self) -> None:
+        """Draws the position last read from the engine, the lists and the value buttons."""
         st = self.state
         if st is None:
             return
@@ -700,9 +892,9 @@ class SudokuApp(EngineSupervision):
                 owner = st.owners[r][col]
                 fill = FILL[owner]
                 if not st.values[r][col] and allowed_set is not None and (r, col) in allowed_set:
-                    fill = "#fff4c2"  # the squares the player to move may use
+                    fill = ALLOWED
                 if self.selected == (r, col):
-                    fill = "#ffe08a"
+                    fill = SELECTED
                 c.create_rectangle(x, y, x + cell, y + cell, fill=fill, outline="#bbb", tags=("cell", f"c{r}_{col}"))
                 v = st.values[r][col]
                 if v:
@@ -713,6 +905,11 @@ class SudokuApp(EngineSupervision):
             col_w = 3 if k % st.n == 0 else 1
             c.create_line(ox, o + k * cell, ox + side, o + k * cell, width=row_w)
             c.create_line(ox + k * cell, o, ox + k * cell, o + side, width=col_w)
+        if self.selected is not None:
+            r, col = self.selected
+            x, y = ox + col * cell, o + r * cell
+            c.create_rectangle(x + 1, y + 1, x + cell - 1, y + cell - 1, outline=SELECTED_OUTLINE, width=3, tags=("selected",))
+        self.show_legend(allowed_set is not None)
         if self.hint is not None:
             x, y = ox + self.hint.col * cell, o + self.hint.row * cell
             c.create_rectangle(x + 2, y + 2, x + cell - 2, y + cell - 2, outline=HINT, width=3, tags=("hint",))
@@ -751,13 +948,13 @@ class SudokuApp(EngineSupervision):
             self.replay_buttons[name].config(state="disabled" if off else "normal")
 
     def draw_value_buttons(self, size: int) -> None:
-        if len(self.values_frame.winfo_children()) == size + 1:
+        if len(self.values_frame.items) == size + 1:
             return
-        for child in self.values_frame.winfo_children():
-            child.destroy()
-        for v in range(1, size + 1):
-            tk.Button(self.values_frame, text=value_char(v), width=2, command=lambda v=v: self.choose_value(v)).pack(side="left")
-        tk.Button(self.values_frame, text="Pass", command=self.pass_turn).pack(side="left", padx=(6, 0))
+        self.values_frame.clear()
+        buttons = [tk.Button(self.values_frame, text=value_char(v), width=1, padx=5, command=lambda v=v: self.choose_value(v))
+                   for v in range(1, size + 1)]
+        buttons.append(tk.Button(self.values_frame, text="Pass", command=self.pass_turn))
+        self.values_frame.add(*buttons)
 
     def status(self, text: str) -> None:
         self.status_var.set(text)
@@ -836,6 +1033,7 @@ class Window:
         self.args = args
         self.engine_argv = args.engine.split() if args.engine else None
         self.app: Optional[object] = None
+        self.calls: Optional[EngineCalls] = None  # starts the engine of a mode chosen in the window
 
     def close(self) -> None:
         if self.app is not None:
@@ -847,20 +1045,38 @@ class Window:
                 self.app.engine.quit()
             self.app = None
 
-    def start(self, mode: str, file: Optional[str] = None) -> object:
+    def start(self, mode: str, file: Optional[str] = None, background: bool = False) -> Optional[object]:
+        """Shows the game of `mode` (EngineProblem when its engine cannot start). With
+        `background` (a mode chosen in the window) the engine starts on a worker thread and the
+        game shows when it is ready (None is returned)."""
         self.close()
         args = self.args
         if mode == "puzzle":
             tools = SudokuTools(self.engine_argv[0] if self.engine_argv else None)
             app = PuzzleApp(self.root, tools, shape=args.board, difficulty=args.difficulty, seed=args.seed,
-                            on_switch=self.start, other_modes=MODES)
+                            on_switch=self.switch, other_modes=MODES)
             if file:
                 app.open_path(os.path.abspath(file))
-        else:
-            app = SudokuApp(self.root, SudokuEngine(self.engine_argv), board=args.board, mode=mode,
-                            players=(args.player1, args.player2), movetime=args.movetime, on_switch=self.start)
-            if file:
-                app.new_game(os.path.abspath(file))
+            self.app = app
+            return app
+        if not background:
+            return self.competitive(SudokuEngine(self.engine_argv), mode, file)
+        if self.calls is None:
+            self.calls = EngineCalls(self.root)
+        self.calls.call(lambda: SudokuEngine(self.engine_argv), lambda engine: self.competitive(engine, mode, file),
+                        lambda err: Dialogs(self.root, "Competitive Sudoku").error(f"cannot start the engine: {err}"))
+        return None
+
+    def switch(self, mode: str) -> None:
+        """The Mode choice of the window: another game in the same window."""
+        self.start(mode, background=True)
+
+    def competitive(self, engine: SudokuEngine, mode: str, file: Optional[str]) -> "SudokuApp":
+        args = self.args
+        app = SudokuApp(self.root, engine, board=args.board, mode=mode, players=(args.player1, args.player2),
+                        movetime=args.movetime, on_switch=self.switch)
+        if file:
+            app.new_game(os.path.abspath(file))
         self.app = app
         return app
 

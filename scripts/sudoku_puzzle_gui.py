@@ -7,7 +7,7 @@ candidates are the values it accepts, the solution comes from `solve` (with `no 
 `multiple solutions`), a full grid is confirmed by `check`, and New asks `generate`.
 
 Keys: 1-9 and A-G enter a value on the selected cell, Ctrl+value toggles a pencil mark,
-BackSpace/Delete/0/. erase your entry, the arrow keys move the selection.
+BackSpace/Delete/0/. erase your entry, the arrow keys move the selection, H gives a hint.
 
     python3 scripts/sudoku_puzzle_gui.py [--engine PATH] [--board 3x3] [--difficulty easy] [--seed 1] [--file F]
 """
@@ -16,20 +16,24 @@ from __future__ import annotations
 import argparse
 import os
 import pathlib
-import queue
 import sys
-import threading
 import time
 import tkinter as tk
 from tkinter import filedialog, ttk
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from engines.cli import HelpFormatter
+from engines.windows import BoardAndPanel, EngineCalls, Flow, ScrollPanel
 from engines.sudoku import value_char
 from engines.tools import DIFFICULTIES, Grid, Solution, SudokuTools, ToolError
 
 Cell = Tuple[int, int]
-BOARD_PX = 468
+BOARD_PX = 468  # the grid's side at the window's first size; it follows the window
+LABELS_PX = 18  # the row and column numbers left of and above the grid
+PANEL_W = 290
+# The window opens within a 1366x768 screen; every control stays reachable down to MIN_SIZE.
+START_SIZE = (820, 600)
+MIN_SIZE = (640, 480)
 PUZZLE_DIR = pathlib.Path(__file__).resolve().parent / "puzzles"
 # Sizes as the window names them, and the block shape the tools take.
 SIZE_OF_SHAPE = {"2x2": "4x4", "2x3": "6x6", "3x3": "9x9", "3x4": "12x12", "4x4": "16x16"}
@@ -116,9 +120,15 @@ class PuzzleApp:
         self.animation: List[Tuple[Cell, int]] = []
         self.candidate_cache: Dict[str, Dict[Cell, List[int]]] = {}
         self.candidate_pending: Optional[str] = None
-        self.candidate_results: "queue.Queue[Tuple[str, object]]" = queue.Queue()
+        # Every question to the engine's tools runs on this worker; answers come back here.
+        self.calls = EngineCalls(root, on_error=lambda err: self.status(f"the engine failed: {err}", error=True))
 
         root.title("Sudoku puzzle")
+        if not root.winfo_ismapped():
+            root.geometry(f"{START_SIZE[0]}x{START_SIZE[1]}")
+        root.minsize(*MIN_SIZE)
+        self.board_px = BOARD_PX
+        self.left = 0  # the blank left of the row numbers when the canvas is wider than tall
         self.top = top = tk.Frame(root)
         top.pack(fill="x", padx=8, pady=4)
         self.title_var = tk.StringVar()
@@ -130,70 +140,80 @@ class PuzzleApp:
         self.banner = tk.Label(root, textvariable=self.banner_var, font=("Helvetica", 18, "bold"),
                                bg="#1e8449", fg="white", pady=4)
 
-        self.canvas = tk.Canvas(root, width=BOARD_PX + 4, height=BOARD_PX + 4, bg="white", highlightthickness=0)
-        self.canvas.pack(padx=8)
+        self.status_var = tk.StringVar()
+        self.status_label = tk.Label(root, textvariable=self.status_var, fg="#444", anchor="w", justify="left",
+                                     wraplength=600)
+        self.status_label.pack(side="bottom", fill="x", padx=8, pady=(0, 6))
+
+        self.body = body = BoardAndPanel(root, board_min=280)
+        body.pack(fill="both", expand=True, padx=8)
+        self.canvas = tk.Canvas(body, width=BOARD_PX + LABELS_PX + 4, height=BOARD_PX + LABELS_PX + 4, bg="white",
+                                highlightthickness=0)
         self.canvas.bind("<ButtonPress-1>", self.on_click)
+        self.canvas.bind("<Configure>", self.on_resize)
         root.bind("<Key>", self.on_key)
+        self.panel = ScrollPanel(body, width=PANEL_W)
+        body.place_parts(self.canvas, self.panel)
+        side = self.panel.inner
 
-        self.values_frame = tk.Frame(root)
-        self.values_frame.pack(pady=(4, 0))
+        self.values_frame = Flow(side, gap=0)
+        self.values_frame.pack(fill="x")
 
-        options = tk.Frame(root)
-        options.pack(fill="x", padx=8, pady=2)
+        options = tk.Frame(side)
+        options.pack(fill="x", pady=2)
         self.pencil_var = tk.BooleanVar(value=False)
         self.show_all_var = tk.BooleanVar(value=False)
         self.animate_var = tk.BooleanVar(value=True)
-        tk.Checkbutton(options, text="Pencil marks", variable=self.pencil_var).pack(side="left")
+        tk.Checkbutton(options, text="Pencil marks", variable=self.pencil_var).pack(anchor="w")
         tk.Checkbutton(options, text="Show all candidates", variable=self.show_all_var,
-                       command=self.redraw).pack(side="left", padx=4)
-        tk.Checkbutton(options, text="Animate Solve", variable=self.animate_var).pack(side="left")
+                       command=self.redraw).pack(anchor="w")
+        tk.Checkbutton(options, text="Animate Solve", variable=self.animate_var).pack(anchor="w")
 
-        actions = tk.Frame(root)
-        actions.pack(fill="x", padx=8, pady=2)
+        actions = Flow(side)
+        actions.pack(fill="x", pady=2)
         self.hint_button = tk.Button(actions, text="Hint", command=self.hint)
         self.check_button = tk.Button(actions, text="Check", command=self.check)
         self.solve_button = tk.Button(actions, text="Solve", command=self.solve)
         self.reset_button = tk.Button(actions, text="Reset", command=self.reset)
-        for button in (self.hint_button, self.check_button, self.solve_button, self.reset_button):
-            button.pack(side="left", padx=(0, 4))
-        tk.Button(actions, text="Save...", command=self.choose_save).pack(side="right")
-        tk.Button(actions, text="Open...", command=self.choose_open).pack(side="right", padx=4)
+        actions.add(self.hint_button, self.check_button, self.solve_button, self.reset_button,
+                    tk.Button(actions, text="Open...", command=self.choose_open),
+                    tk.Button(actions, text="Save...", command=self.choose_save))
 
-        new_row = tk.Frame(root)
-        new_row.pack(fill="x", padx=8, pady=2)
-        tk.Label(new_row, text="Size").pack(side="left")
+        new_row = Flow(side)
+        new_row.pack(fill="x", pady=2)
+        size_pair = tk.Frame(new_row)
+        tk.Label(size_pair, text="Size").pack(side="left")
         self.size_var = tk.StringVar(value=SIZE_OF_SHAPE.get(shape, "9x9"))
-        ttk.Combobox(new_row, textvariable=self.size_var, values=list(SHAPE_OF_SIZE), width=6,
+        ttk.Combobox(size_pair, textvariable=self.size_var, values=list(SHAPE_OF_SIZE), width=6,
                      state="readonly").pack(side="left", padx=2)
         self.difficulty_var = tk.StringVar(value=difficulty)
-        ttk.Combobox(new_row, textvariable=self.difficulty_var, values=DIFFICULTIES, width=7,
-                     state="readonly").pack(side="left", padx=2)
-        tk.Label(new_row, text="Seed").pack(side="left", padx=(6, 2))
+        difficulty_box = ttk.Combobox(new_row, textvariable=self.difficulty_var, values=DIFFICULTIES, width=7,
+                                      state="readonly")
+        seed_pair = tk.Frame(new_row)
+        tk.Label(seed_pair, text="Seed").pack(side="left", padx=(0, 2))
         self.seed_var = tk.StringVar(value=str(seed))
-        tk.Spinbox(new_row, from_=0, to=10**9, textvariable=self.seed_var, width=8).pack(side="left")
+        tk.Spinbox(seed_pair, from_=0, to=10**9, textvariable=self.seed_var, width=8).pack(side="left")
         self.new_button = tk.Button(new_row, text="New", command=self.new_puzzle)
-        self.new_button.pack(side="left", padx=4)
+        new_row.add(size_pair, difficulty_box, seed_pair, self.new_button)
 
-        premade_row = tk.Frame(root)
-        premade_row.pack(fill="x", padx=8, pady=2)
+        premade_row = Flow(side)
+        premade_row.pack(fill="x", pady=2)
         self.premade = load_premade()
-        tk.Label(premade_row, text="Premade").pack(side="left")
         labels = [label for label, _ in self.premade]
         self.premade_var = tk.StringVar(value="9x9 easy 1" if "9x9 easy 1" in labels else labels[0] if labels else "")
-        ttk.Combobox(premade_row, textvariable=self.premade_var, values=[label for label, _ in self.premade],
-                     width=14, state="readonly").pack(side="left", padx=2)
-        tk.Button(premade_row, text="Load", command=self.load_premade).pack(side="left")
+        premade_pair = tk.Frame(premade_row)
+        tk.Label(premade_pair, text="Premade").pack(side="left")
+        ttk.Combobox(premade_pair, textvariable=self.premade_var, values=labels, width=14,
+                     state="readonly").pack(side="left", padx=2)
+        items = [premade_pair, tk.Button(premade_row, text="Load", command=self.load_premade)]
         if on_switch is not None:
             self.mode_var = tk.StringVar(value="puzzle")
-            tk.Button(premade_row, text="Go", command=self.switch_mode).pack(side="right")
-            ttk.Combobox(premade_row, textvariable=self.mode_var, values=("puzzle",) + tuple(other_modes), width=8,
-                         state="readonly").pack(side="right", padx=2)
-            tk.Label(premade_row, text="Mode").pack(side="right")
-
-        self.status_var = tk.StringVar()
-        self.status_label = tk.Label(root, textvariable=self.status_var, fg="#444", anchor="w", justify="left",
-                                     wraplength=BOARD_PX)
-        self.status_label.pack(fill="x", padx=8, pady=(0, 6))
+            mode_pair = tk.Frame(premade_row)
+            tk.Label(mode_pair, text="Mode").pack(side="left")
+            ttk.Combobox(mode_pair, textvariable=self.mode_var, values=("puzzle",) + tuple(other_modes), width=8,
+                         state="readonly").pack(side="left", padx=2)
+            items += [mode_pair, tk.Button(premade_row, text="Go", command=self.switch_mode)]
+        premade_row.add(*items)
 
         if puzzle is not None:
             self.load(puzzle, "puzzle")
@@ -210,17 +230,39 @@ class PuzzleApp:
             rows[r][c] = v
         return Grid.from_rows(self.givens.m, self.givens.n, rows)
 
-    def load(self, grid: Grid, label: str, entries: Optional[Dict[Cell, int]] = None) -> bool:
-        """Shows a new puzzle, asking the engine for its solution first; False (and the old
-        puzzle kept) when the engine refuses it."""
-        try:
-            solution = self.tools.solve(grid)
-        except ToolError as err:
+    def load_job(self, grid: Grid, entries: Optional[Dict[Cell, int]] = None) -> Tuple[Solution, Dict[Cell, int]]:
+        """On the worker: the engine's solution of `grid`, and of `entries` those its referee
+        accepts, in order."""
+        solution = self.tools.solve(grid)
+        accepted: Dict[Cell, int] = {}
+        played = grid
+        for (r, c), value in (entries or {}).items():
+            if not grid.get(r, c) and self.tools.rule_problem(played, r, c, value) is None:
+                accepted[(r, c)] = value
+                played = played.with_value(r, c, value)
+        return solution, accepted
+
+    def load(self, grid: Grid, label: str, entries: Optional[Dict[Cell, int]] = None,
+             then: Optional[Callable[[bool], None]] = None) -> None:
+        """Shows a new puzzle once the engine has solved it (the old one stays, with the reason,
+        when the engine refuses it); `then(shown)` follows."""
+        def refused(err: BaseException) -> None:
             self.status(f"cannot load {label}: {err}", error=True)
-            return False
+            if then is not None:
+                then(False)
+
+        def solved(result) -> None:
+            self.show(grid, label, *result)
+            if then is not None:
+                then(True)
+
+        self.calls.call(lambda: self.load_job(grid, entries), solved, refused)
+
+    def show(self, grid: Grid, label: str, solution: Solution, entries: Dict[Cell, int]) -> None:
+        """The puzzle on screen: its givens, the solution the engine found, restored entries."""
         self.stop_animation()
         self.givens, self.label, self.solution = grid, label, solution
-        self.entries, self.hinted, self.marks, self.wrong = {}, set(), {}, set()
+        self.entries, self.hinted, self.marks, self.wrong = dict(entries), set(), {}, set()
         self.selected = None
         self.restart_clock()
         size = SIZE_OF_SHAPE.get(grid.shape, f"{grid.size}x{grid.size}")
@@ -235,12 +277,10 @@ class PuzzleApp:
                         "Check needs a unique solution.", error=True)
         else:
             self.status(f"{label}: {grid.filled()} givens, one solution. Click a cell, then a value.")
-        for cell, value in (entries or {}).items():
-            self.place(cell, value, quiet=True)
         self.redraw()
-        return True
 
     def new_puzzle(self) -> None:
+        """Asks the engine's `generate` for a puzzle of the chosen size, difficulty and seed."""
         shape = SHAPE_OF_SIZE.get(self.size_var.get(), "3x3")
         difficulty = self.difficulty_var.get()
         try:
@@ -248,13 +288,18 @@ class PuzzleApp:
         except ValueError:
             self.status("the seed is a whole number", error=True)
             return
-        try:
+        label = f"{difficulty}, seed {seed}"
+
+        def work():
             grid = self.tools.generate(shape, difficulty=difficulty, seed=seed)[0]
-        except (ToolError, IndexError) as err:
-            self.status(f"generate failed: {err}", error=True)
-            return
-        if self.load(grid, f"{difficulty}, seed {seed}"):
+            return (grid,) + self.load_job(grid)
+
+        def made(result) -> None:
+            self.show(result[0], label, *result[1:])
             self.seed_var.set(str(seed + 1))  # the next New brings another puzzle; the seed is in the title
+
+        self.status(f"generating a {difficulty} puzzle...")
+        self.calls.call(work, made, lambda err: self.status(f"generate failed: {err}", error=True))
 
     def load_premade(self) -> None:
         for label, grid in self.premade:
@@ -277,7 +322,7 @@ class PuzzleApp:
         if self.banner_shown:
             self.banner_shown = False
             self.banner.pack_forget()
-            self.top.pack(fill="x", padx=8, pady=4, before=self.canvas)
+            self.top.pack(fill="x", padx=8, pady=4, before=self.body)
 
     def elapsed(self) -> float:
         return self.solved_after if self.solved_after is not None else time.monotonic() - self.started
@@ -286,7 +331,6 @@ class PuzzleApp:
         if self.closed:
             return
         self.time_var.set(clock(self.elapsed()))
-        self.poll_candidates()
         self.root.after(250, self.tick)
 
     # --- the player's moves -------------------------------------------------------------------
@@ -313,6 +357,9 @@ class PuzzleApp:
         # The keysym, not the character: with Ctrl held the character is a control code.
         ch = (keysym[3:] if keysym.startswith("KP_") else keysym if len(keysym) == 1 else event.char or "").upper()
         if len(ch) != 1:
+            return
+        if ch == "H":  # never a value here (16x16 at most: 1-9, A-G)
+            self.hint()
             return
         if ch.isdigit():
             value = int(ch)
@@ -355,31 +402,40 @@ class PuzzleApp:
             self.status(f"pencil mark {value_char(value)} {'on' if value in marks else 'off'} at {self.where(cell)}")
             self.redraw()
             return True
-        return self.place(cell, value)
-
-    def place(self, cell: Cell, value: int, quiet: bool = False, hint: bool = False) -> bool:
-        """Puts `value` on `cell` if the engine's referee accepts it on the grid without the cell's old entry."""
-        base = self.grid().with_value(cell[0], cell[1], 0)
-        try:
-            problem = self.tools.rule_problem(base, cell[0], cell[1], value)
-        except ToolError as err:
-            self.status(f"the engine could not judge that entry: {err}", error=True)
-            return False
-        if problem is not None:
-            if not quiet:
-                self.refused += 1
-                self.status(f"{value_char(value)} refused at {self.where(cell)}: {problem}", error=True)
-            return False
-        self.entries[cell] = value
-        self.marks.pop(cell, None)
-        self.wrong.discard(cell)
-        self.hinted.discard(cell)
-        if hint:
-            self.hinted.add(cell)
-        if not quiet:
-            self.status(f"{'hint: ' if hint else ''}{value_char(value)} at {self.where(cell)}")
-        self.changed()
+        self.place(cell, value)
         return True
+
+    def place(self, cell: Cell, value: int, quiet: bool = False, hint: bool = False) -> None:
+        """Puts `value` on `cell` once the engine's referee accepts it on the grid without the
+        cell's old entry (asked on the worker)."""
+        base = self.grid().with_value(cell[0], cell[1], 0)
+        givens = self.givens
+
+        def judged(problem: Optional[str]) -> None:
+            if self.givens is not givens:
+                return  # another puzzle meanwhile
+            if problem is not None:
+                if not quiet:
+                    self.refused += 1
+                    if hint:
+                        self.status(f"hint: {value_char(value)} belongs at {self.where(cell)}, but your entries "
+                                    "already break it: press Check", error=True)
+                    else:
+                        self.status(f"{value_char(value)} refused at {self.where(cell)}: {problem}", error=True)
+                self.redraw()
+                return
+            self.entries[cell] = value
+            self.marks.pop(cell, None)
+            self.wrong.discard(cell)
+            self.hinted.discard(cell)
+            if hint:
+                self.hinted.add(cell)
+            if not quiet:
+                self.status(f"{'hint: ' if hint else ''}{value_char(value)} at {self.where(cell)}")
+            self.changed()
+
+        self.calls.call(lambda: self.tools.rule_problem(base, cell[0], cell[1], value), judged,
+                        lambda err: self.status(f"the engine could not judge that entry: {err}", error=True))
 
     def erase(self) -> bool:
         """Removes the player's own entry (or the pencil marks) on the selected cell; never a given."""
@@ -402,11 +458,20 @@ class PuzzleApp:
     def changed(self) -> None:
         """After an entry: a full grid is shown to the engine's `check`."""
         grid = self.grid()
-        if grid.filled() == grid.size * grid.size and self.solved_after is None:
+        self.redraw()
+        if grid.filled() != grid.size * grid.size or self.solved_after is not None:
+            return
+
+        def work() -> Tuple[bool, str]:
             try:
-                ok, why = self.tools.check(grid)
+                return self.tools.check(grid)
             except ToolError as err:
-                ok, why = False, str(err)
+                return False, str(err)
+
+        def checked(result: Tuple[bool, str]) -> None:
+            ok, why = result
+            if self.grid() != grid or self.solved_after is not None:
+                return
             if ok:
                 self.solved_after = time.monotonic() - self.started
                 self.solved_by = self.solved_by or "you"
@@ -414,58 +479,52 @@ class PuzzleApp:
                 self.banner_var.set(f"SOLVED {who}in {clock(self.solved_after)}")
                 self.top.pack_forget()
                 self.banner_shown = True
-                self.banner.pack(fill="x", padx=8, pady=(4, 0), before=self.canvas)
+                self.banner.pack(fill="x", padx=8, pady=(4, 0), before=self.body)
                 self.status(f"Solved {who}in {clock(self.solved_after)}: the engine's check says the grid is valid.")
                 self.time_var.set(clock(self.solved_after))
             else:
                 self.status(f"the grid is full but not valid: {why}", error=True)
-        self.redraw()
+            self.redraw()
+
+        self.calls.call(work, checked)
 
     # --- help from the engine ------------------------------------------------------------------
 
-    def reference(self) -> Optional[Grid]:
-        """The solution hints and Solve use: the puzzle's own, or for a puzzle with several
-        solutions one that keeps the player's entries (when there is one)."""
+    def with_reference(self, use: Callable[[Grid], None]) -> bool:
+        """Calls `use` with the solution Hint and Solve go by, once known: the puzzle's own, or
+        for a puzzle with several solutions one that keeps the player's entries (when there is
+        one; asked on the worker). False (and nothing called) once solved or without a solution."""
+        if self.solved_after is not None:
+            return False
         if self.solution is None or self.solution.status == "none":
             self.status("This puzzle has no solution.", error=True)
-            return None
-        if self.solution.status == "multiple":
-            try:
-                current = self.tools.solve(self.grid())
-            except ToolError as err:
-                self.status(f"solve failed: {err}", error=True)
-                return None
-            if current.grid is not None:
-                return current.grid
-        return self.solution.grid
+            return False
+        own = self.solution.grid
+        if self.solution.status != "multiple":
+            use(own)
+            return True
+        grid = self.grid()
 
-    def unsolved_reference(self) -> Optional[Grid]:
-        """The reference solution while the puzzle is still to be solved (None once it is solved,
-        or when there is none)."""
-        if self.solved_after is not None:
-            return None
-        return self.reference()
+        def found(current: Solution) -> None:
+            use(current.grid if current.grid is not None else own)
+
+        self.calls.call(lambda: self.tools.solve(grid), found,
+                        lambda err: self.status(f"solve failed: {err}", error=True))
+        return True
 
     def hint(self) -> bool:
         """One correct value: on the selected cell if it is empty or wrong, else the first empty cell."""
-        answer = self.unsolved_reference()
-        if answer is None:
-            return False
-        cell = self.selected
-        if cell is None or self.givens.get(*cell) or self.entries.get(cell) == answer.get(*cell):
-            cell = next(iter(self.grid().empty_cells()), None)
-        if cell is None:
-            self.status("no empty cell left: press Check to find the wrong entries")
-            return False
-        value = answer.get(*cell)
-        self.selected = cell
-        if not self.place(cell, value, hint=True):
-            if self.status_var.get().startswith(value_char(value) + " refused"):
-                self.status(f"hint: {value_char(value)} belongs at {self.where(cell)}, but your entries already "
-                            "break it: press Check", error=True)
-            self.redraw()
-            return False
-        return True
+        def give(answer: Grid) -> None:
+            cell = self.selected
+            if cell is None or self.givens.get(*cell) or self.entries.get(cell) == answer.get(*cell):
+                cell = next(iter(self.grid().empty_cells()), None)
+            if cell is None:
+                self.status("no empty cell left: press Check to find the wrong entries")
+                return
+            self.selected = cell
+            self.place(cell, answer.get(*cell), hint=True)
+
+        return self.with_reference(give)
 
     def check(self) -> Optional[Set[Cell]]:
         """Marks the entries that contradict the unique solution; returns them."""
@@ -476,38 +535,41 @@ class PuzzleApp:
             return None
         answer = self.solution.grid
         self.wrong = {cell for cell, v in self.entries.items() if answer.get(*cell) != v}
+        # The values Hint placed are the engine's, not the player's: counted apart.
+        own = len(self.entries) - len(self.hinted & set(self.entries))
+        hints = len(self.entries) - own
+        from_hint = f" (and {hints} from Hint)" if hints else ""
         if self.wrong:
-            self.status(f"{len(self.wrong)} of your {len(self.entries)} entries contradict the solution (in red)",
-                        error=True)
+            wrong_own = len(self.wrong - self.hinted)
+            self.status(f"{wrong_own} of your {own} entries contradict the solution (in red){from_hint}", error=True)
         else:
-            self.status(f"all {len(self.entries)} entries agree with the solution")
+            self.status(f"all {own} of your entries agree with the solution{from_hint}")
         self.redraw()
         return set(self.wrong)
 
     def solve(self) -> bool:
         """Fills the grid with the engine's solution, cell by cell when animated."""
-        answer = self.unsolved_reference()
-        if answer is None:
-            return False
-        self.stop_animation()
-        grid = self.grid()
-        todo = [((r, c), answer.get(r, c)) for r in range(grid.size) for c in range(grid.size)
-                if grid.get(r, c) != answer.get(r, c)]
-        # Wrong entries go first, so every value placed afterwards is accepted by the referee.
-        for cell, _ in todo:
-            self.entries.pop(cell, None)
-        self.solved_by = "engine"
-        if self.animate_var.get() and self.animate_ms > 0:
-            self.animation = todo
-            self.status("the engine is filling the grid...")
-            self.redraw()
-            self.root.after(self.animate_ms, self.animate_step)
-        else:
-            for cell, value in todo:
-                self.entries[cell] = value
-            self.marks, self.wrong = {}, set()
-            self.changed()
-        return True
+        def fill(answer: Grid) -> None:
+            self.stop_animation()
+            grid = self.grid()
+            todo = [((r, c), answer.get(r, c)) for r in range(grid.size) for c in range(grid.size)
+                    if grid.get(r, c) != answer.get(r, c)]
+            # Wrong entries go first, so every value placed afterwards is accepted by the referee.
+            for cell, _ in todo:
+                self.entries.pop(cell, None)
+            self.solved_by = "engine"
+            if self.animate_var.get() and self.animate_ms > 0:
+                self.animation = todo
+                self.status("the engine is filling the grid...")
+                self.redraw()
+                self.root.after(self.animate_ms, self.animate_step)
+            else:
+                for cell, value in todo:
+                    self.entries[cell] = value
+                self.marks, self.wrong = {}, set()
+                self.changed()
+
+        return self.with_reference(fill)
 
     def animate_step(self) -> None:
         if self.closed or not self.animation:
@@ -532,7 +594,7 @@ class PuzzleApp:
     # --- candidates ---------------------------------------------------------------------------
 
     def candidates(self) -> Optional[Dict[Cell, List[int]]]:
-        """The referee's candidates for the grid on screen, when known; asked in the background."""
+        """The referee's candidates for the grid on screen, when known; asked on the worker."""
         key = self.grid().notation()
         if key in self.candidate_cache:
             return self.candidate_cache[key]
@@ -540,31 +602,20 @@ class PuzzleApp:
             self.candidate_pending = key
             grid = self.grid()
 
-            def work() -> None:
-                try:
-                    self.candidate_results.put((key, self.tools.candidates(grid)))
-                except ToolError as err:
-                    self.candidate_results.put((key, err))
-
-            threading.Thread(target=work, daemon=True).start()
-        return None
-
-    def poll_candidates(self) -> None:
-        got = False
-        while True:
-            try:
-                key, result = self.candidate_results.get_nowait()
-            except queue.Empty:
-                break
-            if key == self.candidate_pending:
-                self.candidate_pending = None
-            if isinstance(result, Exception):
-                self.status(f"candidates: {result}", error=True)
-            else:
+            def known(result: Dict[Cell, List[int]]) -> None:
+                if key == self.candidate_pending:
+                    self.candidate_pending = None
                 self.candidate_cache[key] = result
-                got = True
-        if got and self.show_all_var.get():
-            self.redraw()
+                if self.show_all_var.get():
+                    self.redraw()
+
+            def failed(err: BaseException) -> None:
+                if key == self.candidate_pending:
+                    self.candidate_pending = None
+                self.status(f"candidates: {err}", error=True)
+
+            self.calls.call(lambda: self.tools.candidates(grid), known, failed)
+        return None
 
     # --- files -----------------------------------------------------------------------------------
 
@@ -580,12 +631,15 @@ class PuzzleApp:
             self.save_path(path)
 
     def open_path(self, path: str) -> bool:
+        """Opens a puzzle file (with its saved entries); False when it cannot be read. The
+        puzzle shows once the engine has solved it."""
         try:
             grid, entries = read_puzzle_file(pathlib.Path(path).read_text())
         except (OSError, ValueError) as err:
             self.status(f"cannot open {os.path.basename(path)}: {err}", error=True)
             return False
-        return self.load(grid, os.path.basename(path), entries)
+        self.load(grid, os.path.basename(path), entries)
+        return True
 
     def save_path(self, path: str) -> bool:
         """The givens as one line the tools read, the entries in a `# entries` comment."""
@@ -609,6 +663,7 @@ class PuzzleApp:
 
     def close(self) -> None:
         self.closed = True
+        self.calls.close()
         self.stop_animation()
         for child in self.root.winfo_children():
             child.destroy()
@@ -616,17 +671,33 @@ class PuzzleApp:
 
     # --- drawing ---------------------------------------------------------------------------------
 
+    def on_resize(self, event) -> None:
+        """The grid follows the window, both ways."""
+        side = max(120, min(event.width, event.height) - LABELS_PX - 4)
+        left = max(0, (event.width - side - LABELS_PX - 4) // 2)
+        if (side, left) != (self.board_px, self.left):
+            self.board_px, self.left = side, left
+            self.redraw()
+
     def cell_px(self) -> float:
-        return BOARD_PX / self.givens.size
+        return self.board_px / self.givens.size
+
+    def origin(self) -> Tuple[float, float]:
+        """The grid's top-left pixel (right of the row numbers, under the column numbers)."""
+        return self.left + LABELS_PX + 2, LABELS_PX + 2
 
     def cell_at(self, x: float, y: float) -> Optional[Cell]:
         size, cell = self.givens.size, self.cell_px()
-        r, c = int((y - 2) // cell), int((x - 2) // cell)
+        ox, oy = self.origin()
+        if x < ox or y < oy:
+            return None
+        r, c = int((y - oy) // cell), int((x - ox) // cell)
         return (r, c) if 0 <= r < size and 0 <= c < size else None
 
     def cell_centre(self, r: int, c: int) -> Tuple[int, int]:
         cell = self.cell_px()
-        return int(2 + (c + 0.5) * cell), int(2 + (r + 0.5) * cell)
+        ox, oy = self.origin()
+        return int(ox + (c + 0.5) * cell), int(oy + (r + 0.5) * cell)
 
     def redraw(self) -> None:
         g = self.givens
@@ -637,9 +708,16 @@ class PuzzleApp:
         shown = self.candidates() if self.show_all_var.get() and not solved else None
         big = ("Helvetica", max(9, int(cell * 0.5)))
         small = ("Helvetica", max(6, int(cell / max(g.m, g.n) * 0.6)))
+        ox, oy = self.origin()
+        side = self.board_px
+        label_font = ("Helvetica", max(7, min(11, int(cell * 0.3))))
+        for k in range(size):
+            cv.create_text(ox + (k + 0.5) * cell, oy / 2, text=str(k + 1), font=label_font, fill="#666", tags=("label",))
+            cv.create_text(self.left + LABELS_PX / 2, oy + (k + 0.5) * cell, text=str(k + 1), font=label_font,
+                           fill="#666", tags=("label",))
         for r in range(size):
             for c in range(size):
-                x, y = 2 + c * cell, 2 + r * cell
+                x, y = ox + c * cell, oy + r * cell
                 fill = FILL["solved"] if solved else FILL["plain"]
                 if (r, c) in self.wrong:
                     fill = FILL["wrong"]
@@ -665,22 +743,20 @@ class PuzzleApp:
                                        font=small, fill=COLOURS["mark" if v in marks else "candidate"],
                                        tags=("mark" if v in marks else "candidate",))
         for k in range(size + 1):
-            pos = 2 + k * cell
-            cv.create_line(2, pos, 2 + BOARD_PX, pos, width=3 if k % g.m == 0 else 1)
-            cv.create_line(pos, 2, pos, 2 + BOARD_PX, width=3 if k % g.n == 0 else 1)
+            cv.create_line(ox, oy + k * cell, ox + side, oy + k * cell, width=3 if k % g.m == 0 else 1)
+            cv.create_line(ox + k * cell, oy, ox + k * cell, oy + side, width=3 if k % g.n == 0 else 1)
         if solved:
-            cv.create_rectangle(3, 3, 1 + BOARD_PX, 1 + BOARD_PX, outline="#1e8449", width=5)
+            cv.create_rectangle(ox + 1, oy + 1, ox + side - 1, oy + side - 1, outline="#1e8449", width=5)
 
     def draw_value_buttons(self) -> None:
         size = self.givens.size
-        if len(self.values_frame.winfo_children()) == size + 1:
+        if len(self.values_frame.items) == size + 1:
             return
-        for child in self.values_frame.winfo_children():
-            child.destroy()
-        for v in range(1, size + 1):
-            tk.Button(self.values_frame, text=value_char(v), width=1 if size > 9 else 2, padx=2,
-                      command=lambda v=v: self.enter(v)).pack(side="left")
-        tk.Button(self.values_frame, text="Erase", command=self.erase).pack(side="left", padx=(6, 0))
+        self.values_frame.clear()
+        buttons = [tk.Button(self.values_frame, text=value_char(v), width=1, padx=6, command=lambda v=v: self.enter(v))
+                   for v in range(1, size + 1)]
+        buttons.append(tk.Button(self.values_frame, text="Erase", command=self.erase))
+        self.values_frame.add(*buttons)
 
     def status(self, text: str, error: bool = False) -> None:
         self.status_var.set(text)

@@ -229,7 +229,10 @@ class BlockudokuProtocol(Protocol):
         return "blockudoku 1 prints no exact scores"
 
     def check_tool_numbering(self, cmd: List[str]) -> str:
-        proc = _tool(cmd, ["selfplay", "--games", "2", "--max-rounds", "20"])
+        lab = _blockudoku_lab(cmd)
+        if not lab:
+            return "no blockudoku-lab beside the engine: not checked"
+        proc = _tool(lab, ["selfplay", "--games", "2", "--max-rounds", "20"])
         expect(proc.returncode == 0, f"selfplay without --seed: exit {proc.returncode}: {proc.stderr.decode()[:200]}")
         out = proc.stdout.decode().splitlines()
         expect(out and "seed 1" in out[0], f"header line without 'seed 1': {out[:1]}")
@@ -238,11 +241,15 @@ class BlockudokuProtocol(Protocol):
         return out[0]
 
     def check_tool_exit_codes(self, cmd: List[str]) -> str:
-        proc = _tool(cmd, ["selfplay", "--games", "1", "--pieces", "/nonexistent/pieces.txt"])
-        expect(proc.returncode == 2, f"unreadable file named on the command line: exit {proc.returncode}")
-        for args in (["selfplay", "--games", "0"], ["selfplay", "--games", "1", "--agent", "nobody"],
-                     ["bench", "--nodes", "0"]):
-            proc = _tool(cmd, args)
+        lab = _blockudoku_lab(cmd)
+        if lab:
+            proc = _tool(lab, ["selfplay", "--games", "1", "--pieces", "/nonexistent/pieces.txt"])
+            expect(proc.returncode == 2, f"unreadable file named on the command line: exit {proc.returncode}")
+        runs = [(cmd, ["bench", "--nodes", "0"])]
+        if lab:
+            runs += [(lab, ["selfplay", "--games", "0"]), (lab, ["selfplay", "--games", "1", "--agent", "nobody"])]
+        for tool, args in runs:
+            proc = _tool(tool, args)
             expect(proc.returncode == 2 and len(proc.stderr.decode().splitlines()) == 1,
                    f"{' '.join(args)}: exit {proc.returncode}, stderr {proc.stderr.decode()!r} (want 2, one line)")
         return ""
@@ -565,7 +572,7 @@ def c_sudoku_propose_first(p: Protocol, cmd: List[str]) -> str:
 
 
 
-# --- the conventions of both protocols (protocol/README.md, C1..C12) ------------------------------
+# --- the conventions of both protocols (protocol/README.md, C1..C14) ------------------------------
 # One check per convention, for both engines. A protocol supplies what differs (its cell syntax,
 # its fields); `EXPECTED_FAILURES` names the conventions an engine does not follow yet, with why.
 
@@ -579,6 +586,12 @@ def _one_reply(e: Engine, line: str) -> List[str]:
 SUDOKU_TOOL_PROGRAMS = {"arena": "sudoku-lab", "replay": "sudoku-lab", "solve-game": "sudoku-lab",
                         "solve": "sudoku-solver", "count": "sudoku-solver", "check": "sudoku-solver",
                         "generate": "sudoku-solver", "bench-solver": "sudoku-solver"}
+
+
+def _blockudoku_lab(cmd: List[str]) -> List[str]:
+    """The measuring tools' program beside a Blockudoku engine binary (`blockudoku-lab`), or []."""
+    lab = pathlib.Path(cmd[0]).with_name("blockudoku-lab")
+    return [str(lab)] if lab.is_file() else []
 
 
 def _tool(cmd: List[str], args: List[str], stdin: str = "") -> subprocess.CompletedProcess:

@@ -162,19 +162,25 @@ def test_score_and_streak_never_wrap(blockudoku_bin):
         assert engine.read() == "error position: streak must be 0 to 2147483647, got '4294967295'"
         engine.send("play 1@r1c1")
         assert engine.read() == "error play: '1@r1c1': slot 1 is not in the hand"
-        # The largest accepted values play on without wrapping: the dot completes row 1
-        # (0 cells left + 18 for one region + 9 for the streak).
+        # A play that would take them past the limits is refused, so a play reply is always a
+        # valid position: the dot completes row 1 (18 for one region + 9 for the streak).
         engine.send("position board .########/" + "/".join(["........."] * 8) +
                     " pieces 1 score 9007199254740992 streak 2147483647")
         engine.send("play 1@r1c1")
-        assert engine.read() == ("position board " + "/".join(["........."] * 9) +
-                                 " pieces - score 9007199254741019 streak 2147483648 cleared 1")
+        assert engine.read() == "error play: score would be 9007199254741019, more than 9007199254740992"
+        engine.send("position board .########/" + "/".join(["........."] * 8) +
+                    " pieces 1 1 score 9007199254740965 streak 2147483646")
+        engine.send("play 1@r1c1")
+        reply = engine.read()
+        assert reply == ("position board " + "/".join(["........."] * 9) +
+                         " pieces - 1 score 9007199254740992 streak 2147483647 cleared 1")
+        engine.send(reply.rsplit(" cleared ", 1)[0])
         assert engine.finish() == (0, [])
 
 
 def test_lines_sent_during_a_search_wait_for_its_bestmove(blockudoku_bin):
-    # A bad line and a valid one during a search: isready comes at once, then the search's
-    # info and bestmove, then the two answers in input order.
+    # A bad line and a valid one during a search: the search's info and bestmove, then the
+    # two answers in input order, then the readyok of the isready behind them (C7).
     with Engine(blockudoku_bin) as engine:
         engine.send("position empty pieces 33 34 35")
         engine.send("go movetime 300")
@@ -182,9 +188,9 @@ def test_lines_sent_during_a_search_wait_for_its_bestmove(blockudoku_bin):
         engine.send("play 1@r9c9")
         engine.send("isready")
         got = [engine.read() for _ in range(5)]
-        assert got[0] == "readyok", got
-        assert got[1].startswith("info nodes ") and got[2].startswith("bestmove "), got
-        assert got[3:] == ["error unknown command 'frobnicate'", "error play: '1@r9c9': piece does not fit on the board there"]
+        assert got[0].startswith("info nodes ") and got[1].startswith("bestmove "), got
+        assert got[2:] == ["error unknown command 'frobnicate'",
+                           "error play: '1@r9c9': piece does not fit on the board there", "readyok"]
         assert engine.finish() == (0, [])
 
 
@@ -204,8 +210,8 @@ def test_infinite_with_movetime_answers_only_after_stop(blockudoku_bin):
         assert engine.finish() == (0, [])
 
 
-def test_selfplay_numbers_games_from_1_with_seed_1_by_default(blockudoku_bin):
-    args = [str(blockudoku_bin), "selfplay", "--games", "2", "--max-rounds", "3"]
+def test_selfplay_numbers_games_from_1_with_seed_1_by_default(blockudoku_lab_bin):
+    args = [str(blockudoku_lab_bin), "selfplay", "--games", "2", "--max-rounds", "3"]
     default = subprocess.run(args, capture_output=True, text=True, timeout=60)
     seeded = subprocess.run([*args, "--seed", "1"], capture_output=True, text=True, timeout=60)
     assert default.returncode == 0, default.stderr
@@ -254,11 +260,11 @@ def test_one_shot_piping_answers_line_for_line(blockudoku_bin):
     assert re.fullmatch(r"bestmove 1@r\dc\d", out[3])
 
 
-def test_selfplay_summary_and_jsonl(blockudoku_bin, tmp_path):
+def test_selfplay_summary_and_jsonl(blockudoku_lab_bin, tmp_path):
     jsonl = tmp_path / "games.jsonl"
     args = ["selfplay", "--games", "3", "--seed", "5", "--max-rounds", "40", "--threads", "2", "--jsonl", str(jsonl)]
-    first = subprocess.run([str(blockudoku_bin), *args], capture_output=True, text=True, timeout=60)
-    second = subprocess.run([str(blockudoku_bin), *args[:-2]], capture_output=True, text=True, timeout=60)
+    first = subprocess.run([str(blockudoku_lab_bin), *args], capture_output=True, text=True, timeout=60)
+    second = subprocess.run([str(blockudoku_lab_bin), *args[:-2]], capture_output=True, text=True, timeout=60)
     assert first.returncode == 0, first.stderr
     games = [l for l in first.stdout.splitlines() if l.startswith("game ")]
     assert len(games) == 3
@@ -278,13 +284,13 @@ def test_selfplay_summary_and_jsonl(blockudoku_bin, tmp_path):
     assert all(len(r["clears"]) == 4 and 0 <= r["streak_clears"] <= sum(r["clears"]) for r in records)
 
 
-def test_selfplay_chains_compare_and_jsonl(blockudoku_bin, tmp_path):
+def test_selfplay_chains_compare_and_jsonl(blockudoku_lab_bin, tmp_path):
     jsonl = tmp_path / "chains.jsonl"
     hard = pathlib.Path(__file__).resolve().parent.parent / "crates" / "blockudoku" / "data" / "hard-pieces.txt"
     args = ["selfplay", "--games", "2", "--seed", "4", "--chain-rounds", "1000", "--burn-in", "10",
             "--probes", "exact", "--compare", "default,default", "--pieces", str(hard),
             "--threads", "2", "--jsonl", str(jsonl)]
-    proc = subprocess.run([str(blockudoku_bin), *args], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([str(blockudoku_lab_bin), *args], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.splitlines()
     chains = sorted(l for l in out if l.startswith("chain "))
@@ -325,9 +331,9 @@ def test_selfplay_chains_compare_and_jsonl(blockudoku_bin, tmp_path):
     assert all(a == b for a, b in by_chain.values())
 
 
-def test_selfplay_weight_overrides_change_play(blockudoku_bin):
+def test_selfplay_weight_overrides_change_play(blockudoku_lab_bin):
     hard = pathlib.Path(__file__).resolve().parent.parent / "crates" / "blockudoku" / "data" / "hard-pieces.txt"
-    base = [str(blockudoku_bin), "selfplay", "--games", "2", "--seed", "3", "--max-rounds", "60", "--pieces", str(hard)]
+    base = [str(blockudoku_lab_bin), "selfplay", "--games", "2", "--seed", "3", "--max-rounds", "60", "--pieces", str(hard)]
 
     def games(*extra):
         proc = subprocess.run([*base, *extra], capture_output=True, text=True, timeout=60)
@@ -340,11 +346,11 @@ def test_selfplay_weight_overrides_change_play(blockudoku_bin):
     assert games("--weights", "ends=0,ends_aligned=0,cornered=0,squashed=0,squashed_edge=0,bar3=0") != default
 
 
-def test_selfplay_compare_with_overrides_of_one_agent(blockudoku_bin):
+def test_selfplay_compare_with_overrides_of_one_agent(blockudoku_lab_bin):
     # `A,B/name=value`: B's overrides are its own. Restating a default weight plays A's
     # chains; ignoring the board's shape plays other chains; --weights apply to both.
     hard = pathlib.Path(__file__).resolve().parent.parent / "crates" / "blockudoku" / "data" / "hard-pieces.txt"
-    base = [str(blockudoku_bin), "selfplay", "--games", "2", "--seed", "5", "--chain-rounds", "400",
+    base = [str(blockudoku_lab_bin), "selfplay", "--games", "2", "--seed", "5", "--chain-rounds", "400",
             "--pieces", str(hard), "--threads", "2"]
 
     def chains(compare, *extra):
@@ -365,10 +371,10 @@ def test_selfplay_compare_with_overrides_of_one_agent(blockudoku_bin):
     assert a2 == b2 and a2 != a
 
 
-def test_selfplay_objective_points_compare(blockudoku_bin):
+def test_selfplay_objective_points_compare(blockudoku_lab_bin):
     # Both objectives on the same chains: the points player scores its own lines differently
     # (different games), each summary names the player as given, and the chains replay.
-    args = [str(blockudoku_bin), "selfplay", "--games", "2", "--seed", "9", "--chain-rounds", "300",
+    args = [str(blockudoku_lab_bin), "selfplay", "--games", "2", "--seed", "9", "--chain-rounds", "300",
             "--compare", "default,default:points", "--threads", "2"]
     runs = [subprocess.run(args, capture_output=True, text=True, timeout=120) for _ in range(2)]
     assert all(r.returncode == 0 for r in runs), runs[0].stderr
@@ -381,12 +387,12 @@ def test_selfplay_objective_points_compare(blockudoku_bin):
     assert [h.split()[1] for h in heads] == ["default", "default:points"]
 
 
-def test_selfplay_with_piece_file(blockudoku_bin, data_dir, tmp_path):
+def test_selfplay_with_piece_file(blockudoku_lab_bin, data_dir, tmp_path):
     woodoku = tmp_path / "woodoku.txt"
     woodoku.write_text("# catalogue plus the 4-cell diagonals\n" + "\n".join(str(i) for i in range(1, 48)) + "\n#.../.#../..#./...#\n...#/..#./.#../#...\n")
     for pieces in (data_dir / "blockudoku-pieces.txt", woodoku):
         proc = subprocess.run(
-            [str(blockudoku_bin), "selfplay", "--games", "1", "--seed", "2", "--max-rounds", "20", "--pieces", str(pieces)],
+            [str(blockudoku_lab_bin), "selfplay", "--games", "1", "--seed", "2", "--max-rounds", "20", "--pieces", str(pieces)],
             capture_output=True, text=True, timeout=60,
         )
         assert proc.returncode == 0, proc.stderr
@@ -399,7 +405,7 @@ def test_bench_prints_a_stable_node_total(blockudoku_bin):
     assert totals[0] == totals[1]
 
 
-def test_selfplay_strong_counts_weighed_answers(blockudoku_bin, tmp_path):
+def test_selfplay_strong_counts_weighed_answers(blockudoku_lab_bin, tmp_path):
     # The strong agent's chains count the answers its hand lookahead chose, and the split
     # windows opened on a board one of them left; an agent without a hand lookahead prints
     # no such line.
@@ -407,9 +413,9 @@ def test_selfplay_strong_counts_weighed_answers(blockudoku_bin, tmp_path):
     jsonl = tmp_path / "chains.jsonl"
     args = ["selfplay", "--games", "2", "--seed", "5", "--chain-rounds", "400", "--burn-in", "10", "--probes", "exact",
             "--split", "4", "--pieces", str(hard), "--threads", "2"]
-    strong = subprocess.run([str(blockudoku_bin), *args, "--agent", "strong", "--jsonl", str(jsonl)],
+    strong = subprocess.run([str(blockudoku_lab_bin), *args, "--agent", "strong", "--jsonl", str(jsonl)],
                             capture_output=True, text=True, timeout=120)
-    default = subprocess.run([str(blockudoku_bin), *args, "--agent", "default"], capture_output=True, text=True,
+    default = subprocess.run([str(blockudoku_lab_bin), *args, "--agent", "default"], capture_output=True, text=True,
                              timeout=120)
     assert strong.returncode == 0 and default.returncode == 0, strong.stderr + default.stderr
     line = [l for l in strong.stdout.splitlines() if l.startswith("weighed ")]
@@ -428,14 +434,14 @@ def test_selfplay_strong_counts_weighed_answers(blockudoku_bin, tmp_path):
     assert not any(l.startswith("weighed ") for l in default.stdout.splitlines()), default.stdout
 
 
-def test_selfplay_split_windows_compare(blockudoku_bin):
+def test_selfplay_split_windows_compare(blockudoku_lab_bin):
     # The same agent twice on the same chains opens the same split windows: the window ratio
     # is 1 and not significant; the games are those of the run without --split.
     hard = pathlib.Path(__file__).resolve().parent.parent / "crates" / "blockudoku" / "data" / "hard-pieces.txt"
     args = ["selfplay", "--games", "2", "--seed", "5", "--chain-rounds", "1500", "--burn-in", "10",
             "--probes", "exact", "--compare", "default,default", "--pieces", str(hard), "--threads", "2"]
-    plain = subprocess.run([str(blockudoku_bin), *args], capture_output=True, text=True, timeout=120)
-    split = subprocess.run([str(blockudoku_bin), *args, "--split", "4"], capture_output=True, text=True, timeout=120)
+    plain = subprocess.run([str(blockudoku_lab_bin), *args], capture_output=True, text=True, timeout=120)
+    split = subprocess.run([str(blockudoku_lab_bin), *args, "--split", "4"], capture_output=True, text=True, timeout=120)
     assert plain.returncode == 0 and split.returncode == 0, plain.stderr + split.stderr
     windows = [l for l in split.stdout.splitlines() if l.startswith("split ")]
     assert len(windows) == 2 and windows[0] == windows[1], windows
@@ -452,12 +458,12 @@ def test_selfplay_split_windows_compare(blockudoku_bin):
     assert strip(chains(split.stdout)) == strip(chains(plain.stdout))
 
 
-def test_selfplay_chain_agent_takes_overrides_after_slashes(blockudoku_bin, tmp_path):
+def test_selfplay_chain_agent_takes_overrides_after_slashes(blockudoku_lab_bin, tmp_path):
     # A chain run's --agent takes weight overrides after slashes, as --compare does: the
     # chains are those of --weights with the same values, named as given; without
     # --chain-rounds such a name is one clear error.
     hard = pathlib.Path(__file__).resolve().parent.parent / "crates" / "blockudoku" / "data" / "hard-pieces.txt"
-    args = [str(blockudoku_bin), "selfplay", "--games", "2", "--seed", "8", "--chain-rounds", "300", "--burn-in", "10",
+    args = [str(blockudoku_lab_bin), "selfplay", "--games", "2", "--seed", "8", "--chain-rounds", "300", "--burn-in", "10",
             "--probes", "exact", "--pieces", str(hard)]
     slashed = subprocess.run([*args, "--agent", "default/nofit=36000/lookahead=2"], capture_output=True, text=True,
                              timeout=120)
@@ -468,7 +474,7 @@ def test_selfplay_chain_agent_takes_overrides_after_slashes(blockudoku_bin, tmp_
     chains = lambda p: sorted(l.split(" seed ", 1)[1] for l in p.stdout.splitlines() if l.startswith("chain "))
     assert chains(slashed) == chains(flags) != chains(plain)
     assert "agent default/nofit=36000/lookahead=2 scoring blockudoku chains 2" in slashed.stdout
-    bad = subprocess.run([str(blockudoku_bin), "selfplay", "--games", "1", "--seed", "1", "--agent",
+    bad = subprocess.run([str(blockudoku_lab_bin), "selfplay", "--games", "1", "--seed", "1", "--agent",
                           "default/nofit=36000"], capture_output=True, text=True, timeout=60)
     assert bad.returncode != 0 and bad.stderr.strip() == (
         'error: --agent "default/nofit=36000": overrides after slashes need --chain-rounds (use --weights)'), bad.stderr

@@ -8,7 +8,7 @@ import resource
 import subprocess
 
 import pytest
-from engines.testing import bin_dir
+from engine_testing import bin_dir
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "data" / "hostile" / "sudoku-tools.txt"

@@ -7,6 +7,9 @@ Markers (an HTML comment on the line before a ```sh block):
   framework  needs the course framework ($COMPETITIVE_SUDOKU_FRAMEWORK), else skipped
   ray        needs the `ray` extra installed, else skipped
   suite      the test command itself (not run from here)
+
+scripts/README.md's ```python blocks marked `python` (the driver's examples) are run as
+scripts with the harness on the path and must exit 0 without a traceback.
 """
 import os
 import pathlib
@@ -157,3 +160,33 @@ def test_commands_with_outside_needs_run(kind, tmp_path):
         done = subprocess.run(["bash", "-c", small], cwd=ROOT, capture_output=True, text=True,
                               timeout=600)
         assert done.returncode == 0, f"README.md line {line}: {small}\n{done.stdout}\n{done.stderr}"
+
+
+SCRIPTS_README = ROOT / "scripts" / "README.md"
+
+
+def python_examples():
+    """(code, line number) of every ```python block of scripts/README.md marked `python`."""
+    lines = SCRIPTS_README.read_text().splitlines()
+    found = []
+    for i, line in enumerate(lines):
+        if line.strip() != "```python" or not i or lines[i - 1].strip() != "<!-- readme-test: python -->":
+            continue
+        body = []
+        for text in lines[i + 1:]:
+            if text.strip() == "```":
+                break
+            body.append(text)
+        found.append(("\n".join(body) + "\n", i + 1))
+    return found
+
+
+def test_driver_examples_run():
+    examples = python_examples()
+    assert len(examples) >= 2
+    for code, line in examples:
+        done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT / "scripts")))
+        assert done.returncode == 0 and "Traceback" not in done.stderr, (
+            f"scripts/README.md line {line}:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+        assert "refused:" in done.stdout, f"scripts/README.md line {line}: the error example did not run"

@@ -76,6 +76,10 @@ def test_generate_set_makes_the_committed_file(sudoku_solver_bin, data_dir, name
 
 def test_bench_solver_times_the_projects_collections_by_default(sudoku_solver_bin):
     out = ok(sudoku_solver_bin, "bench-solver")
+    # The machine line names the processor and the solver's compiled path that ran.
+    machine = out.pop(0).split()
+    assert machine[:2] == ["machine", "cpu"] and machine[3] == "solver-path"
+    assert machine[4] in {"scalar", "avx2", "avx512"}
     assert "nodes/puzzle" in out[0]
     rows = {r.split()[0]: r.split() for r in out[1:]}
     assert list(rows) == [s[1] for s in SETS if s[3]]
@@ -156,14 +160,14 @@ def test_generate_is_unique_and_reproducible(sudoku_solver_bin, tmp_path, shape,
 def test_bench_solver_prints_a_table(sudoku_solver_bin, data_dir, tmp_path):
     f = tmp_path / "few.txt"
     f.write_text("\n".join([HARD] * 5) + "\n")
-    out = ok(sudoku_solver_bin, "bench-solver", "--file", str(f), "--generated", "2x2:3")
+    out = ok(sudoku_solver_bin, "bench-solver", "--file", str(f), "--generated", "2x2:3")[1:]
     assert out[0].split()[:3] == ["set", "puzzles", "us/puzzle"]
     assert "median us" in out[0] and "puzzles/s" in out[0] and "nodes/puzzle" in out[0]
     row = out[1].split()
     assert row[0] == "few.txt" and row[1] == "5" and row[-1] == "0/5/0"
     assert float(row[2]) > 0
     # Node counts do not depend on the clock: five copies of one puzzle, one count.
-    [nodes] = [r.split()[-2] for r in ok(sudoku_solver_bin, "bench-solver", "--file", str(f))[1:]]
+    [nodes] = [r.split()[-2] for r in ok(sudoku_solver_bin, "bench-solver", "--file", str(f))[2:]]
     assert row[-2] == nodes and float(nodes) >= 1
     assert out[2].split()[-1] == "0/3/0"
 

@@ -7,24 +7,19 @@ PATH), does the `hello` handshake and offers the protocol's commands as methods 
 results. Errors: EngineDied (with the exit code), EngineError (an `error` line), EngineTimeout.
 SudokuTools runs the `sudoku-solver` tools (solve, count, check, generate) for the puzzle mode.
 
-Beside them, imported by name: `engines.batch` (batch_eval.py's job grid, pool, summary, plots),
-`engines.units` and `engines.ray_runner` (work units, Ray tasks), `engines.stats` (intervals,
-Elo, SPRT; scipy, the `batch` extra), `engines.frontend` (the Tkinter windows' engine status and
-supervision), `engines.record` (Competitive Sudoku game records, protocol/records.md),
-`engines.cli` (the scripts' help and option checks), `engines.testing` (the test
-suites' pytest plugin). Install: `python3 -m pip install -e scripts` (scripts/pyproject.toml).
+Beside them, imported by name, one subpackage per purpose: `engines.windows` (what the
+Tkinter windows share: engine calls off the Tk thread, the busy bar, dialogs, layouts that
+reflow, the engine's supervision), `engines.batch` (batch_eval.py's job grid, pool, summary,
+plots), with `engines.units` and `engines.ray_runner` (work units, Ray tasks) and
+`engines.stats` (intervals, Elo, SPRT; scipy, the `batch` extra) beside it for now. Modules of
+the drivers: `engines.record` and `engines.blockudoku_record` (game records,
+protocol/records.md), `engines.cli` (the scripts' help and option checks), `engines.timed`
+(timestamped output, for timing). The test suites' pytest plugin is not here: it is
+scripts/tests/engine_testing.py. Install: `python3 -m pip install -e scripts`
+(scripts/pyproject.toml).
 """
-from .base import (
-    EngineDied,
-    EngineError,
-    EngineOption,
-    EngineProblem,
-    EngineTimeout,
-    LineEngine,
-    ProtocolViolation,
-    find_binary,
-    parse_info,
-)
+from .base import EngineOption, LineEngine, find_binary, parse_info
+from .errors import EngineDied, EngineError, EngineProblem, EngineTimeout, ProtocolViolation
 from .blockudoku import AnalysisLine, BlockudokuEngine, Placement, PlayState, SearchResult as BlockudokuResult, board_rows, normalise_board
 from .pieces import Piece, cells_of, load_catalogue
 from .sudoku import (

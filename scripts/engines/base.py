@@ -3,13 +3,21 @@
 Modelled on python-chess's `chess.engine`: every wait has a timeout (a startup timeout for the
 handshake, the search limit plus a margin for `go`), an engine that exits becomes an
 `EngineDied` carrying its exit code and the end of its stderr, and an `error ...` line becomes
-an `EngineError`. Commands that have no reply on success (`position`, `setoption`, `newgame`)
-are followed by `isready`, so an `error` they cause is reported by the call that caused it,
-not by whatever happens to read next.
+an `EngineError`.
+
+Each answer is matched to its request. Every request (`go`, `play`, `position`, ...) is written
+behind an `isready`, in the same write: the lines before that `readyok` were printed after the
+answer to an earlier request was complete (a second `bestmove` for one `go`, a `bestmove` after
+the `error` that already answered it), so they answer nothing we asked. They are discarded,
+kept in `stray_lines` with the request they came after, and logged as warnings on the `engines`
+logger; they never become the answer to a later request or its error. Commands that have no
+reply on success (`position`, `setoption`, `newgame`) are followed by a second `isready`, so an
+`error` they cause is reported by the call that caused it, and by no other.
 """
 from __future__ import annotations
 
 import collections
+import logging
 import os
 import pathlib
 import queue
@@ -20,55 +28,13 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field, fields
-from typing import Callable, ClassVar, Deque, Dict, List, Optional, Pattern, Sequence, Union
+from typing import Callable, ClassVar, Deque, Dict, List, Optional, Pattern, Sequence, Tuple, Union
+
+from .errors import EngineCallOnTkThread, EngineDied, EngineError, EngineTimeout, ProtocolViolation
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
-
-
-class EngineProblem(Exception):
-    """Base class of everything the drivers raise about an engine."""
-
-
-class EngineDied(EngineProblem):
-    """The engine process ended (or closed its output) while we were talking to it."""
-
-    def __init__(self, exit_code: Optional[int], stderr_tail: str = "", command: str = ""):
-        self.exit_code = exit_code
-        self.stderr_tail = stderr_tail
-        self.command = command
-        where = f" after {command!r}" if command else ""
-        tail = f"; stderr: {stderr_tail.strip()[-300:]}" if stderr_tail.strip() else ""
-        super().__init__(f"engine died{where} with exit code {exit_code}{tail}")
-
-    @property
-    def reason(self) -> str:
-        """How it ended, for people: `killed by SIGKILL`, `exit code 3`, `closed its output`."""
-        code = self.exit_code
-        if code is None:
-            return "closed its output" if self.command != "start" else "could not start"
-        if code < 0:
-            try:
-                return f"killed by {signal.Signals(-code).name}"
-            except ValueError:
-                return f"killed by signal {-code}"
-        return f"exit code {code}"
-
-
-class EngineError(EngineProblem):
-    """The engine answered a command with an `error <what>` line (its state is unchanged)."""
-
-    def __init__(self, message: str, command: str = ""):
-        self.message = message
-        self.command = command
-        super().__init__(f"engine error for {command!r}: {message}" if command else f"engine error: {message}")
-
-
-class EngineTimeout(EngineProblem):
-    """The engine did not answer within the allowed time."""
-
-
-class ProtocolViolation(EngineProblem):
-    """The engine answered something the protocol does not allow here."""
+# Where stray lines (answers to no request) are reported.
+LOG = logging.getLogger("engines")
 
 
 class MoveNotation:
@@ -83,6 +49,7 @@ class MoveNotation:
 
     @classmethod
     def parse(cls, text: str):
+        """The move written as `text` (e.g. `2@r1c3`, `0,4=7`); ProtocolViolation otherwise."""
         m = cls._RE.fullmatch(text.strip())
         if not m:
             raise ProtocolViolation(f"not a {cls._KIND}: {text!r}")
@@ -105,6 +72,7 @@ class EngineOption:
 
     @staticmethod
     def parse(line: str) -> "EngineOption":
+        """Reads one `option ...` line of the `hello` answer; ProtocolViolation when malformed."""
         tokens = line.split()
         if tokens[:2] != ["option", "name"]:
             raise ProtocolViolation(f"not an option line: {line!r}")
@@ -189,11 +157,14 @@ def find_binary(name: str) -> pathlib.Path:
     )
 
 
-def _die_with_parent() -> None:
-    """Runs in the child before exec: on Linux, have the kernel kill it when we die.
+def set_parent_death_signal() -> None:
+    """Runs in a child process before exec (`preexec_fn`): on Linux, have the kernel kill it
+    (SIGKILL) when the process that started it dies; elsewhere it does nothing.
 
-    The course framework kills the player process at the deadline; without this the engine
-    would search on as an orphan until it notices the end of its input.
+    The one home of this rule for the package (the drivers here, the batch evaluation's work
+    units): the course framework kills the player process at the deadline, and an interrupted
+    batch run its workers; without this the engine would search on as an orphan until it
+    notices the end of its input.
     """
     if sys.platform.startswith("linux"):
         try:
@@ -202,14 +173,16 @@ def _die_with_parent() -> None:
             libc = ctypes.CDLL("libc.so.6", use_errno=True)
             PR_SET_PDEATHSIG = 1
             libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        except OSError:
+        except (OSError, AttributeError):
             pass
 
 
 class LineEngine:
     """A running engine: send lines, read lines with timeouts, typed errors.
 
-    Subclasses set `binary_name` and `protocol_name` and add the game's commands.
+    Subclasses set `binary_name` and `protocol_name` and add the game's commands, each written
+    with `request`, `ask` or `command` so that its answer is matched to it (lines an earlier
+    request left behind go to `stray_lines`; see the module's docstring).
     """
 
     binary_name = ""
@@ -222,6 +195,14 @@ class LineEngine:
     unlimited_search_timeout = 60.0
     # After a search timed out: how long `stop` may take to bring the `bestmove`.
     stop_grace = 1.0
+    # The window tests set this to the Tk thread: any command but `stop` (Stop) and `quit` (the
+    # window closing) sent from it raises
+    # EngineCallOnTkThread (and is listed in `tk_thread_calls`), for every engine at once.
+    forbidden_thread: ClassVar[Optional[threading.Thread]] = None
+    tk_thread_calls: ClassVar[List[str]] = []
+    # Set by the window tests: the first window to start (engines.windows.EngineCalls) makes its
+    # Tk thread the forbidden one.
+    guard_windows: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -253,6 +234,10 @@ class LineEngine:
         # The last lines of the conversation, `> ` sent and `< ` received as in the protocol
         # docs' transcripts (tests read it to see what a front end told the engine).
         self.transcript: Deque[str] = collections.deque(maxlen=2000)
+        # Lines that answered no request (the last 200), each as (the request whose answer came
+        # before it, the line): see the module's docstring.
+        self.stray_lines: Deque[Tuple[str, str]] = collections.deque(maxlen=200)
+        self._answered = "hello"
         self._searching = False
         try:
             self.proc = subprocess.Popen(
@@ -261,7 +246,7 @@ class LineEngine:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 cwd=cwd,
-                preexec_fn=_die_with_parent if die_with_parent and os.name == "posix" else None,
+                preexec_fn=set_parent_death_signal if die_with_parent and os.name == "posix" else None,
             )
         except OSError as err:
             raise EngineDied(None, str(err), "start") from err
@@ -303,17 +288,58 @@ class LineEngine:
         return EngineDied(code, "".join(self._stderr), command)
 
     def send(self, line: str) -> None:
-        """Writes one line to the engine."""
-        if "\n" in line or "\r" in line:
-            raise ValueError("a command is one line")
+        """Writes one line to the engine (no sync point: for `stop`, and for callers that read
+        the answer themselves)."""
+        self._write([line])
+
+    def _write(self, lines: Sequence[str]) -> None:
+        """Writes lines to the engine in one write, so no other thread's line comes between."""
+        for line in lines:
+            if "\n" in line or "\r" in line:
+                raise ValueError("a command is one line")
+            if LineEngine.forbidden_thread is threading.current_thread() and line not in ("stop", "quit"):
+                LineEngine.tk_thread_calls.append(line)
+                raise EngineCallOnTkThread(f"{line!r} sent on the Tk thread")
         with self._write_lock:
             try:
                 assert self.proc.stdin is not None
-                self.transcript.append("> " + line)
-                self.proc.stdin.write((line + "\n").encode())
+                self.transcript.extend("> " + line for line in lines)
+                self.proc.stdin.write("".join(line + "\n" for line in lines).encode())
                 self.proc.stdin.flush()
             except (BrokenPipeError, ValueError, OSError):
-                raise self.death(line) from None
+                raise self.death(lines[-1]) from None
+
+    def request(
+        self, line: str, done: Callable[[str], bool], timeout: Optional[float] = None,
+        on_line: Optional[Callable[[str], None]] = None, then: Optional[str] = None,
+    ) -> List[str]:
+        """Sends `line` behind a sync point (and `then` after it, in the same write) and reads
+        its answer: the lines up to and including the first for which `done` is true (`timeout`
+        defaults to the startup timeout). Lines left over from earlier requests are discarded
+        first (`stray_lines`)."""
+        self._write(["isready", line] + ([then] if then is not None else []))
+        try:
+            self._discard_stray(line)
+            return self.read_until(done, self.startup_timeout if timeout is None else timeout, line, on_line)
+        finally:
+            self._answered = line
+
+    def ask(self, line: str) -> str:
+        """Sends `line` behind a sync point; its one-line answer (EngineError for an `error`)."""
+        answer = self.request(line, lambda _: True)[-1]
+        if answer.split()[:1] == ["error"]:
+            raise EngineError(answer.partition(" ")[2].strip(), line)
+        return answer
+
+    def _discard_stray(self, command: str, timeout: Optional[float] = None) -> List[str]:
+        """Reads up to the `readyok` of an `isready` just written; the lines before it answer
+        no request: kept in `stray_lines`, logged, and returned."""
+        stray = self.read_until(lambda l: l.strip() == "readyok",
+                                self.startup_timeout if timeout is None else timeout, command)[:-1]
+        for line in stray:
+            self.stray_lines.append((self._answered, line))
+            LOG.warning("%s: discarded %r, printed after the answer to %r", self.name, line, self._answered)
+        return stray
 
     def read_line(self, timeout: Optional[float], command: str = "") -> str:
         """The next line the engine prints; EngineTimeout or EngineDied otherwise."""
@@ -368,20 +394,14 @@ class LineEngine:
 
     @property
     def name(self) -> str:
+        """The engine's name from its `id name` line (the binary's name without one)."""
         return self.id.get("name", self.binary_name)
 
     def sync(self, command: str = "", timeout: Optional[float] = None) -> List[str]:
-        """`isready` -> `readyok`; returns the lines before it, raising for an `error` among them."""
+        """`isready` -> `readyok`; returns the lines before it, which answer no request (they
+        are kept in `stray_lines` and logged, never raised)."""
         self.send("isready")
-        lines = self.read_until(
-            lambda l: l.strip() == "readyok",
-            self.startup_timeout if timeout is None else timeout,
-            command or "isready",
-        )[:-1]
-        for line in lines:
-            if line.split()[:1] == ["error"]:
-                raise EngineError(line.partition(" ")[2].strip(), command or "isready")
-        return lines
+        return self._discard_stray(command or "isready", timeout)
 
     def isready(self, timeout: float = 5.0) -> float:
         """Pings the engine; returns the round-trip time in seconds."""
@@ -390,11 +410,20 @@ class LineEngine:
         return time.monotonic() - start
 
     def command(self, line: str) -> List[str]:
-        """Sends a command that has no reply on success; raises EngineError for an `error`."""
-        self.send(line)
-        return self.sync(line)
+        """Sends a command that has no reply on success, between two sync points; returns the
+        lines it printed (`show`'s drawing), raising EngineError for an `error` among them."""
+        lines = self.request(line, lambda l: l.strip() == "readyok", then="isready")[:-1]
+        for answer in lines:
+            if answer.split()[:1] == ["error"]:
+                raise EngineError(answer.partition(" ")[2].strip(), line)
+        return lines
 
     def setoption(self, name: str, value: object) -> None:
+        """`setoption name <name> value <value>` (True/False as `true`/`false`); EngineError
+        when the engine refuses it. Kept in `settings`, so a respawned engine gets it again.
+
+        >>> engine.setoption("Threads", 2)                       # doctest: +SKIP
+        """
         if isinstance(value, bool):
             value = "true" if value else "false"
         self.command(f"setoption name {name} value {value}")
@@ -410,6 +439,7 @@ class LineEngine:
                           cwd=self.cwd, options=dict(self.settings))
 
     def newgame(self) -> None:
+        """`newgame`: the engine forgets the game (position, and what it learnt searching it)."""
         self.command("newgame")
 
     def show(self) -> List[str]:
@@ -456,15 +486,17 @@ class LineEngine:
 
         self._searching = True
         try:
-            self.send(line)
+            # Behind a sync point, as every request (the module's docstring).
+            self._write(["isready", line])
             if timer is not None:
                 timer.start()
+            self._discard_stray(line)
             # An invalid `go` is answered with an `error` line and no bestmove at all.
             lines = self.read_until(lambda l: l.split()[:1] == ["bestmove"] or bool(errors), timeout, line, watch)
         except EngineTimeout:
-            # Get the engine back in step before reporting the hang: a `bestmove` arriving
-            # later would otherwise be read as the answer to the next command. An engine that
-            # does not answer `stop` either is killed.
+            # Get the engine back in step before reporting the hang: its `bestmove`, arriving
+            # during the next request's sync point, would be reported as a stray line. An
+            # engine that does not answer `stop` either is killed.
             self._stop_quietly()
             try:
                 self.read_until(lambda l: l.split()[:1] == ["bestmove"], self.stop_grace, "stop")
@@ -472,6 +504,7 @@ class LineEngine:
                 self.kill()
             raise
         finally:
+            self._answered = line
             self._searching = False
             if timer is not None:
                 timer.cancel()
@@ -504,6 +537,7 @@ class LineEngine:
     close = quit
 
     def kill(self) -> None:
+        """Ends the process at once (SIGKILL), without asking."""
         if self.proc.poll() is None:
             self.proc.kill()
         try:
@@ -513,6 +547,7 @@ class LineEngine:
 
     @property
     def alive(self) -> bool:
+        """True while the process runs."""
         return self.proc.poll() is None
 
     def __enter__(self):

@@ -5,7 +5,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Union
 
-from .base import EngineError, LineEngine, MoveNotation, ProtocolViolation, parse_info
+from .base import LineEngine, MoveNotation, parse_info
+from .errors import EngineError, ProtocolViolation
 from .pieces import Piece
 
 EMPTY_BOARD = "." * 81
@@ -36,6 +37,7 @@ class SearchResult:
 
     @property
     def last_info(self) -> Dict[str, object]:
+        """The last `info` line of the search, parsed ({} when there was none)."""
         return self.infos[-1] if self.infos else {}
 
 
@@ -55,10 +57,12 @@ class AnalysisLine:
 
     @property
     def dead_chance(self) -> float:
+        """The chance that the next hand cannot be placed on the board the line leaves."""
         return self.dead / self.deals
 
     @classmethod
     def parse(cls, line: str) -> "AnalysisLine":
+        """Reads one `analysis line ...` line; ProtocolViolation when malformed."""
         tokens = line.split()
         try:
             moves_at, eval_at = tokens.index("moves"), tokens.index("eval")
@@ -100,11 +104,17 @@ def board_rows(board: str) -> str:
 
 
 class BlockudokuEngine(LineEngine):
-    """A Blockudoku engine process.
+    """A Blockudoku engine process (protocol/blockudoku.md), started and handshaken.
+
+    The command defaults to `blockudoku` from $ENGINE_BIN_DIR, target/release or PATH. Every
+    call waits with a timeout; an `error` answer raises EngineError (the engine's state is
+    unchanged), an ended process EngineDied with its exit code, a silent one EngineTimeout.
+    Use it as a context manager, or call `quit()`.
 
     >>> with BlockudokuEngine() as engine:                          # doctest: +SKIP
     ...     engine.position(pieces=[1, 2, 3])
     ...     engine.go(movetime=50).placements
+    [Placement(slot=1, row=1, col=1), ...]
     """
 
     binary_name = "blockudoku"
@@ -117,11 +127,18 @@ class BlockudokuEngine(LineEngine):
         score: Optional[int] = None,
         streak: Optional[int] = None,
     ) -> None:
+        """Sets the position: a board (None or `empty`, 81 cells of `.`/`#` with or without
+        `/`, or 81 truthy values), a hand of 1-3 pieces (catalogue ids 1-47, shape strings such
+        as `##/#.`, None for a slot already played), and the score and streak.
+
+        >>> engine.position("#" * 40 + "." * 41, [28, 1, None], score=120)   # doctest: +SKIP
+        """
         line = self.position_line(board, pieces, score, streak)
         self.command(line)
 
     @staticmethod
     def position_line(board=None, pieces: Iterable[PieceSpec] = (), score=None, streak=None) -> str:
+        """The `position` line `position()` sends (ValueError for a board or hand it cannot be)."""
         # None (or "-") is a slot already played, as in `play` replies.
         pieces = ["-" if p is None else str(p) for p in pieces]
         if not 1 <= len(pieces) <= 3 or all(p == "-" for p in pieces):
@@ -175,21 +192,15 @@ class BlockudokuEngine(LineEngine):
         line = " ".join(parts)
         if timeout is None:
             timeout = (movetime or 0) / 1000.0 + self.unlimited_search_timeout
-        self.send(line)
-        answer = self.read_until(lambda l: l.split()[:2] == ["analysis", "done"] or l.startswith("error"),
-                                 timeout, line)
+        answer = self.request(line, lambda l: l.split()[:2] == ["analysis", "done"] or l.startswith("error"), timeout)
         if answer[-1].startswith("error"):
             raise EngineError(answer[-1].partition(" ")[2].strip(), line)
         return [AnalysisLine.parse(l) for l in answer if l.split()[:2] == ["analysis", "line"]]
 
     def catalogue(self) -> Dict[int, "Piece"]:
         """The engine's piece catalogue (`catalogue` command): id -> Piece, for drawing."""
-        line = "catalogue"
-        self.send(line)
-        answer = self.read_line(self.startup_timeout, line)
+        answer = self.ask("catalogue")
         tokens = answer.split()
-        if tokens[:1] == ["error"]:
-            raise EngineError(answer.partition(" ")[2].strip(), line)
         if tokens[:1] != ["catalogue"] or len(tokens) < 2:
             raise ProtocolViolation(f"expected a catalogue line, got {answer!r}")
         pieces: Dict[int, Piece] = {}
@@ -203,18 +214,27 @@ class BlockudokuEngine(LineEngine):
                 raise ProtocolViolation(f"bad catalogue entry {tok!r}: {err}") from None
         return pieces
 
+    def fits(self) -> List[Optional[bool]]:
+        """Whether each piece of the position's hand fits somewhere on the board on its own
+        (`fits` command): True, False, or None for a played slot; [] for no hand. No search.
+
+        >>> engine.position("#" * 80 + ".", [1, 28, None])      # doctest: +SKIP
+        >>> engine.fits()                                        # doctest: +SKIP
+        [True, False, None]
+        """
+        answer = self.ask("fits")
+        tokens = answer.split()
+        words = {"1": True, "0": False, "-": None}
+        if tokens[:1] != ["fits"] or len(tokens) < 2 or not (tokens[1:] == ["none"] or all(t in words for t in tokens[1:])):
+            raise ProtocolViolation(f"expected a fits line, got {answer!r}")
+        return [] if tokens[1:] == ["none"] else [words[t] for t in tokens[1:]]
+
     def play(self, placements: Iterable[Union[Placement, str]]) -> PlayState:
         """Applies placements to the current position with the engine's rules.
 
         Raises EngineError (and the position is unchanged) when one is illegal.
         """
-        line = "play " + " ".join(str(p) for p in placements)
-        self.send(line)
-        answer = self.read_line(self.startup_timeout, line)
-        tokens = answer.split()
-        if tokens[:1] == ["error"]:
-            raise EngineError(answer.partition(" ")[2].strip(), line)
-        return self.parse_state(answer)
+        return self.parse_state(self.ask("play " + " ".join(str(p) for p in placements)))
 
     @staticmethod
     def parse_state(line: str) -> PlayState:

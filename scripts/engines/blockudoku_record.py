@@ -1,12 +1,12 @@
 """Blockudoku game records (protocol/records.md, "Blockudoku"): written and read here, the
 rules applied by the engine (the window replays a record through `position`/`play`;
-`blockudoku replay FILE` checks one from the command line)."""
+`blockudoku-lab replay FILE` checks one from the command line)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-from .base import ProtocolViolation
+from .errors import ProtocolViolation
 from .blockudoku import Placement
 from .pieces import Piece
 

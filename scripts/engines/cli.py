@@ -8,7 +8,8 @@ import os
 import sys
 from typing import Iterable, List, Optional, Sequence, Tuple, Type
 
-from .base import EngineError, EngineProblem, LineEngine
+from .base import LineEngine
+from .errors import EngineError, EngineProblem
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):

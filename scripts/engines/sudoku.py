@@ -4,9 +4,10 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-from .base import EngineError, LineEngine, MoveNotation, ProtocolViolation, parse_info
+from .base import LineEngine, MoveNotation, parse_info
+from .errors import ProtocolViolation
 
 Cell = Tuple[int, int]
 MODES = ("classic", "rows", "border", "random")
@@ -33,6 +34,7 @@ def value_char(value: int) -> str:
 
 
 def parse_value_char(ch: str) -> int:
+    """The value of one cell character: `.` is 0 (empty), then 1-9, A=10, B=11, ..."""
     if ch == ".":
         return 0
     if ch.isdigit():
@@ -105,6 +107,7 @@ class PlayReply:
 
     @staticmethod
     def parse(line: str) -> "PlayReply":
+        """Reads the one-line answer to `play`; ProtocolViolation when malformed."""
         tokens = line.split()
         try:
             if tokens[0] == "played":
@@ -138,7 +141,18 @@ class PlayReply:
 
 
 class SudokuEngine(LineEngine):
-    """A Competitive-Sudoku agent process."""
+    """A Competitive Sudoku agent process (protocol/competitive-sudoku.md), started and handshaken.
+
+    The command defaults to `sudoku-agent` from $ENGINE_BIN_DIR, target/release or PATH. Every
+    call waits with a timeout; an `error` answer raises EngineError (the engine's state is
+    unchanged), an ended process EngineDied with its exit code, a silent one EngineTimeout.
+    Use it as a context manager, or call `quit()`.
+
+    >>> with SudokuEngine() as engine:                              # doctest: +SKIP
+    ...     engine.position("2x2", "1.../..../..../....", mode="rows")
+    ...     engine.go(movetime=50).move
+    SudokuMove(row=0, col=1, value=3)
+    """
 
     binary_name = "sudoku-agent"
     protocol_name = "competitive-sudoku"
@@ -155,6 +169,7 @@ class SudokuEngine(LineEngine):
         allowed1: Optional[Iterable[Cell]] = None,
         allowed2: Optional[Iterable[Cell]] = None,
     ) -> str:
+        """The `position` line for a board of m x n blocks (see `position`)."""
         if mode is not None and mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}")
         parts = ["position", f"{m}x{n}", rows]
@@ -175,10 +190,32 @@ class SudokuEngine(LineEngine):
             parts += ["allowed2"] + _cells(allowed2)
         return " ".join(parts)
 
-    def position(self, m: int, n: int, rows: str, **kwargs) -> None:
-        self.command(self.position_line(m, n, rows, **kwargs))
+    def position(self, m: Union[int, str], n: Union[int, str, None] = None,
+                 rows: Union[str, Sequence[Sequence[int]], None] = None, **kwargs) -> None:
+        """Sets the position: the block shape (`m`, `n`, or one string `"3x3"`), the rows (a
+        string `1+2./..../...` as the protocol writes them, `+`/`-` marking player 1's/2's
+        cells, or a list of rows of ints), and by keyword `mode` (one of MODES), `turn` (1 or
+        2), `scores` (a pair), `taboo` (SudokuMoves) and `allowed1`/`allowed2` (the starting
+        cells, (row, col) 0-based). EngineError when the engine refuses it.
+
+        >>> engine.position("3x3", "." * 81, mode="rows")                  # doctest: +SKIP
+        >>> engine.position(2, 2, [[1, 0, 0, 0]] + [[0] * 4] * 3, turn=2)   # doctest: +SKIP
+        """
+        if isinstance(m, str):
+            shape = m.lower().split("x")
+            if len(shape) != 2 or not all(part.strip().isdigit() for part in shape):
+                raise ValueError(f"a block shape is written MxN (e.g. 3x3), got {m!r}")
+            if rows is not None:
+                raise TypeError("position(shape, rows): the shape string already gives m and n")
+            m, n, rows = int(shape[0]), int(shape[1]), n
+        if n is None or rows is None:
+            raise TypeError("position needs the block shape (m, n or 'MxN') and the rows")
+        if not isinstance(rows, str):
+            rows = rows_string(rows)
+        self.command(self.position_line(int(m), int(n), rows.replace("\n", "/").replace(" ", ""), **kwargs))
 
     def position_file(self, path: os.PathLike) -> None:
+        """`position file <path>`: a board file in either course-framework format."""
         path = os.fspath(path)
         if any(ch.isspace() for ch in path):
             raise ValueError("the protocol cannot carry a path with white space")
@@ -196,6 +233,15 @@ class SudokuEngine(LineEngine):
         on_propose: Optional[Callable[[SudokuMove], None]] = None,
         on_info: Optional[Callable[[Dict[str, object]], None]] = None,
     ) -> SearchResult:
+        """Searches the position for the side to move, to `movetime` ms, `nodes`, `depth`, or
+        until `stop` (`infinite`; `stop_after` seconds stops it for you). `on_propose` sees each
+        `propose` line as it comes (the course framework keeps the last), `on_info` each parsed
+        `info` line. The result's `move` is None for `bestmove none` (no playable cell).
+        Waits at most the limit plus `margin` seconds (EngineTimeout), or `timeout`.
+
+        >>> engine.go(movetime=100).move                                   # doctest: +SKIP
+        SudokuMove(row=4, col=4, value=5)
+        """
         line = self._go_line(movetime, nodes, infinite, {"depth": depth})
         result = SearchResult(None)
 
@@ -222,20 +268,11 @@ class SudokuEngine(LineEngine):
 
     def play(self, move: SudokuMove) -> PlayReply:
         """Applies a move with the referee's rules; EngineError when it is rejected."""
-        line = f"play {move}"
-        self.send(line)
-        answer = self.read_line(self.startup_timeout, line)
-        if answer.split()[:1] == ["error"]:
-            raise EngineError(answer.partition(" ")[2].strip(), line)
-        return PlayReply.parse(answer)
+        return PlayReply.parse(self.ask(f"play {move}"))
 
     def play_none(self) -> PlayReply:
         """Passes when the player to move has no playable cell."""
-        self.send("play none")
-        answer = self.read_line(self.startup_timeout, "play none")
-        if answer.split()[:1] == ["error"]:
-            raise EngineError(answer.partition(" ")[2].strip(), "play none")
-        return PlayReply.parse(answer)
+        return PlayReply.parse(self.ask("play none"))
 
     def state(self) -> "SudokuState":
         """The current position, read from `show`."""
@@ -263,6 +300,7 @@ class SudokuState:
 
     @property
     def size(self) -> int:
+        """The grid's side: m * n."""
         return self.m * self.n
 
     @staticmethod

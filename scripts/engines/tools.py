@@ -19,7 +19,8 @@ import subprocess
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-from .base import EngineProblem, find_binary
+from .base import find_binary
+from .errors import EngineProblem
 from .sudoku import parse_value_char, value_char
 
 Cell = Tuple[int, int]

@@ -13,7 +13,7 @@ Three kinds:
   a new game (seeded from the run's seed, the unit's index and the game's number) after each
   death, each game's first `burn_in` rounds left out (neither rounds nor a death are counted
   there). No unit waits on one long game, and every unit has the same exposure, so units spread
-  evenly over workers. The chain is driven here, one `blockudoku selfplay --games 1` per game,
+  evenly over workers. The chain is driven here, one `blockudoku-lab selfplay --games 1` per game,
   capped at the rounds still missing. With `probes` (`exact` or a number of hands) the engine
   drives the chain instead (`selfplay --games 1 --chain-rounds`, seeded from the run's seed
   and the unit's index), so that every measured round also gives the probe (the exact chance

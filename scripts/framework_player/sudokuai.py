@@ -173,6 +173,10 @@ def move_on_board(text: str, board) -> Optional[Tuple[int, int, int]]:
 
 
 def _die_with_parent() -> None:
+    """In the engine before exec (Linux): killed with this process, never orphaned.
+
+    The same rule as `engines.base.set_parent_death_signal`, kept here on purpose: this folder
+    is copied alone into the course framework, where the `engines` package is not installed."""
     if sys.platform.startswith("linux"):
         try:
             import ctypes

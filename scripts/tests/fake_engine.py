@@ -2,13 +2,16 @@
 """Small stand-in engines for the driver and front-end tests (not the real rules).
 
     fake_engine.py blockudoku [--die-on-go N] [--error-on-position] [--silent] [--exit-code C]
-                              [--hang-on-go] [--deaf-on-go] [--no-objective]
+                              [--hang-on-go] [--deaf-on-go] [--no-objective] [--use-movetime]
+                              [--two-bestmoves | --error-then-bestmove | --bestmove-then-error]
     fake_engine.py sudoku
     fake_engine.py selfplay --games N --seed S --jsonl FILE ...   (records for batch_eval)
 
 `blockudoku` speaks enough of `protocol blockudoku 1` for the driver and GUI tests: first-fit
 `go`, `play` that places and clears full rows/columns/boxes, score = cells placed + 18 per
-cleared region. The misbehaviours let the tests see a dead, erring or silent engine. It offers
+cleared region. The misbehaviours let the tests see a dead, erring or silent engine, and one
+that answers its first `go` twice: with a second `bestmove 1@r9c9` after the first, with an
+`error` followed by `bestmove 1@r9c9`, or with its bestmove followed by an `error`. It offers
 the `Objective` option (survive, points) of the real engine unless `--no-objective`; a combo option
 set to a value it does not list is an `error`.
 `sudoku` answers `go` with a few `propose` lines (first empty cells) and a `bestmove`.
@@ -147,6 +150,24 @@ def blockudoku(args):
                 out.write("error bad go\n")
                 out.flush()
                 continue
+            if "--use-movetime" in args and "movetime" in t:
+                # Thinks for the whole movetime (a real engine may answer sooner), or until `stop`.
+                import select
+                import time
+                end = time.monotonic() + int(t[t.index("movetime") + 1]) / 1000
+                while time.monotonic() < end:
+                    ready, _, _ = select.select([sys.stdin], [], [], end - time.monotonic())
+                    if ready:
+                        got = sys.stdin.readline().strip()
+                        if got in ("stop", ""):
+                            break
+                        if got == "isready":
+                            out.write("readyok\n")
+                            out.flush()
+            if gos == 1 and "--error-then-bestmove" in args:
+                out.write("error go refused by the fake\nbestmove 1@r9c9\n")
+                out.flush()
+                continue
             b, moves, ok = board, [], True
             for slot, p in enumerate(pieces, 1):
                 cells = shape(p)
@@ -158,6 +179,10 @@ def blockudoku(args):
                 moves.append(f"{slot}@r{spot[0] + 1}c{spot[1] + 1}")
             out.write("info nodes 1 time 0 pv " + " ".join(moves) + "\n")
             out.write(("bestmove " + " ".join(moves) if ok else "bestmove none") + "\n")
+            if gos == 1 and "--two-bestmoves" in args:
+                out.write("bestmove 1@r9c9\n")
+            if gos == 1 and "--bestmove-then-error" in args:
+                out.write("error a second answer from the fake\n")
         elif cmd == "play":
             b, s, st = board, score, streak
             used, err, cleared = [], None, 0
@@ -185,6 +210,10 @@ def blockudoku(args):
                 pieces = [p for i, p in enumerate(pieces, 1) if i not in used]
                 rows = "/".join(board[i:i + 9] for i in range(0, 81, 9))
                 out.write(f"position board {rows} pieces {' '.join(pieces) or 'none'} score {score} streak {streak} cleared {cleared}\n")
+        elif cmd == "fits":
+            words = ["-" if p == "-" else "1" if any(fits(board, shape(p), r, c) for r in range(9) for c in range(9)) else "0"
+                     for p in pieces]
+            out.write("fits " + (" ".join(words) if words else "none") + "\n")
         elif cmd == "catalogue":
             out.write("catalogue " + " ".join(f"{i}:{s}" for i, s in SHAPES.items()) + "\n")
         elif cmd == "quit":

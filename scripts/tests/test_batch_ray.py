@@ -24,7 +24,7 @@ import time
 
 import pytest
 
-from engines.testing import SCRIPTS, bin_dir, live_processes, real_binary
+from engine_testing import SCRIPTS, bin_dir, live_processes, real_binary
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is None,
                                 reason="the ray package is not installed (python3 -m pip install -e 'scripts[ray]')")
@@ -97,7 +97,7 @@ def cluster():
         shutil.rmtree(temp, ignore_errors=True)
 
 
-def batch(args, out, ray=None, engine="blockudoku"):
+def batch(args, out, ray=None, engine="blockudoku-lab"):
     cmd = [sys.executable, str(BATCH), *args, "--engine", str(bin_dir() / engine), "--out", str(out)]
     if ray:
         cmd += ["--ray", ray]
@@ -113,7 +113,7 @@ def run(cmd):
 @pytest.fixture(scope="module")
 def chains_here(tmp_path_factory):
     """The chain batch's summary on this machine, without Ray."""
-    real_binary("blockudoku")
+    real_binary("blockudoku-lab")
     return run(batch(CHAINS, tmp_path_factory.mktemp("here") / "chains.jsonl")).stdout
 
 

@@ -3,7 +3,7 @@ import json
 import subprocess
 import sys
 
-from engines.testing import FAKE, SCRIPTS, bin_dir, real_binary
+from engine_testing import FAKE, SCRIPTS, bin_dir, real_binary
 
 BATCH = SCRIPTS / "batch_eval.py"
 
@@ -104,7 +104,7 @@ def test_one_run_at_a_time_per_results_file(tmp_path):
 def test_probe_chains_pool_the_engines_own_chain_records(tmp_path):
     # With --probes the engine drives each chain: the unit's record is the one `selfplay
     # --chain-rounds` writes for the unit's seed, and the summary pools those records.
-    engine = real_binary("blockudoku")
+    engine = real_binary("blockudoku-lab")
     hard = SCRIPTS.parent / "crates" / "blockudoku" / "data" / "hard-pieces.txt"
     out = tmp_path / "probes.jsonl"
     args = ["blockudoku", "--agents", "default,default/nofit=36000", "--chains", "3", "--exposure", "400",

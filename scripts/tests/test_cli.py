@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from engines.testing import SCRIPTS, bin_dir
+from engine_testing import SCRIPTS, bin_dir
 
 # Every program in scripts/ (each runs as `python3 scripts/NAME.py`).
 TOOLS = sorted(p.name for p in SCRIPTS.glob("*.py"))

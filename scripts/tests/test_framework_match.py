@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from engines.testing import SCRIPTS, bin_dir, real_engine
+from engine_testing import SCRIPTS, bin_dir, real_engine
 
 from engines import SudokuEngine
 

@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engines.testing import bin_dir
+from engine_testing import bin_dir
 
 SCRIPT = Path(__file__).resolve().parent.parent / "go_latency.py"
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from engines.testing import FAKE, SCRIPTS, bin_dir, real_engine
+from engine_testing import FAKE, SCRIPTS, bin_dir, real_engine
 
 from engines import EngineError, SudokuEngine, SudokuMove
 

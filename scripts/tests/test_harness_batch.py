@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from engines.testing import FAKE, SCRIPTS, bin_dir, live_processes, real_engine
+from engine_testing import FAKE, SCRIPTS, bin_dir, live_processes, real_engine
 
 from engines import BlockudokuEngine, SudokuEngine
 
@@ -94,7 +94,7 @@ def test_blockudoku_batch_with_real_engine(tmp_path):
     real_engine("blockudoku", BlockudokuEngine).quit()
     out = tmp_path / "real.jsonl"
     proc = run_batch("blockudoku", "--agents", "default", "--seeds", "1-2", "--games", "2", "--max-rounds", "10",
-                     "--jobs", "2", "--engine", str(bin_dir() / "blockudoku"), "--out", str(out))
+                     "--jobs", "2", "--engine", str(bin_dir() / "blockudoku-lab"), "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     lines = [json.loads(l) for l in out.read_text().splitlines()]
     assert len(lines) == 2 and all(len(l["records"]) == 2 for l in lines)

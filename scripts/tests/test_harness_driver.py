@@ -3,7 +3,7 @@ import sys
 import time
 
 import pytest
-from engines.testing import fake_command, real_engine
+from engine_testing import fake_command, real_engine
 
 from engines import (
     BlockudokuEngine,
@@ -193,6 +193,59 @@ def test_engine_deaf_to_stop_is_killed():
     with pytest.raises(EngineTimeout):
         engine.go(movetime=20)
     assert not engine.alive
+
+
+# --- each answer matched to its request: an engine that answers one request twice ------------
+
+def test_second_bestmove_for_one_go_is_not_the_next_answer(caplog):
+    with BlockudokuEngine(fake_command("blockudoku", "--two-bestmoves")) as engine:
+        engine.position(pieces=[1])
+        assert engine.go(movetime=50).placements == [Placement(1, 1, 1)]
+        # The next go gets its own answer, not the extra `bestmove 1@r9c9` of the first.
+        assert engine.go(movetime=50).placements == [Placement(1, 1, 1)]
+        assert engine.play([Placement(1, 1, 1)]).board.count("#") == 1
+        assert list(engine.stray_lines) == [("go movetime 50", "bestmove 1@r9c9")]
+    assert any("bestmove 1@r9c9" in r.getMessage() and "go movetime 50" in r.getMessage() for r in caplog.records)
+
+
+def test_bestmove_after_an_error_is_not_the_next_answer():
+    with BlockudokuEngine(fake_command("blockudoku", "--error-then-bestmove")) as engine:
+        engine.position(pieces=[1])
+        with pytest.raises(EngineError) as info:
+            engine.go(movetime=50)
+        assert "refused by the fake" in info.value.message
+        # The `bestmove 1@r9c9` that followed the error answers nothing: not this play...
+        assert engine.play([Placement(1, 1, 1)]).board.count("#") == 1
+        engine.position(pieces=[1])
+        # ... nor this go.
+        assert engine.go(movetime=50).placements == [Placement(1, 1, 1)]
+        assert list(engine.stray_lines) == [("go movetime 50", "bestmove 1@r9c9")]
+
+
+def test_error_after_a_bestmove_is_not_blamed_on_the_next_request():
+    with BlockudokuEngine(fake_command("blockudoku", "--bestmove-then-error")) as engine:
+        engine.position(pieces=[1])
+        assert engine.go(movetime=50).placements == [Placement(1, 1, 1)]
+        engine.isready()  # the stray error is not this ping's
+        engine.position(pieces=[1, 2])  # nor this position's
+        assert engine.go(movetime=50).placements == [Placement(1, 1, 1), Placement(2, 1, 2)]
+        assert list(engine.stray_lines) == [("go movetime 50", "error a second answer from the fake")]
+
+
+def test_errors_still_reach_the_request_that_caused_them():
+    # The sync point before each request does not swallow the request's own error.
+    with BlockudokuEngine(fake_command("blockudoku", "--bestmove-then-error")) as engine:
+        engine.position(pieces=[1])
+        engine.go(movetime=50)
+        with pytest.raises(EngineError) as info:
+            engine.setoption("NoSuchOption", 1)
+        assert info.value.command == "setoption name NoSuchOption value 1"
+        assert info.value.message == "unknown option"
+        with pytest.raises(EngineError) as info:
+            engine.play(["1@r1c1", "1@r5c5"])
+        assert info.value.command == "play 1@r1c1 1@r5c5"
+        assert info.value.message.startswith("illegal placement")
+        assert len(engine.stray_lines) == 1
 
 
 def test_wrong_protocol_is_refused():

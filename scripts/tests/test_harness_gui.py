@@ -3,9 +3,12 @@
 Screenshots go to tests/artifacts/ (kept by CI as test artifacts, ignored by git)."""
 
 import pytest
-from engines.testing import fake_command, pump, real_engine, screenshot, wait_for
+from engine_testing import direct, fake_command, pump, real_engine, screenshot, settle, wait_for
 
 from engines import BlockudokuEngine, SudokuEngine, load_catalogue
+
+# The windows must never ask an engine on their Tk thread (engine_testing.forbid_tk_thread).
+pytestmark = pytest.mark.usefixtures("forbid_tk_thread")
 
 
 def blockudoku_engine(kind):
@@ -26,7 +29,7 @@ def drag(app, slot, row, col, steps=3):
         pump(app.root)
         previews.append(len(c.find_withtag("preview")))
     c.event_generate("<ButtonRelease-1>", x=x1, y=y1)
-    pump(app.root)
+    settle(app)
     return previews
 
 
@@ -40,14 +43,15 @@ def test_blockudoku_front_end(kind, tk_root, artifacts):
         catalogue = engine.catalogue()
         assert catalogue == load_catalogue()
         app = blockudoku_gui.BlockudokuApp(tk_root, engine, catalogue, seed=11, delay=10)
-        pump(tk_root, 0.2)
-        # About the original's 470x700, with a row for the Agent choice.
-        assert abs(tk_root.winfo_width() - 470) <= 10 and 690 <= tk_root.winfo_height() <= 750
+        settle(app)
+        # It opens within a 1366x768 screen.
+        assert tk_root.winfo_width() <= 1366 and tk_root.winfo_height() <= 700
         first_hand = list(app.game.hand)
         assert app.score_var.get() == "Score: 0" and all(app.fits)
 
         # Seeded deals are reproducible.
         app.new_game()
+        settle(app)
         assert app.game.hand == first_hand
 
         # Drag the first piece onto the middle of the board: preview while dragging, then placed.
@@ -67,28 +71,33 @@ def test_blockudoku_front_end(kind, tk_root, artifacts):
 
         # Undo restores the board and the hand.
         app.undo()
+        settle(app)
         assert app.game.board == "." * 81 and app.game.hand == first_hand and app.game.score == 0
 
         # Hint: the engine's sequence drawn on the board.
         app.show_hint()
+        settle(app)
         assert len(app.hint) == 3 and app.canvas.find_withtag("hint")
 
         # Pieces that fit nowhere are greyed out (the engine decides): one hole, a 1x1 and two 2x2.
         app.game.board, app.game.hand = "#" * 40 + "." + "#" * 40, [1, 28, 28]
         app.after_change()
+        settle(app)
         assert app.fits == [True, False, False] and len(app.canvas.find_withtag("grey")) == 8
         screenshot(tk_root, artifacts / f"blockudoku-gui-greyed-{kind}.png")
 
         # A full row clears (the engine's answer), and the cleared cells flash.
         app.game.board, app.game.hand = "." + "#" * 8 + "." * 72, [1, 28, 28]
         app.after_change()
+        settle(app)
         drag(app, 0, 0, 0)
         assert app.game.board == "." * 81 and "cleared 1 region" in app.status_var.get()
-        assert len(app.canvas.find_withtag("flash")) == 9
+        assert len(app.flashed) == 9
 
         # A hand that cannot be placed ends the game: message with the final score, new game.
         app.game.board, app.game.hand, app.game.score = "#" * 40 + "." + "#" * 40, [28, 28, 28], 77
         app.after_change()
+        settle(app)
         assert app.games_finished == [77] and app.game.board == "." * 81 and app.game.score == 0
         assert app.game_over_window is not None and app.game_over_window.winfo_exists()
         app.close_game_over()
@@ -97,13 +106,16 @@ def test_blockudoku_front_end(kind, tk_root, artifacts):
         scoring = engine.options.get("Scoring")
         if scoring and scoring.choices:
             app.set_scoring(scoring.choices[-1])
+            settle(app)
             assert "problem" not in app.status_var.get()
 
         agent = engine.options.get("Agent")
         if agent and agent.choices:
             app.set_option("Agent", agent.choices[0])
+            settle(app)
             assert "problem" not in app.status_var.get() and agent.choices[0] in app.status_var.get()
             app.set_option("Agent", agent.default)
+            settle(app)
 
         # The engine plays on its own, animating placement by placement.
         app.engine_button.invoke()
@@ -113,6 +125,7 @@ def test_blockudoku_front_end(kind, tk_root, artifacts):
         screenshot(tk_root, shot)
         app.engine_button.invoke()
         assert app.engine_button.cget("text") == "Start Engine" and not app.autoplay
+        settle(app)
         assert shot.stat().st_size > 2000
 
 
@@ -120,7 +133,8 @@ def sudoku_app(tk_root, engine, **kwargs):
     import sudoku_gui
 
     app = sudoku_gui.SudokuApp(tk_root, engine, **kwargs)
-    pump(tk_root, 0.1)
+    # The game has started (agents may go on playing: not waiting for the window to be idle).
+    assert wait_for(tk_root, lambda: app.state is not None, 60)
     return app
 
 
@@ -131,7 +145,7 @@ def click_cell(app, r, c):
 
 
 def value_button(app, value):
-    return app.values_frame.winfo_children()[value - 1]
+    return app.values_frame.items[value - 1]
 
 
 def test_sudoku_front_end(tk_root, artifacts, tmp_path):
@@ -140,13 +154,13 @@ def test_sudoku_front_end(tk_root, artifacts, tmp_path):
         engine.setoption("Threads", 1)
         app = sudoku_app(tk_root, engine, board="2x2", mode="classic", players=("human", "greedy"), movetime=20)
         assert app.state.size == 4 and app.state.turn == 1
-        assert len(app.values_frame.winfo_children()) == 5  # values 1-4 and Pass
+        assert len(app.values_frame.items) == 5  # values 1-4 and Pass
 
         # Human move: click a cell, click a value.
         click_cell(app, 0, 0)
         assert app.selected == (0, 0)
         value_button(app, 1).invoke()
-        pump(tk_root)
+        settle(app)
         assert app.state.values[0][0] == 1 and app.state.owners[0][0] == 1
         # The agent (player 2) answers by itself.
         assert wait_for(tk_root, lambda: app.state.turn == 1 and not app.thinking, 5)
@@ -158,7 +172,7 @@ def test_sudoku_front_end(tk_root, artifacts, tmp_path):
         before = [row[:] for row in app.state.values]
         click_cell(app, 0, empty_in_row0)
         value_button(app, 1).invoke()
-        pump(tk_root)
+        settle(app)
         assert app.state.values == before and app.state.turn == 1
         assert "1" in app.status_var.get()
 
@@ -175,10 +189,15 @@ def test_sudoku_front_end(tk_root, artifacts, tmp_path):
         app.movetime_var.set("2000")
         app.size_var.set("3x3")
         app.new_game()
-        assert wait_for(tk_root, lambda: app.thinking, 2)
+        assert wait_for(tk_root, lambda: app.thinking, 20)
+        app.player_vars[0].set("human")
+        app.player_vars[1].set("human")
         app.new_game()
-        assert not app.thinking and app.state.size == 9
-        engine.isready()  # the engine is in step with us again
+        assert not app.thinking
+        settle(app)
+        assert app.state.size == 9
+        with direct():
+            engine.isready()  # the engine is in step with us again
         app.movetime_var.set("20")
 
         # Board chooser: a 2024/25 board file with a taboo move, in rows mode.
@@ -190,23 +209,25 @@ def test_sudoku_front_end(tk_root, artifacts, tmp_path):
         app.player_vars[0].set("human")
         app.player_vars[1].set("human")
         app.new_game(str(board_file))
-        pump(tk_root, 0.1)
+        settle(app)
         assert "cannot" not in app.status_var.get(), app.status_var.get()
         assert app.state.values[0][0] == 1 and app.state.owners[3][3] == 2
         assert app.taboo_list.get(0, "end") == ("r1c2=2 start",)  # 1-based, found before the game
         assert app.mode_var.get() == "rows"  # the Mode box follows the file
         # A human with no playable cell passes with the Pass button (rows mode, row 0 full).
-        engine.position(2, 2, "1234/..../..../....", mode="rows", turn=1)
+        with direct():
+            engine.position(2, 2, "1234/..../..../....", mode="rows", turn=1)
         app.refresh()
+        settle(app)
         assert app.state.turn == 1
-        app.values_frame.winfo_children()[-1].invoke()  # Pass
-        pump(tk_root)
+        app.values_frame.items[-1].invoke()  # Pass
+        settle(app)
         assert app.state.turn == 2 and "passes" in app.status_var.get()
         # Size and mode chooser.
         app.size_var.set("2x3")
         app.mode_var.set("rows")
         app.new_game()
-        pump(tk_root, 0.1)
+        settle(app)
         assert (app.state.m, app.state.n, app.state.mode) == (2, 3, "rows")
         shot = screenshot(tk_root, artifacts / "sudoku-gui.png")
         assert shot.stat().st_size > 2000

@@ -7,9 +7,12 @@ import os
 import random
 import signal
 
-from engines.testing import fake_command, pump, real_engine, wait_for
+import pytest
+from engine_testing import direct, fake_command, real_engine, settle, wait_for
 
 from engines import BlockudokuEngine, EngineError
+
+pytestmark = pytest.mark.usefixtures("forbid_tk_thread")
 
 
 def choose(app, name, value):
@@ -18,7 +21,7 @@ def choose(app, name, value):
     assert value in box.cget("values")
     box.set(value)
     box.event_generate("<<ComboboxSelected>>")
-    pump(app.root)
+    settle(app)
 
 
 def sent(engine, prefix):
@@ -27,8 +30,9 @@ def sent(engine, prefix):
 
 
 def answer(engine, board, hand):
-    engine.position(board, hand)
-    return [str(p) for p in engine.go().placements]
+    with direct():  # the test's own engines, not the window's
+        engine.position(board, hand)
+        return [str(p) for p in engine.go().placements]
 
 
 def discriminating_position(default, strong):
@@ -50,8 +54,9 @@ def discriminating_position(default, strong):
 def hint(app, board, hand):
     app.game.board, app.game.hand = board, list(hand)
     app.after_change()
+    settle(app)
     app.hint_button.invoke()
-    pump(app.root)
+    settle(app)
     return [str(p) for _, p in app.hint]
 
 
@@ -66,7 +71,7 @@ def test_agent_choice_reaches_hint_autoplay_new_game_and_restart(tk_root):  # no
         strong.setoption("Agent", "strong")
         board, hand, by_default, by_strong = discriminating_position(default, strong)
         app = blockudoku_gui.BlockudokuApp(tk_root, engine, engine.catalogue(), seed=3, delay=10)
-        pump(tk_root, 0.1)
+        settle(app)
         assert app.agent_var.get() == "default" and not sent(engine, "setoption")
 
         # Chosen in the window: sent at once, and the next Hint (a bare `go`: Engine ms is 0)
@@ -77,8 +82,9 @@ def test_agent_choice_reaches_hint_autoplay_new_game_and_restart(tk_root):  # no
         assert hint(app, board, hand) == by_strong
         assert sent(engine, "go")[-1] == "go"
         assert app.status_var.get().startswith("hint (strong): piece ")
-        default.position(board, hand)
-        default.play(by_strong)  # raises EngineError if any placement were illegal
+        with direct():
+            default.position(board, hand)
+            default.play(by_strong)  # raises EngineError if any placement were illegal
 
         # Back to default.
         choose(app, "Agent", "default")
@@ -87,11 +93,13 @@ def test_agent_choice_reaches_hint_autoplay_new_game_and_restart(tk_root):  # no
         # Kept across New game (the window's choice and the engine's).
         choose(app, "Agent", "strong")
         app.new_game()
+        settle(app)
         assert app.agent_var.get() == "strong" and hint(app, board, hand) == by_strong
 
         # A movetime is named in the status line and sent with the search.
         app.movetime_var.set("30")
         app.hint_button.invoke()
+        settle(app)
         assert sent(engine, "go")[-1] == "go movetime 30"
         assert app.status_var.get().startswith("hint (strong, 30 ms): piece ")
         app.movetime_var.set("0")
@@ -100,18 +108,23 @@ def test_agent_choice_reaches_hint_autoplay_new_game_and_restart(tk_root):  # no
         searches = []
         search = app.search
 
-        def recorded():
+        def recorded(done):
             position = (app.game.board, [pid for pid in app.game.hand if pid is not None])
-            seq = search()
-            searches.append((position, [str(p) for _, p in seq or []]))
-            return seq
+
+            def got(seq):
+                searches.append((position, [str(p) for _, p in seq or []]))
+                done(seq)
+
+            search(got)
 
         app.search = recorded
         app.game.board, app.game.hand = board, list(hand)
         app.after_change()
+        settle(app)
         app.engine_button.invoke()
         assert wait_for(tk_root, lambda: len(searches) >= 3 or app.games_finished, 30)
         app.stop_engine()
+        settle(app)
         del app.search
         assert searches[0] == ((board, hand), by_strong)
         for (b, h), seq in searches:
@@ -121,7 +134,7 @@ def test_agent_choice_reaches_hint_autoplay_new_game_and_restart(tk_root):  # no
         os.kill(engine.proc.pid, signal.SIGKILL)
         assert wait_for(tk_root, lambda: app.engine_reports > 0, 10)
         app.restart_button.invoke()
-        pump(tk_root, 0.1)
+        settle(app)
         assert app.engine is not engine and app.engine.alive
         assert "setoption name Agent value strong" in sent(app.engine, "setoption")
         assert hint(app, board, hand) == by_strong
@@ -145,7 +158,7 @@ def test_agent_chosen_while_engine_dead_is_given_to_the_restarted_engine(tk_root
         choose(app, "Objective", "points")
         assert app.engine_reports == 1
         app.restart_button.invoke()
-        pump(tk_root, 0.1)
+        settle(app)
         assert sent(app.engine, "setoption") == ["setoption name Agent value seed",
                                                  "setoption name Objective value points"]
         assert app.engine.settings == {"Agent": "seed", "Objective": "points"}
@@ -159,14 +172,16 @@ def window(tk_root, engine):
 
     import blockudoku_gui
 
-    app = blockudoku_gui.BlockudokuApp(tk.Toplevel(tk_root), engine, engine.catalogue(), seed=3)
-    pump(tk_root, 0.1)
+    with direct():
+        catalogue = engine.catalogue()
+    app = blockudoku_gui.BlockudokuApp(tk.Toplevel(tk_root), engine, catalogue, seed=3)
+    settle(app)
     return app
 
 
 def close(app):
+    app.close()
     app.engine.quit()
-    app.root.destroy()
 
 
 def test_objective_choice_only_from_engines_that_offer_it(tk_root):  # noqa: F811
@@ -177,18 +192,20 @@ def test_objective_choice_only_from_engines_that_offer_it(tk_root):  # noqa: F81
         assert box.winfo_ismapped() and list(box.cget("values")) == ["survive", "points"]
         assert box.get() == "survive"
         labels = [w.cget("text") for w in box.master.winfo_children() if w.winfo_class() == "Label"]
-        assert labels == ["Agent", "Objective"]
+        assert labels == ["Objective"] and "Agent" in app.choice_boxes
         choose(app, "Objective", "points")
         assert sent(engine, "setoption") == ["setoption name Objective value points"]
         assert app.status_var.get() == "Objective: points"
         # A value the engine refuses is reported and the window shows the engine's value again.
         app.set_option("Objective", "nonsense")
+        settle(app)
         assert "engine problem" in app.status_var.get() and box.get() == "points"
     finally:
         close(app)
 
     for command in (fake_command("blockudoku", "--no-objective"), None):
-        engine = BlockudokuEngine(command) if command else real_engine("blockudoku", BlockudokuEngine)
+        with direct():
+            engine = BlockudokuEngine(command) if command else real_engine("blockudoku", BlockudokuEngine)
         app = window(tk_root, engine)
         try:
             # Today's binary has no Objective; once it has, the window offers it.
@@ -196,6 +213,7 @@ def test_objective_choice_only_from_engines_that_offer_it(tk_root):  # noqa: F81
             if command:
                 assert "Objective" not in app.choice_boxes and "Agent" in app.choice_boxes
             app.hint_button.invoke()
+            settle(app)
             assert len(app.hint) == 3
             assert not sent(engine, "setoption name Objective")
         finally:
@@ -215,10 +233,13 @@ def test_fake_engine_refuses_unknown_combo_values():
 
 def test_window_starts_with_the_agent_the_engine_was_given(tk_root):  # noqa: F811
     # What `blockudoku_gui.py --agent seed` does before opening the window.
-    app = window(tk_root, BlockudokuEngine(fake_command("blockudoku"), options={"Agent": "seed"}))
+    with direct():
+        engine = BlockudokuEngine(fake_command("blockudoku"), options={"Agent": "seed"})
+    app = window(tk_root, engine)
     try:
         assert app.agent_var.get() == "seed" and app.choice_boxes["Objective"].get() == "survive"
         app.hint_button.invoke()
+        settle(app)
         assert app.status_var.get().startswith("hint (seed): piece ")
     finally:
         close(app)

@@ -1,22 +1,27 @@
 """The Blockudoku window's analysis board and game records under a virtual display, driving the
 real engine with synthetic mouse events: a board and hand set up by clicks, drags and the
 palette, the engine's answer and panel read back; a game saved, loaded and replayed to the same
-position; a `selfplay --record` record replayed by `blockudoku replay` and by the window.
+position; a `selfplay --record` record replayed by `blockudoku-lab replay` and by the window.
 Screenshots go to tests/artifacts/."""
 import subprocess
 
-from engines.testing import pump, real_binary, real_engine, screenshot, wait_for
+import pytest
+from engine_testing import direct, pump, real_binary, real_engine, screenshot, settle, wait_for
 from test_harness_gui import drag
 
 from engines import BlockudokuEngine
 from engines.blockudoku_record import parse_record
 
+pytestmark = pytest.mark.usefixtures("forbid_tk_thread")
+
 
 def app_for(tk_root, engine, **kwargs):
     import blockudoku_gui
 
-    app = blockudoku_gui.BlockudokuApp(tk_root, engine, engine.catalogue(), delay=10, **kwargs)
-    pump(tk_root, 0.2)
+    with direct():
+        catalogue = engine.catalogue()
+    app = blockudoku_gui.BlockudokuApp(tk_root, engine, catalogue, delay=10, **kwargs)
+    settle(app)
     return app
 
 
@@ -62,7 +67,7 @@ def test_analysis_board_set_up_by_mouse(tk_root, artifacts):
         app.edit_streak_var.set("2")
         app.lines_var.set("3")
         app.analyse_button.invoke()
-        pump(tk_root, 0.2)
+        settle(app)
         # Line 1 fills r9c9 with the single cell (slot 1): a row clears with the streak's bonus.
         lines = app.analysis
         assert len(lines) == 3 and app.panel.size() == 3
@@ -76,9 +81,25 @@ def test_analysis_board_set_up_by_mouse(tk_root, artifacts):
         for k, line in enumerate(lines):
             row = app.panel.get(k)
             assert " ".join(str(p) for p in line.placements) in row
-            assert f"{100 * line.dead_chance:6.3f}%" in row and f"+{line.points}" in row
-        labels = {c.itemcget(i, "text") for i in c.find_withtag("hint") if c.type(i) == "text"}
-        assert labels == {"1", "3"}
+            assert f" {100 * line.dead_chance:.3f}%" in row and f"+{line.points}" in row
+        # The line is shown placement by placement: first the board as it is with the first
+        # placement labelled with its tray slot, then the board the engine's `play` leaves
+        # after each placement (its clears done), the next placement drawn on it.
+        def labels():
+            return {c.itemcget(i, "text") for i in c.find_withtag("hint") if c.type(i) == "text"}
+
+        first, second = best.placements
+        assert labels() == {str(first.slot)} and app.line_step_var.get() == "placement 1 of 2"
+        app.step_line(1)
+        with direct():
+            engine.position(app.game.board, app.game.hand, 40, 2)
+            after_first = engine.play([first]).board
+        assert app.shown_board == after_first and labels() == {str(second.slot)}
+        assert first.slot - 1 in app.shown_played and not c.find_withtag(f"hand{first.slot - 1}")
+        app.step_line(1)
+        assert app.shown_board == best.board and labels() == set() and app.line_step_var.get() == "after all 2"
+        app.step_line(-2)
+        assert app.shown_board == app.game.board
         assert app.position_var.get().startswith("position board") and " - " in app.position_var.get()
         screenshot(tk_root, artifacts / "blockudoku-gui-analysis.png")
 
@@ -86,21 +107,24 @@ def test_analysis_board_set_up_by_mouse(tk_root, artifacts):
         app.panel.selection_clear(0, "end")
         app.panel.selection_set(1)
         app.show_analysis_line()
-        assert app.hint == [(p.slot - 1, p) for p in lines[1].placements]
+        assert app.hint == [(p.slot - 1, p) for p in lines[1].placements[:1]]
 
         # A pasted position line sets everything; a bad one is refused in a dialog.
         app.position_var.set("position board ########./........./........./........./........./"
                              "........./........./........./......... pieces - 1 - score 5 streak 0")
         app.paste_position()
+        settle(app)
         assert app.game.hand == [None, 1, None] and app.game.score == 5 and app.game.board[:9] == "########."
         app.position_var.set("position board nonsense pieces 1")
         app.paste_position()
+        settle(app)
         assert "refuses" in app.last_error and app.error_window.winfo_exists()
         assert app.game.score == 5  # unchanged
         screenshot(tk_root, artifacts / "blockudoku-gui-analysis-error.png")
 
         # Back to the game: the game that was on is there again.
-        app.analysis_button.invoke()
+        app.leave_button.invoke()
+        settle(app)
         assert not app.analysing and app.game.board == "." * 81 and all(p is not None for p in app.game.hand)
 
 
@@ -115,6 +139,7 @@ def test_hint_labels_stop_and_scaling(tk_root, artifacts):
         # The hint labels each cell with its piece's tray slot, as the status line names it.
         drag(app, 1, 0, 0)
         app.show_hint()
+        settle(app)
         for slot, placement in app.hint:
             assert f"piece {slot + 1} at r{placement.row}c{placement.col}" in app.status_var.get()
             cells = len(app.catalogue[app.game.hand[slot]].cells)
@@ -124,11 +149,11 @@ def test_hint_labels_stop_and_scaling(tk_root, artifacts):
         app.engine_button.invoke()
         assert wait_for(tk_root, lambda: bool(app.hint), 10)
         app.engine_button.invoke()
-        pump(tk_root, 0.1)
+        settle(app)
         assert not app.hint and not c.find_withtag("hint")
         # The board scales with the window.
         small = app.layout.cell
-        tk_root.geometry("760x1000")
+        tk_root.geometry("1400x1000")
         assert wait_for(tk_root, lambda: app.layout.cell > small, 5)
         x0, y0, x1, y1 = c.bbox("cell")
         assert x1 - x0 >= 9 * app.layout.cell and app.layout.cell >= small + 10
@@ -143,8 +168,9 @@ def test_save_load_replay_and_analyse_from_a_move(tk_root, artifacts, tmp_path):
         app.engine_button.invoke()
         assert wait_for(tk_root, lambda: app.game.placed >= 5, 20)
         app.engine_button.invoke()
-        pump(tk_root, 0.1)
+        settle(app)
         app.show_hint()
+        settle(app)
         slot, target = app.hint[0]
         drag(app, slot, target.row - 1, target.col - 1)
         placed = app.game.placed
@@ -154,15 +180,16 @@ def test_save_load_replay_and_analyse_from_a_move(tk_root, artifacts, tmp_path):
         text = path.read_text()
         assert text.startswith("blockudoku-record 1\n") and text.endswith("end\n") and "set catalogue" in text
         # The engine's replay agrees with the window.
-        out = subprocess.run([str(real_binary("blockudoku")), "replay", str(path)], capture_output=True, text=True)
+        out = subprocess.run([str(real_binary("blockudoku-lab")), "replay", str(path)], capture_output=True, text=True)
         assert out.returncode == 0, out.stderr
         assert f"score {shown[2]} " in out.stdout.splitlines()[0]
         assert out.stdout.splitlines()[1].split()[2].replace("/", "") == shown[0]
 
         # A new game, then the record loaded: the replay ends on the saved position.
         app.new_game()
+        settle(app)
         assert app.load_record(str(path))
-        pump(tk_root, 0.1)
+        settle(app)
         assert app.replay_bar.winfo_ismapped() and app.replay_at == placed
         assert (app.game.board, app.game.hand, app.game.score, app.game.streak) == tuple(shown)
         screenshot(tk_root, artifacts / "blockudoku-gui-replay-end.png")
@@ -180,19 +207,20 @@ def test_save_load_replay_and_analyse_from_a_move(tk_root, artifacts, tmp_path):
         app.analysis_button.invoke()
         assert app.analysing and app.game.board == at_three
         app.analyse_button.invoke()
-        pump(tk_root, 0.1)
+        settle(app)
         assert app.analysis and app.panel.size() == len(app.analysis)
         screenshot(tk_root, artifacts / "blockudoku-gui-replay-analysis.png")
 
         # A record with an illegal step is refused in a dialog naming it.
         bad = text.replace("play ", "play 9", 1)
         (tmp_path / "bad.bkr").write_text(bad)
-        assert not app.load_record(str(tmp_path / "bad.bkr"))
+        app.load_record(str(tmp_path / "bad.bkr"))
+        settle(app)
         assert "line" in app.last_error and app.error_window.winfo_exists()
 
 
 def test_selfplay_record_replays_to_the_reported_score(tk_root, tmp_path):
-    binary = str(real_binary("blockudoku"))
+    binary = str(real_binary("blockudoku-lab"))
     path = tmp_path / "selfplay.bkr"
     run = subprocess.run([binary, "selfplay", "--games", "2", "--seed", "5", "--max-rounds", "30",
                           "--record", str(path)], capture_output=True, text=True, timeout=120)
@@ -217,6 +245,7 @@ def test_selfplay_record_replays_to_the_reported_score(tk_root, tmp_path):
         record = parse_record(path.read_text(), app.catalogue)
         index = [g.index for g in record.games].index("1")
         assert app.load_record(str(path), index)
+        settle(app)
         assert app.game.score == reported["1"][1]
         header = next(k for k in range(0, len(lines), 2) if lines[k].split()[1] == "1")
         final_board = lines[header + 1].split()[2].replace("/", "")

@@ -4,10 +4,13 @@ kept, and the restarted engine is given it and plays on. Screenshots go to tests
 import os
 import signal
 
-from engines.testing import pump, real_engine, screenshot, wait_for
+import pytest
+from engine_testing import direct, pump, real_engine, screenshot, settle, wait_for
 from test_harness_gui import drag, sudoku_app
 
 from engines import BlockudokuEngine, SudokuEngine
+
+pytestmark = pytest.mark.usefixtures("forbid_tk_thread")
 
 
 def kill(engine):
@@ -20,8 +23,9 @@ def test_blockudoku_engine_killed_mid_game(tk_root, artifacts):  # noqa: F811
     engine = real_engine("blockudoku", BlockudokuEngine)
     app = blockudoku_gui.BlockudokuApp(tk_root, engine, engine.catalogue(), seed=5, delay=10)
     try:
-        pump(tk_root, 0.1)
+        settle(app)
         app.set_scoring("classic")
+        settle(app)
         drag(app, 0, 0, 0)
         assert app.game.placed == 1
         # The engine plays on its own; kill it while it does.
@@ -46,7 +50,7 @@ def test_blockudoku_engine_killed_mid_game(tk_root, artifacts):  # noqa: F811
 
         # Restart: a new process with the same options, the same game, and play goes on.
         app.restart_button.invoke()
-        pump(tk_root, 0.1)
+        settle(app)
         assert app.engine is not engine and app.engine.alive and app.engine.settings.get("Scoring") == "classic"
         assert not app.restart_button.winfo_ismapped() and "restarted" in app.status_var.get()
         assert (app.game.board, app.game.hand, app.game.score) == kept[:3]
@@ -83,16 +87,18 @@ def test_sudoku_engine_killed_mid_game(tk_root, artifacts):  # noqa: F811
         app.canvas.event_generate("<ButtonPress-1>", x=x, y=y)
         app.new_game()
         pump(tk_root, 0.8)
+        settle(app)
         assert app.engine_reports == 1 and app.status_var.get() == message
         assert app.state is kept and app.canvas.find_withtag("cell")
         screenshot(tk_root, artifacts / "sudoku-gui-engine-killed.png")
 
         # Restart: the new engine is given the same game (set-up and moves through `play`).
         app.restart_button.invoke()
-        pump(tk_root, 0.1)
+        settle(app)
         assert app.engine is not engine and app.engine.alive and app.engine.settings.get("Threads") == 1
         assert not app.restart_button.winfo_ismapped() and "restarted" in app.status_var.get()
-        now = app.engine.state()
+        with direct():
+            now = app.engine.state()
         assert (now.values, now.owners, now.scores, now.turn, now.taboo) == \
                (kept.values, kept.owners, kept.scores, kept.turn, kept.taboo)
         # And the game goes on to its end with the agents.
@@ -103,6 +109,6 @@ def test_sudoku_engine_killed_mid_game(tk_root, artifacts):  # noqa: F811
         assert app.state.result in ("1", "2", "draw") and app.engine_reports == 1
         screenshot(tk_root, artifacts / "sudoku-gui-engine-restarted.png")
     finally:
-        app.cancel_search()
+        app.close()
         app.engine.quit()
         engine.kill()

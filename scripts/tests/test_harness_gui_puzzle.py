@@ -1,8 +1,11 @@
 """The puzzle mode of the sudoku front end under a virtual display, driven by synthetic clicks
 and keys, with the real sudoku-agent as referee and solver. Screenshots go to tests/artifacts/."""
-from engines.testing import bin_dir, pump, screenshot, wait_for
+import pytest
+from engine_testing import bin_dir, direct, pump, screenshot, settle, wait_for
 
 from engines.tools import SHAPES, Grid
+
+pytestmark = pytest.mark.usefixtures("forbid_tk_thread")
 
 PUZZLE = "..39428....7.63.42.49...3..492.75..1136.9.58.5..31........314.936.4...5..2.587..."
 SOLUTION = Grid.parse("613942875857163942249758316492875631136294587578316294785631429361429758924587163")
@@ -13,7 +16,7 @@ def puzzle_app(root, tools, **kwargs):
 
     kwargs.setdefault("animate_ms", 5)
     app = sudoku_puzzle_gui.PuzzleApp(root, tools, **kwargs)
-    pump(root, 0.1)
+    settle(app)
     app.canvas.focus_force()
     pump(root)
     return app
@@ -28,7 +31,7 @@ def click(app, r, c):
 
 def key(app, keysym, ctrl=False):
     app.canvas.event_generate("<Control-KeyPress>" if ctrl else "<KeyPress>", keysym=keysym)
-    pump(app.root)
+    settle(app)
 
 
 def shown(app, r, c, tag):
@@ -42,7 +45,7 @@ def shown(app, r, c, tag):
 def test_puzzle_play(tk_root, tools, artifacts, tmp_path):  # noqa: F811
     app = puzzle_app(tk_root, tools, puzzle=Grid.parse(PUZZLE))
     assert app.solution.status == "unique" and "one solution" in app.status_var.get()
-    assert len(app.values_frame.winfo_children()) == 10  # 1-9 and Erase
+    assert len(app.values_frame.items) == 10  # 1-9 and Erase
     assert shown(app, 0, 2, "given") == ["3"]
 
     # A refused entry: 3 is in row 0 already; the engine's referee says why.
@@ -75,8 +78,8 @@ def test_puzzle_play(tk_root, tools, artifacts, tmp_path):  # noqa: F811
     key(app, "5", ctrl=True)
     assert app.marks[(0, 1)] == {1}
     app.pencil_var.set(True)
-    app.values_frame.winfo_children()[7].invoke()  # 8
-    pump(tk_root)
+    app.values_frame.items[7].invoke()  # 8
+    settle(app)
     assert app.marks[(0, 1)] == {1, 8} and (0, 1) not in app.entries
     app.pencil_var.set(False)
 
@@ -93,7 +96,7 @@ def test_puzzle_play(tk_root, tools, artifacts, tmp_path):  # noqa: F811
     click(app, 1, 0)
     key(app, "8")  # correct
     app.check_button.invoke()
-    pump(tk_root)
+    settle(app)
     assert app.wrong == {(0, 1)} and shown(app, 0, 1, "wrong") == ["5"]
     assert "1 of your 2 entries" in app.status_var.get()
     assert wait_for(tk_root, lambda: shown(app, 0, 7, "candidate"), 20)  # the candidates of the new grid
@@ -102,7 +105,7 @@ def test_puzzle_play(tk_root, tools, artifacts, tmp_path):  # noqa: F811
     # Hint: a correct value from the engine's solution, on the selected empty cell.
     click(app, 0, 0)
     app.hint_button.invoke()
-    pump(tk_root)
+    settle(app)
     assert app.entries[(0, 0)] == 6 and (0, 0) in app.hinted and shown(app, 0, 0, "hint") == ["6"]
 
     # Save and open again: the givens as a line the tools read, the entries restored.
@@ -111,9 +114,10 @@ def test_puzzle_play(tk_root, tools, artifacts, tmp_path):  # noqa: F811
     assert PUZZLE in saved.read_text().splitlines()
     entries = dict(app.entries)
     app.reset_button.invoke()
-    pump(tk_root)
+    settle(app)
     assert app.entries == {} and app.grid() == Grid.parse(PUZZLE)
     assert app.open_path(str(saved))
+    settle(app)
     assert app.entries == entries and app.givens == Grid.parse(PUZZLE)
 
     # Solve, animated cell by cell: the wrong entry is replaced, then the solved banner.
@@ -128,10 +132,11 @@ def test_puzzle_play(tk_root, tools, artifacts, tmp_path):  # noqa: F811
 
 
 def test_player_solves_4x4_and_puzzle_messages(tk_root, tools, artifacts, tmp_path):  # noqa: F811
-    puzzle = tools.generate("2x2", difficulty="hard", seed=3)[0]
-    solution = tools.solve(puzzle).grid
+    with direct():
+        puzzle = tools.generate("2x2", difficulty="hard", seed=3)[0]
+        solution = tools.solve(puzzle).grid
     app = puzzle_app(tk_root, tools, puzzle=puzzle)
-    assert len(app.values_frame.winfo_children()) == 5
+    assert len(app.values_frame.items) == 5
     empties = puzzle.empty_cells()
     for r, c in empties:
         assert not app.banner.winfo_ismapped()
@@ -148,24 +153,31 @@ def test_player_solves_4x4_and_puzzle_messages(tk_root, tools, artifacts, tmp_pa
     none_file = tmp_path / "none.txt"
     none_file.write_text("# no solution\n2x2 12../..34/..../....\n")
     assert app.open_path(str(none_file))
+    settle(app)
     assert "no solution" in app.status_var.get() and not app.banner.winfo_ismapped()
     assert not app.hint() and not app.solve() and app.check() is None
     several = tmp_path / "several.txt"
     several.write_text("2x2 1.../..../..../....\n")
     assert app.open_path(str(several))
+    settle(app)
     assert "several solutions" in app.status_var.get()
     assert app.check() is None and "exactly one solution" in app.status_var.get()
     app.animate_var.set(False)
-    assert app.solve() and app.solved_after is not None and app.grid().get(0, 0) == 1
+    assert app.solve()
+    settle(app)
+    assert app.solved_after is not None and app.grid().get(0, 0) == 1
     # A file breaking a rule is refused by the engine; the puzzle on screen stays.
     bad = tmp_path / "bad.txt"
     bad.write_text("2x2 11../..../..../....\n")
-    assert not app.open_path(str(bad))
+    app.open_path(str(bad))
+    settle(app)
     assert "appears twice" in app.status_var.get() and app.givens == Grid.parse("2x2 1.../..../..../....")
     # An 81-character line opens as 9x9.
     line = tmp_path / "line.txt"
     line.write_text(PUZZLE + "\n")
-    assert app.open_path(str(line)) and app.givens.size == 9 and len(app.values_frame.winfo_children()) == 10
+    assert app.open_path(str(line))
+    settle(app)
+    assert app.givens.size == 9 and len(app.values_frame.items) == 10
 
 
 def test_new_with_seed_and_each_size(tk_root, tools, artifacts):  # noqa: F811
@@ -173,14 +185,15 @@ def test_new_with_seed_and_each_size(tk_root, tools, artifacts):  # noqa: F811
 
     app = puzzle_app(tk_root, tools, seed=5)
     first = app.givens
-    assert first == tools.generate("3x3", difficulty="easy", seed=5)[0]
+    with direct():
+        assert first == tools.generate("3x3", difficulty="easy", seed=5)[0]
     assert app.seed_var.get() == "6"
     app.new_button.invoke()
-    pump(tk_root)
+    settle(app)
     assert app.givens != first
     app.seed_var.set("5")
     app.new_button.invoke()
-    pump(tk_root)
+    settle(app)
     assert app.givens == first and "seed 5" in app.title_var.get()
 
     for shape in SHAPES:
@@ -189,10 +202,11 @@ def test_new_with_seed_and_each_size(tk_root, tools, artifacts):  # noqa: F811
         app.difficulty_var.set("medium")
         app.seed_var.set("7")
         app.new_button.invoke()
-        pump(tk_root)
+        settle(app)
         g = app.givens
-        assert g.shape == shape and g == tools.generate(shape, difficulty="medium", seed=7)[0]
-        assert len(app.values_frame.winfo_children()) == g.size + 1
+        with direct():
+            assert g.shape == shape and g == tools.generate(shape, difficulty="medium", seed=7)[0]
+        assert len(app.values_frame.items) == g.size + 1
         assert len(app.canvas.find_withtag("given")) == g.filled()
         # Block lines: thick every m rows and n columns.
         thick = [i for i in app.canvas.find_all() if app.canvas.type(i) == "line" and app.canvas.itemcget(i, "width") == "3.0"]
@@ -201,12 +215,13 @@ def test_new_with_seed_and_each_size(tk_root, tools, artifacts):  # noqa: F811
         r, c = g.empty_cells()[0]
         click(app, r, c)
         app.hint_button.invoke()
-        pump(tk_root)
+        settle(app)
         assert (r, c) in app.entries and (r, c) in app.hinted
         app.animate_var.set(False)
         app.solve_button.invoke()
-        pump(tk_root)
-        assert app.solved_after is not None and tools.check(app.grid()) == (True, "ok")
+        settle(app)
+        with direct():
+            assert app.solved_after is not None and tools.check(app.grid()) == (True, "ok")
         screenshot(tk_root, artifacts / f"sudoku-puzzle-{size}.png")
         app.animate_var.set(True)
 
@@ -215,6 +230,7 @@ def test_new_with_seed_and_each_size(tk_root, tools, artifacts):  # noqa: F811
     assert len(labels) == 45 and labels[0].startswith("4x4 ")
     app.premade_var.set("16x16 hard 2")
     app.load_premade()
+    settle(app)
     assert app.givens.size == 16 and app.solution.status == "unique"
 
 
@@ -226,19 +242,20 @@ def test_mode_switch(tk_root, tools):  # noqa: F811
     window = sudoku_gui.Window(tk_root, args)
     try:
         app = window.start("puzzle")
-        pump(tk_root, 0.1)
-        assert isinstance(app, sudoku_gui.PuzzleApp) and app.givens == tools.generate("2x3", "easy", seed=4)[0]
+        settle(app)
+        with direct():
+            assert isinstance(app, sudoku_gui.PuzzleApp) and app.givens == tools.generate("2x3", "easy", seed=4)[0]
         # The Mode choice in the puzzle window brings the competitive game...
         app.mode_var.set("classic")
-        app.switch_mode()
-        pump(tk_root, 0.2)
+        app.switch_mode()  # the engine starts on a worker: the window shows the game when it is ready
+        assert wait_for(tk_root, lambda: isinstance(window.app, sudoku_gui.SudokuApp) and window.app.state is not None, 30)
         game = window.app
         assert isinstance(game, sudoku_gui.SudokuApp) and game.state.size == 6 and app.closed
         # ... and its Mode choice `puzzle` with New game brings the puzzle back.
         game.player_vars[1].set("human")
         game.mode_var.set("puzzle")
         game.new_game()
-        pump(tk_root, 0.2)
+        settle(window.app)
         assert isinstance(window.app, sudoku_gui.PuzzleApp) and game.closed and not game.engine.alive
     finally:
         window.close()

@@ -9,10 +9,12 @@ import subprocess
 import sys
 
 import pytest
-from engines.testing import SCRIPTS, pump, real_binary, real_engine, screenshot, wait_for
+from engine_testing import SCRIPTS, real_binary, real_engine, screenshot, settle, wait_for
 
 from engines import SudokuEngine, record
 from test_harness_gui import click_cell, sudoku_app, value_button
+
+pytestmark = pytest.mark.usefixtures("forbid_tk_thread")
 
 # A classic 2x2 game in which player 2's last move (row 4, column 4, value 2) leaves the sudoku
 # without a solution: the referee makes it taboo.
@@ -29,7 +31,7 @@ def play_opening(app, tk_root):
     for r, c, v in OPENING:
         click_cell(app, r, c)
         value_button(app, v).invoke()
-        pump(tk_root)
+        settle(app)
 
 
 def test_hint_and_analysis_panel(tk_root, artifacts):
@@ -40,7 +42,7 @@ def test_hint_and_analysis_panel(tk_root, artifacts):
         assert sorted(labels, key=int) == sorted([str(k) for k in range(1, 10)] * 2, key=int)
         click_cell(app, 4, 4)
         value_button(app, 5).invoke()
-        pump(tk_root)
+        settle(app)
         assert app.move_list.get(1) == "1. P1 r5c5=5"
         app.hint_button.invoke()
         assert wait_for(tk_root, lambda: app.hint is not None and not app.thinking, 10)
@@ -56,7 +58,7 @@ def test_hint_and_analysis_panel(tk_root, artifacts):
         screenshot(tk_root, artifacts / "sudoku-gui-hint.png")
         app.selected = (r, c)
         app.choose_value(v)
-        pump(tk_root)
+        settle(app)
         assert app.state.values[r][c] == v and app.state.owners[r][c] == 2 and app.hint is None
 
 
@@ -67,7 +69,7 @@ def test_move_list_save_load_replay(tk_root, artifacts, tmp_path):
         for r, c, v in OPENING:
             click_cell(app, r, c)
             value_button(app, v).invoke()
-            pump(tk_root)
+            settle(app)
             positions.append(app.state)
         entries = app.move_list.get(0, "end")
         assert entries[0] == "0. start" and entries[1] == "1. P1 r1c2=3" and entries[2] == "2. P2 r4c3=3"
@@ -80,30 +82,36 @@ def test_move_list_save_load_replay(tk_root, artifacts, tmp_path):
         rec = record.parse_records(saved.read_text())[0]
         assert [s.text() for s in rec.steps][-1] == "2 3,3=2 taboo"
         # The engine's own referee agrees with the saved record.
-        check = subprocess.run([str(real_binary("sudoku-agent")), "replay", str(saved)], capture_output=True, text=True)
+        check = subprocess.run([str(real_binary("sudoku-lab")), "replay", str(saved)], capture_output=True, text=True)
         assert check.returncode == 0, check.stderr
         assert check.stdout.splitlines()[1] == rec.final
 
         # Load into a fresh game: same moves, same position; then step through it.
         app.new_game()
+        settle(app)
         assert app.steps == []
         assert app.load_game(str(saved))
+        settle(app)
         assert app.move_list.get(0, "end") == entries
         assert (app.state.values, app.state.owners, app.state.scores) == (
             positions[-1].values, positions[-1].owners, positions[-1].scores)
         app.goto(3)
+        settle(app)
         assert app.view == 3 and app.state.values == positions[3].values
         assert app.move_list.curselection() == (3,)
         app.replay_buttons["back"].invoke()
+        settle(app)
         assert app.state.values == positions[2].values
         app.replay_buttons["forward"].invoke()
+        settle(app)
         app.replay_buttons["forward"].invoke()
+        settle(app)
         assert app.state.values == positions[4].values and app.state.turn == positions[4].turn
         # Jump by the move list.
         app.move_list.selection_clear(0, "end")
         app.move_list.selection_set(1)
         app.move_list.event_generate("<<ListboxSelect>>")
-        pump(tk_root)
+        settle(app)
         assert app.view == 1 and app.state.values == positions[1].values
         # Analyse from that move: the engine thinks about that position.
         app.show_hint()
@@ -111,6 +119,7 @@ def test_move_list_save_load_replay(tk_root, artifacts, tmp_path):
         assert positions[1].values[app.hint.row][app.hint.col] == 0
         screenshot(tk_root, artifacts / "sudoku-gui-replay.png")
         app.replay_buttons["last"].invoke()
+        settle(app)
         assert app.view == len(OPENING) and app.state.values == positions[-1].values
         assert app.state.taboo == positions[-1].taboo
 
@@ -128,7 +137,7 @@ def test_mode_box_follows_board_file(tk_root, tmp_path):
     window = sudoku_gui.Window(tk_root, args)
     try:
         app = window.start(args.mode, args.file)
-        pump(tk_root, 0.1)
+        settle(app)
         assert app.state.mode == "rows" and app.mode_var.get() == "rows"
         assert app.size_var.get() == "2x3 (6x6 grid)"
     finally:
@@ -152,10 +161,11 @@ def test_board_sizes_by_name(tk_root, artifacts):
         for name in sudoku_gui.SIZES[:3]:
             app.size_var.set(name)
             app.new_game()
+            settle(app)
             assert f"{app.state.m}x{app.state.n}" == name.split()[0]
         app.size_var.set("7x7")
         app.new_game()
-        pump(tk_root, 0.1)
+        settle(app)
         assert app.dialog is not None and "7x7" in app.dialog_text
         assert (app.state.m, app.state.n) == (3, 3)  # the game on screen is kept
         screenshot(app.dialog, artifacts / "sudoku-gui-bad-size.png")
@@ -168,7 +178,7 @@ def test_board_follows_window_size(tk_root, artifacts):
         app = sudoku_app(tk_root, eng, board="3x3", mode="classic", players=("human", "human"))
         before = app.board_px
         # (within the 1024x768 test display)
-        tk_root.geometry(f"{tk_root.winfo_width() + 150}x{tk_root.winfo_height() + 80}")
+        tk_root.geometry(f"{tk_root.winfo_width() + 250}x{tk_root.winfo_height() + 150}")
         assert wait_for(tk_root, lambda: app.board_px > before + 60, 3)
         # Clicks still find their cells on the larger board.
         click_cell(app, 8, 8)
@@ -197,9 +207,9 @@ def test_one_line_errors(display, args, env, expected):
 
 
 def test_arena_record_in_the_window(tk_root, artifacts, tmp_path):
-    """A record written by `arena --record` opens in the window at the position and score that
-    `sudoku-agent replay` reaches; a corrupted one is refused at its first bad move."""
-    binary = str(real_binary("sudoku-agent"))
+    """A record written by `sudoku-lab arena --record` opens in the window at the position and
+    score that `sudoku-lab replay` reaches; a corrupted one is refused at its first bad move."""
+    binary = str(real_binary("sudoku-lab"))
     rec = tmp_path / "arena.txt"
     arena = subprocess.run([binary, "arena", "--first", "default", "--second", "greedy", "--board", "2x3", "--mode",
                             "rows", "--games", "1", "--nodes", "2000", "--threads", "1", "--record", str(rec)],
@@ -211,6 +221,7 @@ def test_arena_record_in_the_window(tk_root, artifacts, tmp_path):
     with engine() as eng:
         app = sudoku_app(tk_root, eng, board="3x3", mode="classic", players=("default", "greedy"))
         assert app.load_game(str(rec))
+        settle(app)
         assert app.player_kind(1) == app.player_kind(2) == "human"
         assert app.mode_var.get() == "rows" and app.size_var.get() == "2x3 (6x6 grid)"
         assert app.game_record().final == position
@@ -225,7 +236,31 @@ def test_arena_record_in_the_window(tk_root, artifacts, tmp_path):
         lines[k] = f"move 2 2 {first_cell}=1"
         bad = tmp_path / "bad.txt"
         bad.write_text("\n".join(lines) + "\n")
-        assert not app.load_game(str(bad))
+        app.load_game(str(bad))
+        settle(app)
         assert app.dialog is not None and "move 2" in app.dialog_text
         assert app.view == 1 and app.move_list.size() == 2  # shown up to the last good move
         app.close_dialog()
+
+
+def test_keyboard_play(tk_root):
+    """Arrow keys move the selection, a digit plays it, H asks for a hint."""
+    with engine() as eng:
+        app = sudoku_app(tk_root, eng, board="2x2", mode="classic", players=("human", "human"), movetime=50)
+        app.canvas.focus_force()
+
+        def key(keysym, char=""):
+            app.canvas.event_generate("<KeyPress>", keysym=keysym)
+            settle(app)
+
+        key("Down")  # the first arrow selects r1c1
+        assert app.selected == (0, 0)
+        key("Down")
+        key("Right")
+        assert app.selected == (1, 1) and app.canvas.find_withtag("selected")
+        key("3")
+        assert app.state.values[1][1] == 3 and app.state.owners[1][1] == 1
+        assert app.move_list.get(1) == "1. P1 r2c2=3"
+        key("h")
+        assert wait_for(tk_root, lambda: app.hint is not None and not app.thinking, 20)
+        assert app.status_var.get().startswith("hint for player 2: ")

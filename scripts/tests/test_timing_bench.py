@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from engines.testing import bin_dir
+from engine_testing import bin_dir
 
 SCRIPT = Path(__file__).resolve().parent.parent / "timing_bench.py"
 ROW = r"(?P<name>[a-z ]+): n (?P<n>\d+) median (-?[\d.]+) ms p90 (-?[\d.]+) ms p99 (-?[\d.]+) ms max (-?[\d.]+) ms"

@@ -10,33 +10,28 @@ use std::sync::atomic::AtomicBool;
 
 use puzzle_rules::blockudoku::{catalogue, Dealer, GameState, Hand, Scoring};
 
-use crate::agents::{self, Objective, Request, SETTINGS};
-use crate::eval::Terms;
+use crate::agents::{self, Objective, Request};
+use crate::eval::{Terms, Weights};
 use crate::protocol::{placements_text, AnalyseRequest};
-use crate::search::{self, Control, FinalBoard, Job, Method, Step, Tally, Valuation};
+use crate::search::{self, Control, FinalBoard, Job, Method, Step, Valuation};
 
-/// What the engine was asked to analyse with: the position and the options.
+/// What the engine was asked to analyse: the position, and the request both searches run
+/// with (agent as the option is set, objective, parameters, workers, scoring and streak).
 #[derive(Clone, Debug)]
 pub struct Analysis {
     /// Board, score and streak.
     pub state: GameState,
     /// The hand.
     pub hand: Hand,
-    /// The scoring rule.
-    pub scoring: Scoring,
-    /// The agent and its objective (`agent` is the option as set).
-    pub request: RequestOptions,
+    /// The search's settings; its tally's scoring rule scores the lines.
+    pub request: Request,
 }
 
-/// The options a search runs with.
-#[derive(Clone, Copy, Debug)]
-pub struct RequestOptions {
-    /// The agent.
-    pub agent: agents::Agent,
-    /// What it plays for.
-    pub objective: Objective,
-    /// Search threads.
-    pub threads: usize,
+impl Analysis {
+    /// The scoring rule.
+    pub fn scoring(&self) -> Scoring {
+        self.request.tally.scoring
+    }
 }
 
 /// One shown line with its figures.
@@ -67,12 +62,14 @@ pub struct Answer {
     pub nodes: u64,
 }
 
-/// The figures of `line` played from `state` with `hand`; `None` if a step is illegal.
+/// The figures of `line` played from `state` with `hand` (the board left evaluated with
+/// `weights`); `None` if a step is illegal.
 pub fn figures(
     state: GameState,
     hand: &Hand,
     line: &[Step],
     scoring: Scoring,
+    weights: &Weights,
 ) -> Option<LineFigures> {
     let mut after = state;
     let mut cleared = 0;
@@ -88,7 +85,7 @@ pub fn figures(
         after,
         points: after.score - state.score,
         cleared,
-        eval: Terms::of(after.board).value(&SETTINGS.weights),
+        eval: Terms::of(after.board).value(weights),
         dead_deals: dealer.dead_deals(after.board),
         deals: n * n * n,
     })
@@ -98,33 +95,21 @@ pub fn figures(
 /// objective's search for the alternatives.
 pub fn run(a: &Analysis, req: AnalyseRequest, stop: &AtomicBool) -> Answer {
     let slots = a.hand.live();
-    let tally = Tally {
-        scoring: a.scoring,
-        streak: a.state.streak,
-    };
-    let limits = req.limits;
-    let timed = limits.movetime.is_some();
-    let ctl = Control::new(stop, limits.nodes.unwrap_or(u64::MAX));
-    let agent_req = Request {
-        threads: a.request.threads,
-        tally,
-        clock: timed,
-        ..Request::new(a.request.agent, a.request.objective)
-    };
-    let widen = limits.movetime.is_some() || limits.nodes.is_some();
-    let out = agents::answer_widening(a.state.board, &slots, &agent_req, &ctl, widen);
+    let limits = req.limits.search_limits();
+    let out = agents::search(a.state.board, &slots, &a.request, &limits, stop);
+    let weights = &a.request.settings.weights;
     let Some((best, _)) = out.best else {
         return Answer {
             lines: Vec::new(),
             nodes: out.nodes,
         };
     };
-    let mut lines: Vec<LineFigures> = figures(a.state, &a.hand, &best, a.scoring)
+    let mut lines: Vec<LineFigures> = figures(a.state, &a.hand, &best, a.scoring(), weights)
         .into_iter()
         .collect();
     let mut nodes = out.nodes;
     if req.lines > 1 {
-        let (top, more) = alternatives(a, &slots, tally);
+        let (top, more) = alternatives(a, &slots);
         nodes += more;
         for fb in top {
             if lines.len() >= req.lines {
@@ -133,7 +118,7 @@ pub fn run(a: &Analysis, req: AnalyseRequest, stop: &AtomicBool) -> Answer {
             if lines.iter().any(|l| l.after.board == fb.board) {
                 continue;
             }
-            lines.extend(figures(a.state, &a.hand, &fb.line, a.scoring));
+            lines.extend(figures(a.state, &a.hand, &fb.line, a.scoring(), weights));
         }
     }
     Answer { lines, nodes }
@@ -141,25 +126,26 @@ pub fn run(a: &Analysis, req: AnalyseRequest, stop: &AtomicBool) -> Answer {
 
 /// The kept final boards of the objective's whole-hand search (its own beam, no pruning of
 /// the last piece), best first, and the placements it tried.
-fn alternatives(a: &Analysis, slots: &search::HandPieces, tally: Tally) -> (Vec<FinalBoard>, u64) {
+fn alternatives(a: &Analysis, slots: &search::HandPieces) -> (Vec<FinalBoard>, u64) {
     // Its own control: the agent's search may have spent the clock (this search is the
     // quick one a bare `go` makes).
     let never = AtomicBool::new(false);
     let ctl = Control::new(&never, u64::MAX);
+    let (req, settings) = (&a.request, &a.request.settings);
     let valuation = Valuation {
-        weights: SETTINGS.weights,
-        lookahead: SETTINGS.lookahead,
-        points: (a.request.objective == Objective::Points).then_some(SETTINGS.points),
+        weights: settings.weights,
+        lookahead: settings.lookahead,
+        points: (req.objective == Objective::Points).then_some(settings.points),
     };
     let job = Job {
         board: a.state.board,
         hand: slots,
         method: Method::Beam,
         valuation: &valuation,
-        threads: a.request.threads,
+        workers: &req.workers,
         ctl: &ctl,
-        beam: a.request.objective.beam(),
-        tally,
+        beam: req.objective.beam(),
+        tally: req.tally,
     };
     let (_, top) = job.collect();
     (top, ctl.nodes())
@@ -193,7 +179,7 @@ pub fn reply(a: &Analysis, answer: &Answer, ms: u64) -> Vec<String> {
         answer.lines.len(),
         a.request.agent.name(),
         a.request.objective.name(),
-        a.scoring.name(),
+        a.scoring().name(),
         answer.nodes
     ));
     out
@@ -226,11 +212,12 @@ mod tests {
                     .map(|p| Some(Piece::parse(p).unwrap()))
                     .collect(),
             ),
-            scoring: Scoring::Blockudoku,
-            request: RequestOptions {
-                agent: Agent::Default,
-                objective,
-                threads: 1,
+            request: Request {
+                tally: search::Tally {
+                    scoring: Scoring::Blockudoku,
+                    streak: 1,
+                },
+                ..Request::new(Agent::Default, objective)
             },
         }
     }
@@ -263,7 +250,7 @@ mod tests {
             let mut st = a.state;
             for s in &l.line {
                 let p = a.hand.slots[s.slot].as_ref().unwrap();
-                st.place(p, s.anchor as usize / 9, s.anchor as usize % 9, a.scoring)
+                st.place(p, s.anchor as usize / 9, s.anchor as usize % 9, a.scoring())
                     .unwrap();
             }
             assert_eq!(st, l.after);
@@ -296,22 +283,9 @@ mod tests {
         let ans = run(&a, lines(4), &stop);
         assert_eq!(ans.lines.len(), 4);
         let slots = a.hand.live();
-        let req = Request::new(Agent::Default, Objective::Points);
-        let req = Request {
-            tally: Tally {
-                scoring: a.scoring,
-                streak: 1,
-            },
-            ..req
-        };
         let never = AtomicBool::new(false);
-        let out = agents::answer_widening(
-            a.state.board,
-            &slots,
-            &req,
-            &Control::new(&never, u64::MAX),
-            false,
-        );
+        let limits = agents::Limits::default();
+        let out = agents::search(a.state.board, &slots, &a.request, &limits, &never);
         assert_eq!(out.best.unwrap().0, ans.lines[0].line);
         let full = "#".repeat(81);
         let dead = analysis(&full, &["1"], Objective::Survive);

@@ -10,8 +10,8 @@ use rand::{Rng, SeedableRng};
 
 use puzzle_rules::blockudoku::{catalogue, Board, Piece};
 
-use crate::agents::{self, Agent, Objective, Request};
-use crate::search::{Control, Deal, FULL_BEAM};
+use blockudoku::agents::{self, Agent, Limits, Objective, Request};
+use blockudoku::search::{Deal, FULL_BEAM};
 
 /// Arguments of `blockudoku bench`.
 #[derive(clap::Args)]
@@ -61,12 +61,15 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
             .enumerate()
             .map(|(i, &id)| (i, &catalogue()[id - 1]))
             .collect();
-        let ctl = Control::new(&never, args.nodes);
         let req = Request {
             beam: FULL_BEAM,
             ..Request::new(Agent::Default, Objective::Survive)
         };
-        total += agents::answer(*board, &hand, &req, catalogue(), &ctl).nodes;
+        let limits = Limits {
+            nodes: args.nodes,
+            ..Limits::default()
+        };
+        total += agents::answer(*board, &hand, &req, &limits, catalogue(), &never).nodes;
     }
     let secs = start.elapsed().as_secs_f64();
     println!(

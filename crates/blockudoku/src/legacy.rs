@@ -9,14 +9,20 @@ use std::sync::atomic::AtomicBool;
 
 use puzzle_rules::blockudoku::{catalogue, Board, Piece};
 
-use crate::agents::{self, Agent, Objective, Request};
-use crate::search::{Control, DEFAULT_BEAM};
+use crate::agents::{self, Agent, Limits, Objective, Request};
+use crate::search::{Workers, DEFAULT_BEAM};
+
+/// Tokens in one request: three piece ids and 81 cells.
+const REQUEST_TOKENS: usize = 3 + 81;
 
 /// Tokens of the request being read.
 #[derive(Default)]
 pub struct Legacy {
     pieces: Vec<&'static Piece>,
     cells: Vec<bool>,
+    /// Tokens still to skip of a request discarded for a bad token: one error per request,
+    /// and the rest of it is not read as new requests.
+    skip: usize,
 }
 
 /// The original agent's `(r, c)` for a piece whose bounding box's top-left goes on
@@ -28,19 +34,17 @@ pub fn frame_coords(piece: &Piece, row: usize, col: usize) -> (i64, i64) {
 
 impl Legacy {
     /// Consumes one input line; returns the reply lines of every request it completed.
-    pub fn feed(&mut self, line: &str, agent: Agent, threads: usize) -> Vec<String> {
+    pub fn feed(&mut self, line: &str, agent: Agent, workers: &Workers) -> Vec<String> {
         let mut out = Vec::new();
         for tok in line.split_whitespace() {
+            if self.skip > 0 {
+                self.skip -= 1;
+                continue;
+            }
             if self.pieces.len() < 3 {
                 match tok.parse::<usize>().ok().map(Piece::catalogue) {
                     Some(Ok(p)) => self.pieces.push(p),
-                    _ => {
-                        out.push(format!(
-                            "error legacy piece id must be 1-47, got {}",
-                            crate::protocol::shown(tok)
-                        ));
-                        *self = Legacy::default();
-                    }
+                    _ => out.push(self.discard("piece id must be 1-47", tok)),
                 }
                 continue;
             }
@@ -48,23 +52,30 @@ impl Legacy {
                 "0" => self.cells.push(false),
                 "1" => self.cells.push(true),
                 _ => {
-                    out.push(format!(
-                        "error legacy cell must be 0 or 1, got {}",
-                        crate::protocol::shown(tok)
-                    ));
-                    *self = Legacy::default();
+                    out.push(self.discard("cell must be 0 or 1", tok));
                     continue;
                 }
             }
             if self.cells.len() == 81 {
-                out.extend(self.answer(agent, threads));
+                out.extend(self.answer(agent, workers));
                 *self = Legacy::default();
             }
         }
         out
     }
 
-    fn answer(&self, agent: Agent, threads: usize) -> Vec<String> {
+    /// Discards the request being read for its bad token `tok` (the rest of its 84 tokens
+    /// are skipped); returns the one error line.
+    fn discard(&mut self, want: &str, tok: &str) -> String {
+        let read = self.pieces.len() + self.cells.len();
+        *self = Legacy {
+            skip: REQUEST_TOKENS - read - 1,
+            ..Legacy::default()
+        };
+        format!("error legacy {want}, got {}", crate::protocol::shown(tok))
+    }
+
+    fn answer(&self, agent: Agent, workers: &Workers) -> Vec<String> {
         let bits = self
             .cells
             .iter()
@@ -72,13 +83,13 @@ impl Legacy {
             .fold(0u128, |b, (i, &f)| if f { b | 1u128 << i } else { b });
         let hand: Vec<(usize, &Piece)> = self.pieces.iter().copied().enumerate().collect();
         let never = AtomicBool::new(false);
-        let ctl = Control::new(&never, u64::MAX);
         let req = Request {
-            threads,
+            workers: workers.clone(),
             beam: DEFAULT_BEAM,
             ..Request::new(agent, Objective::Survive)
         };
-        let out = agents::answer(Board::from_bits(bits), &hand, &req, catalogue(), &ctl);
+        let board = Board::from_bits(bits);
+        let out = agents::answer(board, &hand, &req, &Limits::default(), catalogue(), &never);
         match out.best {
             None => vec!["Cannot avoid loss.".into()],
             Some((line, _)) => {
@@ -113,17 +124,33 @@ mod tests {
     #[test]
     fn requests_span_lines_and_errors_reset() {
         let mut l = Legacy::default();
-        assert!(l.feed("1\n2\n", Agent::Default, 1).is_empty());
+        assert!(l.feed("1\n2\n", Agent::Default, &Workers::ONE).is_empty());
         let mut text = String::from("3 ");
         text.push_str(&"0 ".repeat(81));
-        let out = l.feed(&text, Agent::Default, 1);
+        let out = l.feed(&text, Agent::Default, &Workers::ONE);
         assert_eq!(out.len(), 2);
         assert_eq!(out[1], "Engine done.");
         assert_eq!(out[0].split_whitespace().count(), 9);
-        let out = l.feed("48", Agent::Default, 1);
+        let out = l.feed("48", Agent::Default, &Workers::ONE);
         assert_eq!(
             out,
             vec!["error legacy piece id must be 1-47, got 48".to_string()]
         );
+    }
+
+    // One bad token discards its request with one error: the rest of that request is not
+    // read as new requests, and the next request is answered.
+    #[test]
+    fn a_bad_token_is_one_error_for_its_request() {
+        let mut l = Legacy::default();
+        let bad = format!("1 1 1 0 x {}", "0 ".repeat(79));
+        assert_eq!(
+            l.feed(&bad, Agent::Default, &Workers::ONE),
+            vec!["error legacy cell must be 0 or 1, got x".to_string()]
+        );
+        let good = format!("1 1 1 {}", "0 ".repeat(81));
+        let out = l.feed(&good, Agent::Default, &Workers::ONE);
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert_eq!(out[1], "Engine done.");
     }
 }

@@ -8,13 +8,16 @@ use puzzle_rules::blockudoku::{Board, GameState, Piece, Scoring, SCORINGS};
 
 use std::time::Duration;
 
-use engine_kit::options::{OptionSpec, OptionTable};
+use engine_kit::options::{OptionKind, OptionSpec, OptionTable, OptionText};
 
-use crate::agents::{Agent, Objective, AGENTS, OBJECTIVES};
+use crate::agents::{Agent, Limits, Objective, AGENTS, OBJECTIVES};
 use crate::search::{Outcome, Step};
 
 pub mod analyse;
+mod quoting;
 pub use analyse::AnalyseRequest;
+pub use quoting::{quoted, shown};
+use quoting::{refused_board, refused_piece, twice};
 
 /// Protocol name and version announced by `hello`.
 pub const PROTOCOL: &str = "protocol blockudoku 1";
@@ -22,29 +25,54 @@ pub const PROTOCOL: &str = "protocol blockudoku 1";
 /// Longest accepted `movetime`, in ms (one day): more is surely a mistake.
 pub const MAX_MOVETIME: u64 = 86_400_000;
 
-/// Every option the engine understands: drives `setoption` validation and the `hello`
-/// reply.
-pub fn options() -> OptionTable {
+/// Every option the engine understands: drives `setoption` parsing and the `hello` reply.
+pub fn options() -> OptionTable<Setting> {
     OptionTable {
         specs: vec![
-            OptionSpec::spin("Threads", 1, 1, 64),
+            OptionSpec::spin("Threads", 1, 1, 64, |n| Setting::Threads(n as usize)),
             OptionSpec::combo(
                 "Scoring",
                 "blockudoku",
                 SCORINGS.iter().map(|s| s.name()).collect(),
+                |v| v.parse().ok().map(Setting::Scoring),
             ),
             OptionSpec::combo(
                 "Agent",
                 "default",
                 AGENTS.iter().map(|a| a.name()).collect(),
+                |v| Agent::from_name(v).map(Setting::Agent),
             ),
             OptionSpec::combo(
                 "Objective",
                 "survive",
                 OBJECTIVES.iter().map(|o| o.name()).collect(),
+                |v| Objective::from_name(v).map(Setting::Objective),
             ),
         ],
-        ignore_case: true,
+        text: OptionText {
+            quote: quoted,
+            refused: refused_option,
+        },
+    }
+}
+
+/// The error for a value option `spec` refuses: the range of a number, the values of a
+/// word (`unknown agent 'best' (default, original, strong)`).
+fn refused_option(spec: &OptionSpec<Setting>, value: &str) -> String {
+    match &spec.kind {
+        OptionKind::Spin { min, max, .. } => {
+            format!(
+                "{} must be {min} to {max}, got {}",
+                spec.name,
+                quoted(value)
+            )
+        }
+        OptionKind::Combo { vars, .. } => format!(
+            "unknown {} {} ({})",
+            spec.name.to_ascii_lowercase(),
+            quoted(value),
+            vars.join(", ")
+        ),
     }
 }
 
@@ -70,6 +98,19 @@ pub struct GoLimits {
     pub nodes: Option<u64>,
     /// Keep the answer until `stop`.
     pub infinite: bool,
+}
+
+impl GoLimits {
+    /// What the search may spend: a bare `go` answers at once from the objective's beam;
+    /// given time or nodes it widens; `movetime` and `infinite` give it a clock to spend.
+    pub fn search_limits(&self) -> Limits {
+        let clock = self.movetime.is_some() || self.infinite;
+        Limits {
+            nodes: self.nodes.unwrap_or(u64::MAX),
+            widen: clock || self.nodes.is_some(),
+            clock,
+        }
+    }
 }
 
 /// One placement as written: hand slot (1-based) and top-left cell (0-based row, col).
@@ -118,6 +159,8 @@ pub enum Command {
     Eval,
     /// `catalogue`: the shapes of the 47 catalogue pieces.
     Catalogue,
+    /// `fits`: whether each piece of the hand fits somewhere on the board on its own.
+    Fits,
     /// `analyse ...`: the agent's line and alternatives with their figures.
     Analyse(AnalyseRequest),
     /// `quit`.
@@ -139,6 +182,25 @@ pub const MAX_SCORE: u64 = 1 << 53;
 /// `u32::MAX`, so playing on from it can never wrap.
 pub const MAX_STREAK: u64 = i32::MAX as u64;
 
+/// A `play` that would take the score past [`MAX_SCORE`] or the streak past [`MAX_STREAK`]
+/// is refused with this error (`state` is the position it would leave), so every `play`
+/// reply is itself a valid `position`.
+pub fn check_play_limits(state: &GameState) -> Result<(), String> {
+    if state.score > MAX_SCORE {
+        return Err(format!(
+            "play: score would be {}, more than {MAX_SCORE}",
+            state.score
+        ));
+    }
+    if u64::from(state.streak) > MAX_STREAK {
+        return Err(format!(
+            "play: streak would be {}, more than {MAX_STREAK}",
+            state.streak
+        ));
+    }
+    Ok(())
+}
+
 /// `field`'s value from `tok`, a whole number from `min` to `max`; the error names the field,
 /// its range and the input.
 fn number(field: &str, tok: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
@@ -150,41 +212,6 @@ fn number(field: &str, tok: Option<&str>, min: u64, max: u64) -> Result<u64, Str
             quoted(tok)
         )),
     }
-}
-
-/// `tok` made safe to echo: control characters (and any other character that is not
-/// printable ASCII) escaped as `\u{..}`, at most 40 characters.
-pub fn shown(tok: &str) -> String {
-    let mut out = String::new();
-    for c in tok.chars().take(40) {
-        if c.is_ascii_graphic() && c != '\'' && c != '\\' {
-            out.push(c);
-        } else {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
-        }
-    }
-    if tok.chars().count() > 40 {
-        out.push_str("...");
-    }
-    out
-}
-
-/// `tok` as an error message quotes it: `'tok'`, made safe by [`shown`].
-pub fn quoted(tok: &str) -> String {
-    format!("'{}'", shown(tok))
-}
-
-/// The complaint about a board or piece token: `<word> '<tok>': <error>`, the error's own
-/// leading `<word> ` dropped (`board '.....': needs 81 cells, got 5`).
-fn refused_token(word: &str, tok: &str, e: &dyn std::fmt::Display) -> String {
-    let e = e.to_string();
-    let e = e.strip_prefix(word).map_or(&e[..], str::trim_start);
-    format!("{word} {}: {e}", quoted(tok))
-}
-
-/// The error for a keyword given twice in one command.
-fn twice(keyword: &str) -> String {
-    format!("{} given twice", quoted(keyword))
 }
 
 /// Keywords of `position` that end the piece list.
@@ -205,7 +232,7 @@ fn parse_pieces<'a>(
         if t == "-" {
             hand.push(None);
         } else {
-            let piece = Piece::parse(t).map_err(|e| refused_token("piece", t, &e))?;
+            let piece = Piece::parse(t).map_err(|e| refused_piece(t, e))?;
             hand.push(Some(piece));
         }
     }
@@ -222,7 +249,7 @@ fn parse_position<'a>(toks: impl Iterator<Item = &'a str>) -> Result<Command, St
         Some("empty") => {}
         Some("board") => {
             let b = toks.next().ok_or("board needs a value")?;
-            state.board = Board::parse(b).map_err(|e| refused_token("board", b, &e))?;
+            state.board = Board::parse(b).map_err(|e| refused_board(b, e))?;
         }
         Some("pieces") => return finish_position(state, parse_pieces(&mut toks)?, toks),
         Some(other) => return Err(format!("unexpected {}", quoted(other))),
@@ -309,57 +336,6 @@ pub fn parse_placement(tok: &str) -> Result<PlacementText, String> {
     })
 }
 
-fn parse_setoption<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<Command, String> {
-    const USAGE: &str = "needs: name <N> value <V>";
-    if toks.next() != Some("name") {
-        return Err(USAGE.into());
-    }
-    let name = toks.next().ok_or(USAGE)?;
-    let table = options();
-    let spec = table
-        .find(name)
-        .ok_or_else(|| format!("unknown option {}", quoted(name)))?;
-    if toks.next() != Some("value") {
-        return Err(format!("{} needs a value", spec.name));
-    }
-    let value = toks
-        .next()
-        .ok_or_else(|| format!("{} needs a value", spec.name))?;
-    if let Some(extra) = toks.next() {
-        return Err(match extra {
-            "name" | "value" => twice(extra),
-            _ => format!("unexpected {}", quoted(extra)),
-        });
-    }
-    let setting = match spec.name {
-        "Threads" => {
-            let (min, max) = spec.range();
-            match spec.spin_value(value) {
-                Some(v) => Setting::Threads(v as usize),
-                None => {
-                    return Err(format!(
-                        "Threads must be {min} to {max}, got {}",
-                        quoted(value)
-                    ))
-                }
-            }
-        }
-        "Scoring" => Setting::Scoring(value.parse().map_err(|_| {
-            let names: Vec<&str> = SCORINGS.iter().map(|s| s.name()).collect();
-            format!("unknown scoring {} ({})", quoted(value), names.join(", "))
-        })?),
-        "Objective" => Setting::Objective(Objective::from_name(value).ok_or_else(|| {
-            let names: Vec<&str> = OBJECTIVES.iter().map(|o| o.name()).collect();
-            format!("unknown objective {} ({})", quoted(value), names.join(", "))
-        })?),
-        _ => Setting::Agent(Agent::from_name(value).ok_or_else(|| {
-            let names: Vec<&str> = AGENTS.iter().map(|a| a.name()).collect();
-            format!("unknown agent {} ({})", quoted(value), names.join(", "))
-        })?),
-    };
-    Ok(Command::SetOption(setting))
-}
-
 /// The name of a one-shot line (`<board> <p> [<p> [<p>]]`) in its error messages.
 pub const ONE_SHOT: &str = "one-shot";
 
@@ -402,8 +378,12 @@ fn parse_command(line: &str) -> Result<Command, Refusal> {
         "show" => no_args("show", Command::Show, toks),
         "eval" => no_args("eval", Command::Eval, toks),
         "catalogue" => no_args("catalogue", Command::Catalogue, toks),
+        "fits" => no_args("fits", Command::Fits, toks),
         "quit" => no_args("quit", Command::Quit, toks),
-        "setoption" => parse_setoption(toks).map_err(bad("setoption")),
+        "setoption" => options()
+            .parse_setoption(toks)
+            .map(Command::SetOption)
+            .map_err(bad("setoption")),
         "position" => parse_position(toks).map_err(bad("position")),
         "go" => parse_go(toks).map_err(bad("go")),
         "analyse" => analyse::parse(toks)
@@ -423,16 +403,14 @@ fn parse_command(line: &str) -> Result<Command, Refusal> {
             Ok(Command::Play(placements))
         }
         _ if looks_like_board(first) => {
-            let board = Board::parse(first)
-                .map_err(|e| Bad(ONE_SHOT, refused_token("board", first, &e)))?;
+            let board = Board::parse(first).map_err(|e| Bad(ONE_SHOT, refused_board(first, e)))?;
             let mut hand = Vec::new();
             for t in toks {
                 if hand.len() == 3 {
                     let what = format!("a hand has at most 3 pieces, got {}", quoted(t));
                     return Err(Bad(ONE_SHOT, what));
                 }
-                let piece =
-                    Piece::parse(t).map_err(|e| Bad(ONE_SHOT, refused_token("piece", t, &e)))?;
+                let piece = Piece::parse(t).map_err(|e| Bad(ONE_SHOT, refused_piece(t, e)))?;
                 hand.push(Some(piece));
             }
             if hand.is_empty() {
@@ -521,6 +499,24 @@ pub fn catalogue_line() -> String {
     for piece in puzzle_rules::blockudoku::catalogue() {
         let id = piece.id().expect("catalogue pieces have ids");
         line += &format!(" {id}:{}", piece.shape());
+    }
+    line
+}
+
+/// The `fits` reply: per hand slot `1` (its piece fits somewhere on the board on its own), `0`
+/// (it fits nowhere) or `-` (played); `fits none` for no hand. No search: front ends grey out
+/// the pieces that cannot be placed.
+pub fn fits_line(state: &GameState, hand: &Hand) -> String {
+    let mut line = String::from("fits");
+    for slot in hand.fitting(state.board) {
+        line += match slot {
+            Some(true) => " 1",
+            Some(false) => " 0",
+            None => " -",
+        };
+    }
+    if hand.slots.is_empty() {
+        line += " none";
     }
     line
 }

@@ -1,11 +1,10 @@
-//! Game records (protocol/records.md, "Blockudoku"): writing them for `selfplay --record`,
-//! and `blockudoku replay`, which plays a record through the rules and prints each game's
-//! final position and score, or the first illegal step.
+//! Game records (protocol/records.md, "Blockudoku"): writing them (the lab's
+//! `selfplay --record`), and replaying them through the rules to each game's final position
+//! and score, or the first illegal step (the lab's `replay`).
 
 use std::fmt::Write as _;
 
-use anyhow::{bail, Context, Result};
-use engine_kit::cli::CommandLineCheck;
+use anyhow::{bail, Result};
 
 use puzzle_rules::blockudoku::{catalogue, hand_is_dead, GameState, Hand, Piece, Scoring};
 
@@ -73,7 +72,7 @@ impl GameRecord {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Replayed {
     /// The game's number in the record.
-    pub index: String,
+    pub index: u64,
     /// Hands played.
     pub rounds: u64,
     /// The final position (board, score, streak).
@@ -99,6 +98,42 @@ pub fn replay(text: &str) -> Result<Vec<Replayed>> {
             .map_err(|msg| anyhow::anyhow!("line {n}: {msg}"))?;
     }
     record.finish()
+}
+
+/// The game number of a `game <N> [seed <S>]` line's words after `game` (`N` and `S` whole
+/// numbers of 64 bits), or what is wrong with them.
+fn parse_game_line(rest: &str) -> Result<u64, String> {
+    let number = |what: &str, tok: Option<&str>| match tok {
+        Some(t) => t.parse::<u64>().map_err(|_| {
+            format!(
+                "game line: {what} must be a whole number 0 to {}, got {}",
+                u64::MAX,
+                protocol::quoted(t)
+            )
+        }),
+        None => Err(format!(
+            "game line: want game <N> [seed <S>], {what} missing"
+        )),
+    };
+    let mut toks = rest.split_whitespace();
+    let index = number("N", toks.next())?;
+    match toks.next() {
+        None => return Ok(index),
+        Some("seed") => number("S", toks.next())?,
+        Some(t) => {
+            return Err(format!(
+                "game line: want game <N> [seed <S>], got {}",
+                protocol::quoted(t)
+            ))
+        }
+    };
+    match toks.next() {
+        None => Ok(index),
+        Some(t) => Err(format!(
+            "game line: unexpected {} after the seed",
+            protocol::quoted(t)
+        )),
+    }
 }
 
 /// The first line that is neither blank nor a comment must be [`HEADER`].
@@ -155,7 +190,7 @@ impl RecordReplay {
                     .parse()
                     .map_err(|e: puzzle_rules::blockudoku::UnknownScoring| e.to_string())?;
             }
-            "game" => self.start_game(rest),
+            "game" => self.start_game(rest)?,
             "hand" => self.deal_hand(rest)?,
             "play" => {
                 let scoring = self.scoring;
@@ -178,12 +213,12 @@ impl RecordReplay {
         Ok(())
     }
 
-    /// `game <index> ...`: the game before it, if it has no `end` line, counts as ended.
-    fn start_game(&mut self, rest: &str) {
+    /// `game <N> [seed <S>]`: the game before it, if it has no `end` line, counts as ended.
+    fn start_game(&mut self, rest: &str) -> Result<(), String> {
+        let index = parse_game_line(rest)?;
         if let Some(game) = self.game.take() {
             self.games.push(game.replayed);
         }
-        let index = rest.split_whitespace().next().unwrap_or("?").to_string();
         self.game = Some(GameInPlay {
             replayed: Replayed {
                 index,
@@ -194,6 +229,7 @@ impl RecordReplay {
             },
             hand_played: true,
         });
+        Ok(())
     }
 
     /// `hand <n>...`: a new hand dealt from the set, once the last one has been played.
@@ -316,44 +352,6 @@ impl GameInPlay {
         }
         g.result = kind.to_string();
         Ok(())
-    }
-}
-
-/// `blockudoku replay FILE`: each game's result line and final `position` line.
-pub fn run_replay(path: &std::path::Path) -> Result<()> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read record {}", path.display()))
-        .on_command_line()?;
-    let games = replay(&text).with_context(|| format!("{}", path.display()))?;
-    for g in games {
-        println!(
-            "game {} rounds {} score {} result {}",
-            g.index, g.rounds, g.state.score, g.result
-        );
-        let pieces = if g.hand.no_pieces() {
-            String::new()
-        } else {
-            format!(" pieces {}", protocol::hand_tokens(&g.hand))
-        };
-        println!(
-            "position board {}{pieces} score {} streak {}",
-            g.state.board, g.state.score, g.state.streak
-        );
-    }
-    Ok(())
-}
-
-/// Arguments of `blockudoku replay`.
-#[derive(clap::Args)]
-pub struct ReplayArgs {
-    /// The record file (protocol/records.md).
-    file: std::path::PathBuf,
-}
-
-impl ReplayArgs {
-    /// Runs the replay.
-    pub fn run(&self) -> Result<()> {
-        run_replay(&self.file)
     }
 }
 

@@ -2,31 +2,99 @@
 //! answer `isready` and `stop` while a search runs; output goes out a whole line (or a
 //! group of lines) at a time under the stdout lock, flushed, so the search thread's
 //! `info`/`bestmove` and the loop's replies never interleave mid-line.
+//!
+//! Input memory is bounded: a line longer than [`MAX_LINE`] bytes is never stored. The
+//! reader discards it chunk by chunk up to the next newline, so an endless line
+//! (`/dev/zero`) costs nothing but the time to read it.
 
 use std::io::{BufRead, Write};
 use std::sync::mpsc;
 
-/// Spawns the stdin reader. Each message is one line as read, line end included, bytes
-/// that are not UTF-8 replaced (such a line still gets an error reply); `None` is the end
-/// of input (or a read error), which the protocols treat as `quit`.
-pub fn spawn_reader() -> mpsc::Receiver<Option<String>> {
-    let (tx, rx) = mpsc::channel();
+/// The longest line the protocols read, in bytes, line end not counted: 1 MiB. A longer
+/// line is answered with one `error` line and skipped (protocol/README.md, C13).
+pub const MAX_LINE: usize = 1 << 20;
+
+/// One message of the reader.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// A line without its line end (`\n`, and a `\r` before it); bytes that are not UTF-8
+    /// are replaced (such a line still gets an error reply).
+    Line(String),
+    /// A line longer than the limit, skipped unread.
+    TooLong,
+}
+
+/// The error reply (without `error `) to a line longer than [`MAX_LINE`].
+pub fn too_long_error() -> String {
+    format!("line longer than {MAX_LINE} bytes, skipped")
+}
+
+/// Reads the next line of at most `max` bytes from `input` into an [`Input`]; `Ok(None)` at
+/// the end of input. A last line without a newline counts as a line.
+pub fn read_line<R: BufRead>(input: &mut R, max: usize) -> std::io::Result<Option<Input>> {
+    let mut line: Vec<u8> = Vec::new();
+    let mut overlong = false;
+    let mut seen = false;
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            if !seen {
+                return Ok(None);
+            }
+            break;
+        }
+        seen = true;
+        let (part, found) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], true),
+            None => (chunk, false),
+        };
+        if overlong {
+            // Discarding: keep nothing more.
+        } else if line.len() + part.len() <= max {
+            line.extend_from_slice(part);
+        } else {
+            overlong = true;
+            line = Vec::new();
+        }
+        let used = part.len() + usize::from(found);
+        input.consume(used);
+        if found {
+            break;
+        }
+    }
+    if overlong {
+        return Ok(Some(Input::TooLong));
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Ok(Some(Input::Line(
+        String::from_utf8_lossy(&line).into_owned(),
+    )))
+}
+
+/// How many lines the reader holds that the loop has not taken yet: at most this many
+/// [`MAX_LINE`] lines are in memory on their way, however fast they come.
+pub const READ_AHEAD: usize = 16;
+
+/// Spawns the stdin reader ([`read_line`] with [`MAX_LINE`]), at most [`READ_AHEAD`] lines
+/// ahead of the loop. `None` is the end of input (or a read error), which the protocols
+/// treat as `quit`.
+pub fn spawn_reader() -> mpsc::Receiver<Option<Input>> {
+    let (tx, rx) = mpsc::sync_channel(READ_AHEAD);
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
         let mut stdin = stdin.lock();
-        let mut buf = Vec::new();
         loop {
-            buf.clear();
-            match stdin.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => {
-                    let _ = tx.send(None);
-                    return;
-                }
-                Ok(_) => {
-                    let line = String::from_utf8_lossy(&buf).into_owned();
-                    if tx.send(Some(line)).is_err() {
+            match read_line(&mut stdin, MAX_LINE) {
+                Ok(Some(input)) => {
+                    if tx.send(Some(input)).is_err() {
                         return;
                     }
+                }
+                Ok(None) | Err(_) => {
+                    let _ = tx.send(None);
+                    return;
                 }
             }
         }
@@ -66,4 +134,77 @@ macro_rules! println_or_exit {
     ($($arg:tt)*) => {
         $crate::io::print_line_or_exit(format_args!($($arg)*))
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that hands out its bytes in small chunks, as a pipe does.
+    struct Chunks<'a> {
+        data: &'a [u8],
+        size: usize,
+    }
+
+    impl std::io::Read for Chunks<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.size.min(buf.len()).min(self.data.len());
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    fn lines(data: &[u8], max: usize) -> Vec<Input> {
+        let mut r = std::io::BufReader::with_capacity(7, Chunks { data, size: 5 });
+        std::iter::from_fn(|| read_line(&mut r, max).unwrap()).collect()
+    }
+
+    fn line(s: &str) -> Input {
+        Input::Line(s.to_string())
+    }
+
+    #[test]
+    fn lines_end_at_newlines_with_or_without_a_carriage_return() {
+        assert_eq!(
+            lines(b"isready\r\n\nshow\nquit", 100),
+            [line("isready"), line(""), line("show"), line("quit")]
+        );
+        assert_eq!(lines(b"", 100), []);
+    }
+
+    #[test]
+    fn a_line_at_the_limit_is_read_and_one_byte_more_is_skipped() {
+        let mut data = b"go ".to_vec();
+        data.extend_from_slice(&[b'x'; 97]);
+        data.extend(b"\ngo ");
+        data.extend_from_slice(&[b'x'; 98]);
+        data.extend(b"\nisready\n");
+        let got = lines(&data, 100);
+        assert_eq!(got.len(), 3);
+        assert!(matches!(&got[0], Input::Line(l) if l.len() == 100));
+        assert_eq!(got[1], Input::TooLong);
+        assert_eq!(got[2], line("isready"));
+    }
+
+    #[test]
+    fn an_endless_line_is_not_stored() {
+        /// Endless zero bytes, counting what was handed out.
+        struct Zeros(usize);
+        impl std::io::Read for Zeros {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                if self.0 == 0 {
+                    return Ok(0);
+                }
+                let n = buf.len().min(self.0);
+                buf[..n].fill(0);
+                self.0 -= n;
+                Ok(n)
+            }
+        }
+        let mut r = std::io::BufReader::new(Zeros(50 << 20));
+        let got = read_line(&mut r, 1 << 10).unwrap();
+        assert_eq!(got, Some(Input::TooLong));
+        assert_eq!(read_line(&mut r, 1 << 10).unwrap(), None);
+    }
 }

@@ -1,14 +1,34 @@
-//! One option table per engine: it writes the `option ...` lines of `hello` and validates
-//! the values `setoption` gives, so the two can never disagree. Error texts stay with each
-//! engine (they are part of its protocol document).
+//! One option table per engine, typed by the engine's own setting type `S`: it writes the
+//! `option ...` lines of `hello` and parses whole `setoption` commands into an `S`, so the
+//! two can never disagree and both engines read `setoption` the same way:
+//!
+//! - `setoption name <N> value <V>`, one word each; option names match whatever their case
+//!   (`threads` is `Threads`), values are exact;
+//! - a keyword given twice (`... value 1 value 2`, `... name Threads name Agent ...`) is an
+//!   error naming it; any other extra word is `unexpected '<word>'`;
+//! - an unknown name, a missing value and a refused value are errors naming the option.
+//!
+//! The texts that quote user input and refuse values stay with each engine (they are part
+//! of its protocol document): the table's [`OptionText`].
 
-/// One option.
+/// One option: its name, type and allowed values, and how a value becomes a setting.
 #[derive(Clone, Debug)]
-pub struct OptionSpec {
-    /// Name as written in `setoption name <N>`.
+pub struct OptionSpec<S> {
+    /// Name as written in `setoption name <N>` and `hello`.
     pub name: &'static str,
     /// Type and values.
     pub kind: OptionKind,
+    /// The setting a value gives.
+    setting: Setting<S>,
+}
+
+/// How a value becomes the engine's setting.
+#[derive(Clone, Debug)]
+enum Setting<S> {
+    /// A number already checked against the range.
+    Spin(fn(u64) -> S),
+    /// A word: `None` when it names nothing (aliases may be accepted beside `vars`).
+    Combo(fn(&str) -> Option<S>),
 }
 
 /// An option's type and allowed values.
@@ -32,20 +52,33 @@ pub enum OptionKind {
     },
 }
 
-impl OptionSpec {
-    /// A spin option: an integer in `min..=max`.
-    pub fn spin(name: &'static str, default: u64, min: u64, max: u64) -> OptionSpec {
+impl<S> OptionSpec<S> {
+    /// A spin option: an integer in `min..=max`, made a setting by `setting`.
+    pub fn spin(
+        name: &'static str,
+        default: u64,
+        min: u64,
+        max: u64,
+        setting: fn(u64) -> S,
+    ) -> OptionSpec<S> {
         OptionSpec {
             name,
             kind: OptionKind::Spin { default, min, max },
+            setting: Setting::Spin(setting),
         }
     }
 
-    /// A combo option: one of `vars`.
-    pub fn combo(name: &'static str, default: &'static str, vars: Vec<&'static str>) -> OptionSpec {
+    /// A combo option: one of `vars` (`hello` lists them), read by `setting`.
+    pub fn combo(
+        name: &'static str,
+        default: &'static str,
+        vars: Vec<&'static str>,
+        setting: fn(&str) -> Option<S>,
+    ) -> OptionSpec<S> {
         OptionSpec {
             name,
             kind: OptionKind::Combo { default, vars },
+            setting: Setting::Combo(setting),
         }
     }
 
@@ -67,49 +100,85 @@ impl OptionSpec {
         }
     }
 
-    /// The value of a spin option, when `text` is an integer in range.
-    pub fn spin_value(&self, text: &str) -> Option<u64> {
-        match self.kind {
-            OptionKind::Spin { min, max, .. } => {
-                text.parse().ok().filter(|v| (min..=max).contains(v))
-            }
-            OptionKind::Combo { .. } => None,
+    /// The setting `text` gives, or `None` when the option refuses it.
+    pub fn value(&self, text: &str) -> Option<S> {
+        match (&self.kind, &self.setting) {
+            (OptionKind::Spin { min, max, .. }, Setting::Spin(make)) => text
+                .parse()
+                .ok()
+                .filter(|v| (*min..=*max).contains(v))
+                .map(make),
+            (_, Setting::Combo(read)) => read(text),
+            _ => None,
         }
     }
+}
 
-    /// The range of a spin option (`(0, 0)` for a combo).
-    pub fn range(&self) -> (u64, u64) {
-        match self.kind {
-            OptionKind::Spin { min, max, .. } => (min, max),
-            OptionKind::Combo { .. } => (0, 0),
-        }
-    }
+/// The texts of one engine's `setoption` errors.
+#[derive(Clone, Debug)]
+pub struct OptionText<S> {
+    /// User input as error messages quote it (with its quotes).
+    pub quote: fn(&str) -> String,
+    /// The error for a value `spec` refuses (`Threads must be 1 to 64, got '0'`).
+    pub refused: fn(&OptionSpec<S>, &str) -> String,
 }
 
 /// The options of one engine, in `hello` order.
 #[derive(Clone, Debug)]
-pub struct OptionTable {
+pub struct OptionTable<S> {
     /// The options.
-    pub specs: Vec<OptionSpec>,
-    /// Whether `setoption` names match whatever their case.
-    pub ignore_case: bool,
+    pub specs: Vec<OptionSpec<S>>,
+    /// How its errors are written.
+    pub text: OptionText<S>,
 }
 
-impl OptionTable {
+/// The error for `setoption` without its two keywords.
+pub const SETOPTION_USAGE: &str = "needs name <name> value <value>";
+
+impl<S> OptionTable<S> {
     /// The `option ...` lines of `hello`.
     pub fn hello_lines(&self) -> Vec<String> {
         self.specs.iter().map(OptionSpec::hello_line).collect()
     }
 
-    /// The option called `name`.
-    pub fn find(&self, name: &str) -> Option<&OptionSpec> {
-        self.specs.iter().find(|o| {
-            if self.ignore_case {
-                o.name.eq_ignore_ascii_case(name)
-            } else {
-                o.name == name
+    /// The option called `name`, whatever its case.
+    pub fn find(&self, name: &str) -> Option<&OptionSpec<S>> {
+        self.specs
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Parses the words after `setoption` into a setting. The error is the reply after
+    /// `error setoption: `.
+    pub fn parse_setoption<'a>(
+        &self,
+        words: impl IntoIterator<Item = &'a str>,
+    ) -> Result<S, String> {
+        let quote = self.text.quote;
+        let mut words = words.into_iter();
+        if words.next() != Some("name") {
+            return Err(SETOPTION_USAGE.into());
+        }
+        let name = words.next();
+        let (mut value, mut value_seen) = (None, false);
+        while let Some(word) = words.next() {
+            match word {
+                "name" => return Err(format!("{} given twice", quote(word))),
+                "value" if value_seen => return Err(format!("{} given twice", quote(word))),
+                "value" => {
+                    value_seen = true;
+                    value = words.next();
+                }
+                _ => return Err(format!("unexpected {}", quote(word))),
             }
-        })
+        }
+        let name = name.ok_or(SETOPTION_USAGE)?;
+        let spec = self
+            .find(name)
+            .ok_or_else(|| format!("unknown option {}", quote(name)))?;
+        let value = value.ok_or_else(|| format!("{} needs a value", spec.name))?;
+        spec.value(value)
+            .ok_or_else(|| (self.text.refused)(spec, value))
     }
 }
 
@@ -117,26 +186,97 @@ impl OptionTable {
 mod tests {
     use super::*;
 
-    #[test]
-    fn lines_and_values() {
-        let table = OptionTable {
+    #[derive(Debug, PartialEq)]
+    enum Set {
+        Threads(u64),
+        Agent(&'static str),
+    }
+
+    fn table() -> OptionTable<Set> {
+        OptionTable {
             specs: vec![
-                OptionSpec::spin("Threads", 1, 1, 64),
-                OptionSpec::combo("Agent", "default", vec!["default", "original"]),
+                OptionSpec::spin("Threads", 1, 1, 64, Set::Threads),
+                OptionSpec::combo(
+                    "Agent",
+                    "default",
+                    vec!["default", "original"],
+                    |v| match v {
+                        "default" => Some(Set::Agent("default")),
+                        "original" | "seed" => Some(Set::Agent("original")),
+                        _ => None,
+                    },
+                ),
             ],
-            ignore_case: true,
-        };
+            text: OptionText {
+                quote: |t| format!("'{t}'"),
+                refused: |spec, v| format!("{} refuses '{v}'", spec.name),
+            },
+        }
+    }
+
+    fn parse(line: &str) -> Result<Set, String> {
+        table().parse_setoption(line.split_whitespace())
+    }
+
+    #[test]
+    fn hello_lines_come_from_the_table() {
         assert_eq!(
-            table.hello_lines(),
+            table().hello_lines(),
             [
                 "option name Threads type spin default 1 min 1 max 64",
                 "option name Agent type combo default default var default var original"
             ]
         );
-        let threads = table.find("threads").unwrap();
-        assert_eq!(threads.spin_value("64"), Some(64));
-        assert_eq!(threads.spin_value("0"), None);
-        assert_eq!(threads.spin_value("-1"), None);
-        assert!(table.find("Nope").is_none());
+    }
+
+    #[test]
+    fn names_match_whatever_their_case_and_values_are_checked() {
+        assert_eq!(parse("name threads value 64"), Ok(Set::Threads(64)));
+        assert_eq!(parse("name AGENT value seed"), Ok(Set::Agent("original")));
+        assert_eq!(
+            parse("name Threads value 0").unwrap_err(),
+            "Threads refuses '0'"
+        );
+        assert_eq!(
+            parse("name Threads value -1").unwrap_err(),
+            "Threads refuses '-1'"
+        );
+        assert_eq!(
+            parse("name Agent value Default").unwrap_err(),
+            "Agent refuses 'Default'"
+        );
+        assert_eq!(
+            parse("name Nope value 1").unwrap_err(),
+            "unknown option 'Nope'"
+        );
+    }
+
+    #[test]
+    fn repeated_keywords_are_named() {
+        for (line, keyword) in [
+            ("name Threads value 1 value 2", "value"),
+            ("name Threads name Agent value 1", "name"),
+            ("name Threads value 2 name Agent", "name"),
+            ("name Threads value", "value"),
+        ] {
+            let e = parse(line);
+            if line.ends_with("value") {
+                assert_eq!(e.unwrap_err(), "Threads needs a value");
+            } else {
+                assert_eq!(e.unwrap_err(), format!("'{keyword}' given twice"), "{line}");
+            }
+        }
+    }
+
+    #[test]
+    fn missing_and_extra_words() {
+        assert_eq!(parse("").unwrap_err(), SETOPTION_USAGE);
+        assert_eq!(parse("value 1").unwrap_err(), SETOPTION_USAGE);
+        assert_eq!(parse("name").unwrap_err(), SETOPTION_USAGE);
+        assert_eq!(parse("name Threads").unwrap_err(), "Threads needs a value");
+        assert_eq!(
+            parse("name Threads value 1 now").unwrap_err(),
+            "unexpected 'now'"
+        );
     }
 }

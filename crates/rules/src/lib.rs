@@ -19,7 +19,6 @@
 //!   winner, draw or undecided end, each bad move a typed error naming its index and text.
 //! - [`battleship`]: whether a 10x10 field of ship and water cells holds the classic fleet,
 //!   placed by the rules, and if not the first fault in a documented order.
-//! - [`text`]: the JSON string form of the tools' `--json` output.
 //! - [`rng`]: the one seeded generator (SplitMix64), shared by the sudoku generator, random
 //!   starting cells and the engines' Zobrist keys.
 //!
@@ -35,7 +34,6 @@ pub mod blockudoku;
 pub mod connect_four;
 pub mod rng;
 pub mod sudoku;
-pub mod text;
 
 /// The examples of `README.md`, run as doc tests.
 #[cfg(doctest)]

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use engine_kit::options::{OptionSpec, OptionTable};
+use engine_kit::options::{OptionKind, OptionSpec, OptionTable, OptionText};
 
 use puzzle_rules::sudoku::board::{parse_cell, Board, Move, Shape};
 use puzzle_rules::sudoku::game::{Game, Mode, Player};
@@ -26,18 +26,50 @@ pub const MAX_THREADS: usize = 256;
 
 /// The options, in `hello` order: the table drives `setoption` and the `hello` lines.
 /// `threads` is the default of `Threads` (the number of CPUs).
-pub fn options(threads: usize) -> OptionTable {
+pub fn options(threads: usize) -> OptionTable<Setting> {
     OptionTable {
         specs: vec![
-            OptionSpec::spin("Threads", threads as u64, 1, MAX_THREADS as u64),
+            OptionSpec::spin("Threads", threads as u64, 1, MAX_THREADS as u64, |n| {
+                Setting::Threads(n as usize)
+            }),
             OptionSpec::combo(
                 "Agent",
                 "default",
                 AgentKind::ALL.iter().map(|a| a.name()).collect(),
+                |v| AgentKind::parse(v).map(Setting::Agent),
             ),
-            OptionSpec::spin("Seed", 0, 0, u64::MAX),
+            OptionSpec::spin("Seed", 0, 0, u64::MAX, Setting::Seed),
         ],
-        ignore_case: false,
+        text: OptionText {
+            quote: |text| format!("'{}'", quote(text)),
+            refused: refused_option,
+        },
+    }
+}
+
+/// A validated option setting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Setting {
+    /// Search threads of `default`.
+    Threads(usize),
+    /// The agent.
+    Agent(AgentKind),
+    /// Seed of the random choices.
+    Seed(u64),
+}
+
+/// The error for a value option `spec` refuses.
+fn refused_option(spec: &OptionSpec<Setting>, value: &str) -> String {
+    let got = quote(value);
+    match (spec.name, &spec.kind) {
+        ("Seed", _) => format!("Seed must be a number 0..2^64-1, got '{got}'"),
+        (name, OptionKind::Spin { min, max, .. }) => {
+            format!("{name} must be {min}..{max}, got '{got}'")
+        }
+        (name, OptionKind::Combo { vars, .. }) => {
+            let (last, rest) = vars.split_last().expect("a combo has values");
+            format!("{name} must be {} or {last}, got '{got}'", rest.join(", "))
+        }
     }
 }
 
@@ -85,12 +117,7 @@ pub enum Command {
     /// `isready`.
     IsReady,
     /// `setoption name <N> value <V>`.
-    SetOption {
-        /// Option name.
-        name: String,
-        /// Option value.
-        value: String,
-    },
+    SetOption(Setting),
     /// `newgame`.
     NewGame,
     /// `position ...`, already turned into a game.
@@ -175,7 +202,9 @@ fn parse_line_raw(line: &str) -> Result<Command, String> {
         "stop" => no_args(Command::Stop),
         "show" => no_args(Command::Show),
         "quit" => no_args(Command::Quit),
-        "setoption" => parse_setoption(rest),
+        "setoption" => options(1)
+            .parse_setoption(rest.iter().copied())
+            .map(Command::SetOption),
         "position" => parse_position(rest),
         "go" => parse_go(rest).map(Command::Go),
         "play" => match rest {
@@ -221,16 +250,6 @@ pub fn parse_move(text: &str) -> Result<Move, String> {
             quote(text)
         )
     })
-}
-
-fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
-    match rest {
-        ["name", name, "value", value] => Ok(Command::SetOption {
-            name: name.to_string(),
-            value: value.to_string(),
-        }),
-        _ => Err("setoption needs name <name> value <value>".into()),
-    }
 }
 
 /// Largest accepted `depth`.

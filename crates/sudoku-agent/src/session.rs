@@ -1,13 +1,15 @@
-//! The protocol session: the loop over stdin lines (the kit's reader thread, so `isready`
-//! and `stop` are answered while a search runs on its own thread; end of input means
-//! `quit`), the game, the options (the table in [`crate::protocol::options`]) and the
-//! search handle. `protocol` parses and formats; the agents compute.
+//! The protocol session: the game, the options (the table in [`crate::protocol::options`])
+//! and the agent, served by the kit's session loop ([`engine_kit::session`]: `isready` and
+//! `stop` are answered while a search runs on its own thread, every other line waits for
+//! its `bestmove`; end of input means `quit`). `protocol` parses and formats; the agents
+//! compute.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
-use engine_kit::handle::SearchHandle;
+use engine_kit::handle::Search;
+use engine_kit::session::{Control, Engine};
 
 use puzzle_rules::sudoku::board::{Board, Move, Shape};
 use puzzle_rules::sudoku::game::{referee_nodes, Game, Mode, Outcome, Player};
@@ -15,7 +17,7 @@ use puzzle_rules::sudoku::game::{referee_nodes, Game, Mode, Outcome, Player};
 use crate::agents::{Agent, AgentKind};
 use crate::agents::{Event, Limits};
 use crate::board_file;
-use crate::protocol::{self, event_line, options, Command, GoLimits, MAX_THREADS, PROTOCOL_LINE};
+use crate::protocol::{self, event_line, options, Command, GoLimits, Setting, PROTOCOL_LINE};
 
 /// Without any limit, `go` thinks this long.
 const DEFAULT_MOVETIME_MS: u64 = 1000;
@@ -32,11 +34,9 @@ struct Session {
     kind: AgentKind,
     threads: usize,
     seed: u64,
+    /// The agent with its table, kept across `setoption` (only a search holds a second
+    /// reference, and no search runs while a `setoption` is answered).
     agent: Arc<Agent>,
-    running: Option<SearchHandle>,
-    /// The running search has a clock (`movetime`, given or the default) or is infinite:
-    /// `quit` and end of input stop it; a `nodes`/`depth` search ends as it would.
-    running_clocked: bool,
 }
 
 fn default_threads() -> usize {
@@ -49,53 +49,34 @@ fn empty_game() -> Game {
 }
 
 impl Session {
-    /// Waits for the running search's `bestmove`; `now` (or `go infinite`) stops it first.
-    fn finish_search(&mut self, now: bool) {
-        if let Some(run) = self.running.take() {
-            run.join(now);
+    fn new() -> Session {
+        let threads = default_threads();
+        Session {
+            game: empty_game(),
+            kind: AgentKind::Default,
+            threads,
+            seed: 0,
+            agent: Arc::new(Agent::new(AgentKind::Default, threads, 0)),
         }
     }
 
-    fn rebuild_agent(&mut self) {
-        self.agent = Arc::new(Agent::new(self.kind, self.threads, self.seed));
-    }
-
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let table = options(default_threads());
-        let spec = table
-            .find(name)
-            .ok_or_else(|| format!("unknown option '{}'", protocol::quote(name)))?;
-        match spec.name {
-            "Threads" => {
-                self.threads = spec.spin_value(value).ok_or_else(|| {
-                    format!(
-                        "Threads must be 1..{MAX_THREADS}, got '{}'",
-                        protocol::quote(value)
-                    )
-                })? as usize;
-            }
-            "Agent" => {
-                self.kind = AgentKind::parse(value).ok_or_else(|| {
-                    let names: Vec<&str> = AgentKind::ALL.iter().map(|a| a.name()).collect();
-                    let (last, rest) = names.split_last().expect("agents");
-                    format!(
-                        "Agent must be {} or {last}, got '{}'",
-                        rest.join(", "),
-                        protocol::quote(value)
-                    )
-                })?;
-            }
-            _ => {
-                self.seed = spec.spin_value(value).ok_or_else(|| {
-                    format!(
-                        "Seed must be a number 0..2^64-1, got '{}'",
-                        protocol::quote(value)
-                    )
-                })?;
-            }
+    /// Applies a setting to the agent in place: its table is kept (only the `mcts` tree,
+    /// which depends on the agent and seed, is forgotten).
+    fn set_option(&mut self, setting: Setting) {
+        match setting {
+            Setting::Threads(n) => self.threads = n,
+            Setting::Agent(kind) => self.kind = kind,
+            Setting::Seed(seed) => self.seed = seed,
         }
-        self.rebuild_agent();
-        Ok(())
+        match Arc::get_mut(&mut self.agent) {
+            Some(agent) => {
+                agent.kind = self.kind;
+                agent.threads = self.threads.max(1);
+                agent.seed = self.seed;
+                agent.forget_tree();
+            }
+            None => self.agent = Arc::new(Agent::new(self.kind, self.threads, self.seed)),
+        }
     }
 
     fn hello(&self) {
@@ -108,7 +89,8 @@ impl Session {
         out("hello ok");
     }
 
-    fn go(&mut self, limits: GoLimits) {
+    /// The search of a `go`.
+    fn go(&mut self, limits: GoLimits) -> Search {
         let start = Instant::now();
         let movetime = if limits.infinite || limits.nodes.is_some() || limits.depth.is_some() {
             limits.movetime
@@ -122,16 +104,17 @@ impl Session {
             since: Some(start),
         };
         let (game, agent) = (self.game.clone(), self.agent.clone());
-        let search = move |stop: &AtomicBool| {
+        let think = move |stop: &AtomicBool| {
             let mut report = |e: Event| out(&event_line(&e));
             agent.choose(&game, search_limits, stop, &mut report)
         };
         let answer = |best: Option<Move>| match best {
-            Some(m) => out(&format!("bestmove {m}")),
-            None => out("bestmove none"),
+            Some(m) => vec![format!("bestmove {m}")],
+            None => vec!["bestmove none".to_string()],
         };
-        self.running_clocked = limits.infinite || movetime.is_some();
-        self.running = Some(SearchHandle::go(limits.infinite, None, search, answer));
+        Search::new(think, answer)
+            .infinite(limits.infinite)
+            .clocked(movetime.is_some())
     }
 
     fn play(&mut self, mv: Option<puzzle_rules::sudoku::board::Move>) {
@@ -237,66 +220,75 @@ fn read_file(cmd: Command) -> Result<Command, String> {
     }
 }
 
-/// Serves the protocol on stdin/stdout until `quit` or end of input.
-pub fn serve() -> anyhow::Result<()> {
-    let rx = engine_kit::io::spawn_reader();
-    let threads = default_threads();
-    let mut s = Session {
-        game: empty_game(),
-        kind: AgentKind::Default,
-        threads,
-        seed: 0,
-        agent: Arc::new(Agent::new(AgentKind::Default, threads, 0)),
-        running: None,
-        running_clocked: false,
-    };
-    while let Ok(Some(line)) = rx.recv() {
-        let line = line.trim_end_matches(['\n', '\r']);
-        let cmd = match protocol::parse_line(line).and_then(read_file) {
-            Ok(c) => c,
-            Err(e) => {
-                // An error waits for a running search's bestmove like any other reply.
-                s.finish_search(false);
-                out(&format!("error {e}"));
-                continue;
-            }
-        };
+impl Engine for Session {
+    type Command = Command;
+
+    fn parse(&mut self, line: &str) -> Result<Command, String> {
+        protocol::parse_line(line).and_then(read_file)
+    }
+
+    fn control(cmd: &Command) -> Control {
         match cmd {
-            Command::Empty => {}
-            Command::IsReady => out("readyok"),
-            Command::Stop => s.finish_search(true),
-            Command::Quit => break,
-            other => {
-                // Anything else waits for a running search's bestmove (a `go infinite` is
-                // stopped), so piped scripts see the replies in order.
-                s.finish_search(false);
-                match other {
-                    Command::Hello => s.hello(),
-                    Command::SetOption { name, value } => {
-                        if let Err(e) = s.set_option(&name, &value) {
-                            out(&format!("error setoption: {e}"));
-                        }
-                    }
-                    Command::NewGame => {
-                        s.game = empty_game();
-                        s.agent.clear();
-                    }
-                    Command::Position(game) => s.game = *game,
-                    Command::Go(limits) => s.go(limits),
-                    Command::Play(mv) => s.play(mv),
-                    Command::Show => s.show(),
-                    Command::Empty
-                    | Command::IsReady
-                    | Command::Stop
-                    | Command::Quit
-                    | Command::PositionFile { .. } => {}
-                }
-            }
+            Command::Empty => Control::Empty,
+            Command::IsReady => Control::IsReady,
+            Command::Stop => Control::Stop,
+            Command::Quit => Control::Quit,
+            _ => Control::Engine,
         }
     }
-    // `quit` and end of input stop a clocked or infinite search at once; a `nodes` or
-    // `depth` search ends as it would, so piped input gets the same answer as typed input.
-    let clocked = s.running_clocked;
-    s.finish_search(clocked);
+
+    fn handle(&mut self, cmd: Command, _read: Instant) -> Option<Search> {
+        match cmd {
+            Command::Hello => self.hello(),
+            Command::SetOption(setting) => self.set_option(setting),
+            Command::NewGame => {
+                self.game = empty_game();
+                self.agent.clear();
+            }
+            Command::Position(game) => self.game = *game,
+            Command::Go(limits) => return Some(self.go(limits)),
+            Command::Play(mv) => self.play(mv),
+            Command::Show => self.show(),
+            Command::Empty
+            | Command::IsReady
+            | Command::Stop
+            | Command::Quit
+            | Command::PositionFile { .. } => {}
+        }
+        None
+    }
+}
+
+/// Serves the protocol on stdin/stdout until `quit` or end of input.
+pub fn serve() -> anyhow::Result<()> {
+    engine_kit::session::serve(&mut Session::new());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setoption_keeps_the_agent_and_its_table() {
+        let mut s = Session::new();
+        let agent = Arc::as_ptr(&s.agent);
+        for setting in [
+            Setting::Threads(1),
+            Setting::Seed(7),
+            Setting::Agent(AgentKind::Mcts),
+            Setting::Agent(AgentKind::Default),
+        ] {
+            s.set_option(setting);
+            assert_eq!(
+                Arc::as_ptr(&s.agent),
+                agent,
+                "{setting:?} rebuilt the agent"
+            );
+        }
+        assert_eq!(
+            (s.agent.kind, s.agent.threads, s.agent.seed),
+            (AgentKind::Default, 1, 7)
+        );
+    }
 }

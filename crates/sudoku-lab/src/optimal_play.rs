@@ -338,7 +338,7 @@ impl Tally {
 /// `k` of `n` as a share with its 95% Wilson interval (0 to 1).
 fn share(k: u64, n: u64) -> (f64, f64, f64) {
     let p = if n == 0 { 0.0 } else { k as f64 / n as f64 };
-    let (lo, hi) = engine_kit::stats::wilson(p, n as f64, 1.96);
+    let (lo, hi) = lab_kit::stats::wilson(p, n as f64, 1.96);
     (p, lo, hi)
 }
 

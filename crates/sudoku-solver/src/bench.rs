@@ -78,6 +78,11 @@ pub fn run(files: Vec<PathBuf>, generated: Vec<String>) -> Result<()> {
         sets.push(generated_set(&spec)?);
     }
     engine_kit::println_or_exit!(
+        "machine cpu {} solver-path {}",
+        cpu_model(),
+        puzzle_rules::sudoku::solver::path_name()
+    );
+    engine_kit::println_or_exit!(
         "{:<28} {:>8} {:>10} {:>10} {:>10} {:>12} {:>12}  solutions 0/1/2+",
         "set",
         "puzzles",
@@ -158,4 +163,19 @@ fn generated_set(spec: &str) -> Result<(String, Vec<Board>)> {
     let target = difficulty.clue_target(shape);
     let boards = (1..=k).map(|seed| generate(shape, target, seed)).collect();
     Ok((format!("generated {shape} {level} x{k}"), boards))
+}
+
+/// The processor's model name as the system reports it (`model name` in /proc/cpuinfo on
+/// Linux), so a timing table says which machine made it; `unknown` where it cannot be read.
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, name)| name.trim().replace(char::is_whitespace, "-"))
+        })
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "unknown".to_string())
 }

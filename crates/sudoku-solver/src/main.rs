@@ -17,12 +17,12 @@ use std::path::PathBuf;
 use anyhow::{anyhow, bail, Result};
 use clap::{Parser, Subcommand};
 use engine_kit::cli::CommandLineCheck;
+use lab_kit::json::json_string;
 use puzzle_rules::sudoku::check::check_filled;
 use puzzle_rules::sudoku::generate::{generate, Difficulty};
 use puzzle_rules::sudoku::puzzle_set::PuzzleSet;
 use puzzle_rules::sudoku::solver::{count_solutions, solve_and_count};
 use puzzle_rules::sudoku::Shape;
-use puzzle_rules::text::json_string;
 
 use input::{format_cells, parse_puzzle, read_puzzles, RawPuzzle};
 

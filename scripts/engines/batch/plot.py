@@ -120,8 +120,12 @@ def plot_over_units(plt, rows: Sequence[Dict[str, object]], out_dir: pathlib.Pat
         sel = [r for r in rows if r["game"] == game and r["series"]]
         if not sel:
             continue
-        fig, ax = plt.subplots(figsize=(6, 4))
-        for r in sel:
+        # One panel per series, one above the other on the same unit axis: bands drawn on one
+        # panel overlap into a blur, and a legend hides lines near 0% or 100%.
+        from matplotlib.ticker import MaxNLocator
+
+        fig, axes = plt.subplots(len(sel), 1, figsize=(6, 0.8 + 2.2 * len(sel)), sharex=True, squeeze=False)
+        for ax, r in zip(axes[:, 0], sel):
             xs, ys, los, his = [], [], [], []
             num = den = 0.0
             for i, (a, b) in enumerate(r["series"], 1):
@@ -143,17 +147,20 @@ def plot_over_units(plt, rows: Sequence[Dict[str, object]], out_dir: pathlib.Pat
                 label = r["agent"] + (f" ({r['scoring']})" if r["scoring"] else "")
             else:
                 label = f"{r['agent']} vs {r['opponent']} {r['board']} {r['mode']} {r['movetime']} ms"
-            line, = ax.plot(xs, ys, label=label)
-            ax.fill_between(xs, los, his, color=line.get_color(), alpha=0.2)
-        ax.set_xlabel("units (jobs) done, in seed and index order")
-        ax.set_ylabel(ylabel)
-        if game == "sudoku":
-            ax.set_ylim(0, 100)
-            ax.axhline(50, color="grey", linewidth=0.8, linestyle=":")
-        else:
-            ax.set_ylim(bottom=0)
-        ax.set_title("Blockudoku hazard over units" if game == "blockudoku" else "Competitive Sudoku score over units")
-        ax.legend(fontsize=8)
+            line, = ax.plot(xs, ys, marker="." if len(xs) < 30 else None)
+            ax.fill_between(xs, los, his, color=line.get_color(), alpha=0.25)
+            ax.set_title(label, fontsize=9)
+            ax.set_ylabel(ylabel, fontsize=8)
+            if game == "sudoku":
+                # A little room above 100% and below 0%, so a line at either edge shows.
+                ax.set_ylim(-3, 103)
+                ax.axhline(50, color="grey", linewidth=0.8, linestyle=":")
+            else:
+                ax.set_ylim(bottom=0)
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # units are counted, never halved
+        axes[-1, 0].set_xlabel("units (jobs) done, in seed and index order")
+        fig.suptitle("Blockudoku hazard over units" if game == "blockudoku" else "Competitive Sudoku score over units",
+                     fontsize=10)
         fig.tight_layout()
         path = out_dir / name
         fig.savefig(path, dpi=100)

@@ -14,17 +14,19 @@
 //!   survive prices hard pieces that fit nowhere and the entry into a crisis dearer
 //!   (`strong_nofit`, `crisis_entry`).
 
+use std::sync::atomic::AtomicBool;
+
 use puzzle_rules::blockudoku::{catalogue, Board, Dealer, Piece};
 
 use crate::search::strong::{self, Weighing, MAX_SAMPLES, SAMPLES, TIMED_CANDIDATES};
 use crate::search::{
     final_board, Beam, BestLine, Control, HandPieces, Job, Method, Outcome, Tally, Valuation,
-    DEFAULT_BEAM, FULL_BEAM, POINTS_BEAM,
+    Workers, DEFAULT_BEAM, FULL_BEAM, POINTS_BEAM,
 };
 
 mod settings;
 
-pub use settings::{Settings, SETTINGS};
+pub use settings::Settings;
 
 /// Which agent chooses the moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,62 +107,99 @@ pub fn crises_are_rare(set: &[Piece]) -> bool {
     set == catalogue()
 }
 
-/// What an agent is asked: who plays, for what, with which parameters, and how (beam,
-/// threads, the position's streak, clock).
-#[derive(Clone, Copy)]
-pub struct Request<'a> {
+/// What an agent is asked, the settings of a search: who plays, for what, with which
+/// parameters, from which beam, on which workers, and the scoring with the position's streak.
+/// With the position (board and hand) and the [`Limits`] it is all a search is given.
+#[derive(Clone, Debug)]
+pub struct Request {
     /// The agent.
     pub agent: Agent,
     /// What it plays for.
     pub objective: Objective,
     /// The parameters.
-    pub settings: &'a Settings,
+    pub settings: Settings,
     /// The beam the search starts from.
     pub beam: Beam,
-    /// Search threads.
-    pub threads: usize,
+    /// The worker threads (their pool is made once, when the thread count is set).
+    pub workers: Workers,
     /// The scoring rule and the position's streak (counted with objective `points`).
     pub tally: Tally,
+}
+
+impl Request {
+    /// `agent` playing for `objective` with the engine's parameters and the objective's beam,
+    /// one thread, no streak.
+    pub fn new(agent: Agent, objective: Objective) -> Request {
+        Request {
+            agent,
+            objective,
+            settings: Settings::default(),
+            beam: objective.beam(),
+            workers: Workers::ONE,
+            tally: Tally::default(),
+        }
+    }
+}
+
+/// What a search may spend: the limits of `go` as the agents read them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Placements over all workers (`u64::MAX`: no limit).
+    pub nodes: u64,
+    /// Widen the beam while there is time or nodes left ([`search`]).
+    pub widen: bool,
     /// A clock will stop the search (`go movetime`, `go infinite`): the agent spends it.
     pub clock: bool,
 }
 
-impl Request<'static> {
-    /// `agent` playing for `objective` with the engine's parameters and the objective's beam,
-    /// one thread, no streak, no clock.
-    pub fn new(agent: Agent, objective: Objective) -> Request<'static> {
-        Request {
-            agent,
-            objective,
-            settings: &SETTINGS,
-            beam: objective.beam(),
-            threads: 1,
-            tally: Tally::default(),
+impl Default for Limits {
+    /// A bare `go`: no node limit, no widening, no clock.
+    fn default() -> Limits {
+        Limits {
+            nodes: u64::MAX,
+            widen: false,
             clock: false,
         }
     }
 }
 
-/// One search as the policy set it up: the agent that plays, whether points count, and
-/// whether the dearer prices of a set where crises are rare apply.
+/// One search as the policy set it up: the agent that plays, whether points count, whether
+/// the dearer prices of a set where crises are rare apply, and whether a clock stops it.
 #[derive(Clone, Copy)]
 struct Plan {
     agent: Agent,
     points: bool,
     rare_crises: bool,
+    /// A clock will stop the search: the strong agent samples until it does.
+    clock: bool,
 }
 
-/// The answer of `req` to `hand` on `board`, with the next hands dealt from `set` (what the
-/// strong agent weighs and the safety net of points looks at).
+/// The answer of `req` to `hand` on `board` within `limits` (the beam is not widened: see
+/// [`search`]), with the next hands dealt from `set` (what the strong agent weighs and the
+/// safety net of points looks at); `stop` ends it early once a line exists.
 pub fn answer(
     board: Board,
     hand: &HandPieces,
     req: &Request,
+    limits: &Limits,
+    set: &[Piece],
+    stop: &AtomicBool,
+) -> Outcome {
+    let ctl = Control::new(stop, limits.nodes);
+    answer_within(board, hand, req, limits.clock, set, &ctl)
+}
+
+/// [`answer`] under the control `ctl`.
+fn answer_within(
+    board: Board,
+    hand: &HandPieces,
+    req: &Request,
+    clock: bool,
     set: &[Piece],
     ctl: &Control,
 ) -> Outcome {
     // Given a clock, the default agent spends it as the strong agent does.
-    let agent = if req.clock && req.agent == Agent::Default {
+    let agent = if clock && req.agent == Agent::Default {
         Agent::Strong
     } else {
         req.agent
@@ -170,10 +209,11 @@ pub fn answer(
         agent,
         points,
         rare_crises: !points && crises_are_rare(set),
+        clock,
     };
     let (best, weighed) = play(plan, board, hand, req, set, ctl);
     let best = if points && agent != Agent::Original {
-        safety_net(best, board, hand, req, set, ctl)
+        safety_net(best, board, hand, req, (set, clock), ctl)
     } else {
         best
     };
@@ -193,7 +233,7 @@ fn play(
     set: &[Piece],
     ctl: &Control,
 ) -> (BestLine, bool) {
-    let s = req.settings;
+    let s = &req.settings;
     let mut weights = s.weights;
     if plan.agent == Agent::Strong && plan.rare_crises {
         weights.nofit = s.next_hand.strong_nofit;
@@ -211,7 +251,7 @@ fn play(
             Agent::Default | Agent::Strong => Method::Beam,
         },
         valuation: &valuation,
-        threads: req.threads,
+        workers: &req.workers,
         ctl,
         beam: req.beam,
         tally: req.tally,
@@ -226,7 +266,7 @@ fn play(
     // With a clock: more candidates, and next hands in batches until the clock stops it; the
     // price of a crisis entry answered crowded positions worse there and is not paid
     // (EXPERIMENTS.md, "The price of a crisis the next hand leaves").
-    let batches = if req.clock {
+    let batches = if plan.clock {
         next.candidates = TIMED_CANDIDATES;
         next.next_hands = SAMPLES;
         next.weigh_crowded = true;
@@ -255,7 +295,7 @@ fn safety_net(
     board: Board,
     hand: &HandPieces,
     req: &Request,
-    set: &[Piece],
+    (set, clock): (&[Piece], bool),
     ctl: &Control,
 ) -> BestLine {
     let Some((line, _)) = &best else { return best };
@@ -272,6 +312,7 @@ fn safety_net(
         agent: Agent::Strong,
         points: false,
         rare_crises: false,
+        clock,
     };
     let (safe, _) = play(net, board, hand, req, set, ctl);
     let safer = safe.as_ref().is_some_and(|(line, _)| {
@@ -285,21 +326,25 @@ fn safety_net(
     }
 }
 
-/// [`answer`] on the game's own pieces from the request's beam, then (when `widen`) with
-/// doubled beams until the full search completes or the control stops it; keeps the best
-/// line found by any pass. An answer the strong agent weighed ends the widening: its hand
-/// lookahead has spent the time on the boards that pass found best.
-pub fn answer_widening(
+/// The search `go` runs: [`answer`] on the game's own pieces from the request's beam, then
+/// (when the limits widen) with doubled beams until the full search completes, `stop` is set
+/// or the node limit is spent; keeps the best line found by any pass. An answer the strong
+/// agent weighed ends the widening: its hand lookahead has spent the time on the boards that
+/// pass found best.
+pub fn search(
     board: Board,
     hand: &HandPieces,
     req: &Request,
-    ctl: &Control,
-    widen: bool,
+    limits: &Limits,
+    stop: &AtomicBool,
 ) -> Outcome {
-    let mut beam = req.beam;
+    let ctl = Control::new(stop, limits.nodes);
+    let widen = limits.widen;
+    let mut req = req.clone();
     let mut best: BestLine = None;
     loop {
-        let out = answer(board, hand, &Request { beam, ..*req }, catalogue(), ctl);
+        let beam = req.beam;
+        let out = answer_within(board, hand, &req, limits.clock, catalogue(), &ctl);
         if out.weighed {
             return out;
         }
@@ -317,7 +362,7 @@ pub fn answer_widening(
                 weighed: false,
             };
         }
-        beam = if beam[0] >= 64 {
+        req.beam = if beam[0] >= 64 {
             FULL_BEAM
         } else {
             [beam[0] * 2, beam[1] * 2, beam[2]]
@@ -341,8 +386,7 @@ mod tests {
     /// The answer of `req` on `set` without limits.
     fn line(board: Board, hand: &HandPieces, req: &Request, set: &[Piece]) -> BestLine {
         let stop = AtomicBool::new(false);
-        let ctl = Control::new(&stop, u64::MAX);
-        answer(board, hand, req, set, &ctl).best
+        answer(board, hand, req, &Limits::default(), set, &stop).best
     }
 
     #[test]
@@ -387,7 +431,7 @@ mod tests {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(21);
         let dealer = Dealer::new(catalogue());
         // Crowded boards are weighed whatever the default's board: leave them out here.
-        let mut settings = SETTINGS;
+        let mut settings = Settings::default();
         settings.next_hand.weigh_crowded = false;
         let (mut same, mut differed) = (0, 0);
         for _ in 0..60 {
@@ -396,7 +440,7 @@ mod tests {
             let h = hand(&ids);
             let play = |agent| {
                 let req = Request {
-                    settings: &settings,
+                    settings,
                     ..Request::new(agent, Objective::Survive)
                 };
                 line(board, &h, &req, catalogue())
@@ -422,7 +466,7 @@ mod tests {
     fn crisis_entry_changes_answers_and_keeps_them_legal() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::SmallRng::seed_from_u64(9);
-        let mut plain = SETTINGS;
+        let mut plain = Settings::default();
         plain.next_hand.crisis_entry = 0;
         let (mut answered, mut changed) = (0, 0);
         for _ in 0..12 {
@@ -437,7 +481,7 @@ mod tests {
                 };
                 line(board, &h, &req, catalogue())
             };
-            let (Some(p), Some(d)) = (play(&plain), play(&SETTINGS)) else {
+            let (Some(p), Some(d)) = (play(plain), play(Settings::default())) else {
                 continue;
             };
             let mut slots: Vec<usize> = d.0.iter().map(|s| s.slot).collect();
@@ -475,6 +519,7 @@ mod tests {
                 agent: Agent::Strong,
                 points: false,
                 rare_crises: false,
+                clock: false,
             };
             let survive = play(net, board, &h, &req, catalogue(), &ctl).0;
             let points = line(board, &h, &req, catalogue());
@@ -504,10 +549,10 @@ mod tests {
     fn strong_prices_nofit_by_piece_set() {
         use rand::SeedableRng;
         let mut rng = rand::rngs::SmallRng::seed_from_u64(41);
-        let mut dearer = SETTINGS;
-        dearer.weights.nofit = SETTINGS.next_hand.strong_nofit;
-        let mut plain = SETTINGS;
-        plain.next_hand.strong_nofit = SETTINGS.weights.nofit;
+        let mut dearer = Settings::default();
+        dearer.weights.nofit = Settings::default().next_hand.strong_nofit;
+        let mut plain = Settings::default();
+        plain.next_hand.strong_nofit = Settings::default().weights.nofit;
         let hard = &catalogue()[13..];
         assert!(crises_are_rare(catalogue()) && !crises_are_rare(hard));
         let mut differed = 0;
@@ -521,14 +566,14 @@ mod tests {
                 };
                 line(board, &h, &req, set)
             };
-            let game = play(&SETTINGS, catalogue());
-            assert_eq!(game, play(&dearer, catalogue()), "{board:?} {ids:?}");
+            let game = play(Settings::default(), catalogue());
+            assert_eq!(game, play(dearer, catalogue()), "{board:?} {ids:?}");
             assert_eq!(
-                play(&SETTINGS, hard),
-                play(&plain, hard),
+                play(Settings::default(), hard),
+                play(plain, hard),
                 "{board:?} {ids:?}"
             );
-            differed += (game != play(&plain, catalogue())) as u32;
+            differed += (game != play(plain, catalogue())) as u32;
         }
         // The price changes some answers.
         assert!(differed > 0);

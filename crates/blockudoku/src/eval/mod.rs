@@ -12,15 +12,15 @@
 //! stop early (every weight is a penalty, so a partial sum only falls).
 
 use puzzle_rules::blockudoku::masks::{
-    column, row, ABOVE_BOUNDARY, ANCHORS_3X3, BELOW_BOUNDARY, BOX_CORNERS, CENTER_BOX,
-    CORNER_BOXES, EDGES, H3_ANCHORS, LEFT_OF_BOUNDARY, RIGHT_OF_BOUNDARY, SIDE_BOXES, V3_ANCHORS,
+    column, row, ABOVE_BOUNDARY, ANCHORS_3X3, BOX_CORNERS, CENTER_BOX, CORNER_BOXES, EDGES,
+    LEFT_OF_BOUNDARY, SIDE_BOXES,
 };
 use puzzle_rules::blockudoku::{Board, FULL};
 
 mod nofit;
 mod weights;
 
-use nofit::{fit_counts, nofit_count};
+use nofit::{fit_counts, nofit_count, shapes, Shapes};
 pub(crate) use nofit::{nofit_table, NofitTable};
 pub use weights::{Weights, WEIGHTS};
 
@@ -67,8 +67,8 @@ impl Terms {
         let e = !b & FULL;
         let s1 = stage1(b);
         let s2 = stage2(b, e);
-        let (s3, diag_short) = stage3(e);
-        let s4 = stage4(b, e, table, diag_short);
+        let (s3, diag_short, shapes) = stage3(e);
+        let s4 = stage4(b, shapes, table, diag_short);
         Terms {
             sq_center: s1[0],
             sq_side: s1[1],
@@ -146,7 +146,14 @@ pub fn evaluate_above(board: Board, w: &Weights, bound: i64) -> i64 {
         // SAFETY: the processor supports popcnt (checked just above).
         return unsafe { eval_popcnt(board.bits(), w, table, bound) };
     }
-    eval_bits(board.bits(), w, table, bound)
+    eval_portable(board.bits(), w, table, bound)
+}
+
+// Kept out of line so that `evaluate_above` stays small enough to inline into the search:
+// inlined, this copy made every call set up a large stack frame it never used.
+#[inline(never)]
+fn eval_portable(b: u128, w: &Weights, table: &NofitTable, bound: i64) -> i64 {
+    eval_bits(b, w, table, bound)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -168,12 +175,12 @@ pub(crate) fn eval_bits(b: u128, w: &Weights, table: &NofitTable, bound: i64) ->
     if value <= bound {
         return value;
     }
-    let (s3, diag_short) = stage3(e);
+    let (s3, diag_short, shapes) = stage3(e);
     value -= weigh([w.bar3, w.nofit], s3);
     if value <= bound {
         return value;
     }
-    value - weigh([w.nofit, w.scarcity], stage4(b, e, table, diag_short))
+    value - weigh([w.nofit, w.scarcity], stage4(b, shapes, table, diag_short))
 }
 
 const COL0: u128 = column(0);
@@ -187,53 +194,66 @@ const CENTER_CORNER: u128 = BOX_CORNERS & CENTER_BOX;
 /// Filled cells and occupied boxes by box kind: centre, sides, corners.
 #[inline(always)]
 fn stage1(b: u128) -> [u32; 6] {
-    // Fold three rows, then three columns, into each box's top-left cell.
-    let three_rows = b | b >> 9 | b >> 18;
-    let occupied = three_rows | three_rows >> 1 | three_rows >> 2;
+    // Fold three rows, then three columns, into each box's top-left cell. The box corners
+    // all lie in the low 64 bits: rows 0-5 fold there directly, rows 6-8 after a shift.
+    let fold = |x: u64| {
+        let three_rows = x | x >> 9 | x >> 18;
+        three_rows | three_rows >> 1 | three_rows >> 2
+    };
+    const LOW_BANDS: u64 = (1 << 54) - 1;
+    let occupied = fold(b as u64 & LOW_BANDS) | fold((b >> 54) as u64) << 54;
     [
         (b & CENTER_BOX).count_ones(),
         (b & SIDE_BOXES).count_ones(),
         (b & CORNER_BOXES).count_ones(),
-        (occupied & CENTER_CORNER).count_ones(),
-        (occupied & SIDE_CORNERS).count_ones(),
-        (occupied & CORNER_CORNERS).count_ones(),
+        (occupied & CENTER_CORNER as u64).count_ones(),
+        (occupied & SIDE_CORNERS as u64).count_ones(),
+        (occupied & CORNER_CORNERS as u64).count_ones(),
     ]
 }
 
 /// Run ends (plain, aligned), cornered, squashed (off edge, on edge).
 #[inline(always)]
 fn stage2(b: u128, e: u128) -> [u32; 5] {
-    // Empty cells whose neighbour on that side is filled or the wall.
-    let bl = e & (((b << 1) & !COL0) | COL0);
-    let br = e & ((b >> 1) & !COL8 | COL8);
-    let bu = e & (((b << 9) & FULL) | ROW0);
-    let bd = e & ((b >> 9) | ROW8);
-    let aligned = (bu & BELOW_BOUNDARY).count_ones()
-        + (bd & ABOVE_BOUNDARY).count_ones()
-        + (bl & RIGHT_OF_BOUNDARY).count_ones()
-        + (br & LEFT_OF_BOUNDARY).count_ones();
-    let ends = bu.count_ones() + bd.count_ones() + bl.count_ones() + br.count_ones();
+    // Filled neighbours inside the board, to the left, right, above and below each cell.
+    let fl = (b << 1) & !COL0;
+    let fr = (b >> 1) & !COL8;
+    let fu = b << 9;
+    let fd = b >> 9;
+    // Empty cells whose neighbour on that side is filled or the wall: run ends.
+    let bl = e & (fl | COL0);
+    let br = e & (fr | COL8);
+    let bu = e & (fu | ROW0);
+    let bd = e & (fd | ROW8);
+    // Every run of empty cells has one left (top) end and one right (bottom) end.
+    let ends = 2 * (bl.count_ones() + bu.count_ones());
+    // A box boundary holds an end exactly where one of the two cells across it is filled.
+    let aligned = ((b ^ b >> 9) & ABOVE_BOUNDARY).count_ones()
+        + ((b ^ b >> 1) & LEFT_OF_BOUNDARY).count_ones();
     // Corners made by filled cells only: the wall does not corner.
-    let cornered = (bu & bl & !(ROW0 | COL0)).count_ones()
-        + (bu & br & !(ROW0 | COL8)).count_ones()
-        + (bd & bl & !(ROW8 | COL0)).count_ones()
-        + (bd & br & !(ROW8 | COL8)).count_ones();
+    let (up, down) = (e & fu, e & fd);
+    let cornered = (up & fl).count_ones()
+        + (up & fr).count_ones()
+        + (down & fl).count_ones()
+        + (down & fr).count_ones();
     let (h, v) = (bl & br, bu & bd);
+    let squashed_edge = (h & EDGES).count_ones() + (v & EDGES).count_ones();
     [
         ends - aligned,
         aligned,
         cornered,
-        (h & !EDGES).count_ones() + (v & !EDGES).count_ones(),
-        (h & EDGES).count_ones() + (v & EDGES).count_ones(),
+        h.count_ones() + v.count_ones() - squashed_edge,
+        squashed_edge,
     ]
 }
 
 /// Cells no 3-line covers (per direction) and diagonal pieces that fit nowhere; also the
-/// placements the two diagonals miss to 4, for `stage4`.
+/// placements the two diagonals miss to 4, and the shapes `stage4` tests the hard pieces
+/// with.
 #[inline(always)]
-fn stage3(e: u128) -> ([u32; 2], u32) {
-    let h3 = e & (e >> 1) & (e >> 2) & H3_ANCHORS;
-    let v3 = e & (e >> 9) & (e >> 18) & V3_ANCHORS;
+fn stage3(e: u128) -> ([u32; 2], u32, Shapes) {
+    let s = shapes(e);
+    let (h3, v3) = (s.h3, s.v3);
     let bar3 = (e & !(h3 | h3 << 1 | h3 << 2)).count_ones()
         + (e & !(v3 | v3 << 9 | v3 << 18)).count_ones();
     let d1 = e & e >> 10 & e >> 20 & ANCHORS_3X3;
@@ -242,18 +262,19 @@ fn stage3(e: u128) -> ([u32; 2], u32) {
     (
         [bar3, (d1 == 0) as u32 + (d2 == 0) as u32],
         short(d1.count_ones()) + short(d2.count_ones()),
+        s,
     )
 }
 
-/// `nofit` pieces that fit nowhere, and scarcity (`diag_short` from `stage3`).
+/// `nofit` pieces that fit nowhere, and scarcity (`diag_short` and the shapes from `stage3`).
 #[inline(always)]
-fn stage4(b: u128, e: u128, table: &NofitTable, diag_short: u32) -> [u32; 2] {
+fn stage4(b: u128, s: Shapes, table: &NofitTable, diag_short: u32) -> [u32; 2] {
     let cells = b.count_ones();
     if cells > 20 {
-        let (nofit, missing) = fit_counts(e, table);
+        let (nofit, missing) = fit_counts(s, table);
         [nofit, (cells - 20) * (diag_short + missing)]
     } else {
-        [nofit_count(e, table), 0]
+        [nofit_count(s, table), 0]
     }
 }
 

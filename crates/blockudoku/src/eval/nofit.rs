@@ -1,114 +1,158 @@
-//! The hard pieces' fit tests, split for speed: which 5-cell pieces fit nowhere and how
+//! The hard pieces' fit tests, written for speed: which 5-cell pieces fit nowhere and how
 //! many placements they miss.
+//!
+//! Every hard piece is a straight line of five or fits a 3x3 frame, and each is a union of
+//! two or three shapes the evaluation already has: empty cells, horizontal dominoes, and the
+//! 3-cell lines `h3`/`v3` of its `bar3` term. So a piece's fitting anchors are those shapes'
+//! anchor masks shifted to the piece's cells and ANDed: two or three constant shifts per
+//! piece, where a cell-by-cell test takes five. The shapes are checked against the catalogue
+//! once ([`nofit_table`]) and by the tests, placement by placement.
 
 use puzzle_rules::blockudoku::catalogue;
-use puzzle_rules::blockudoku::masks::H3_ANCHORS;
+use puzzle_rules::blockudoku::masks::{column, FULL};
 
 /// The hard pieces of the evaluation's `nofit` and `scarcity` terms: the catalogue's 5-cell
 /// pieces, ids 33 to 47 (the 3-cell diagonals, ids 6 and 7, are counted apart).
 pub const BIG_PIECES_FROM: usize = 32;
 
-/// The `nofit` pieces, split for speed. Every catalogue piece is a straight line (`lines`,
-/// tested on runs of empty cells) or fits a 3x3 box (`small`). The small ones all fit when
-/// some 3x3 square is empty, which spares their tests on most boards; otherwise each is a
-/// shift-and test sharing the shifts of the empty cells: the distinct cell offsets
-/// (`row * 9 + col`) and, per piece, its anchors and the indices of its cells' offsets,
-/// padded with `ALL`, a slot that is all ones.
-pub(crate) struct NofitTable {
-    offsets: Vec<u32>,
-    /// Straight lines (anchors, length - 1, vertical): tested on runs of empty cells.
-    lines: Vec<(u128, usize, bool)>,
-    small: Vec<(u128, [u8; 5])>,
-}
+/// The hard pieces' shapes, ids 33 to 47, in the order of [`Shapes::fits`].
+const HARD_SHAPES: [&str; 15] = [
+    "#/#/#/#/#",
+    "#####",
+    ".#./###/.#.",
+    "###/#.#",
+    "#.#/###",
+    "##/.#/##",
+    "##/#./##",
+    ".#./.#./###",
+    "###/.#./.#.",
+    "#../###/#..",
+    "..#/###/..#",
+    "..#/..#/###",
+    "###/#../#..",
+    "###/..#/..#",
+    "#../#../###",
+];
 
-// Small pieces have their cells in a 3x3 frame: at most 9 distinct offsets.
-const ALL: usize = 9;
+/// Witness that the catalogue's hard pieces are the shapes [`Shapes::fits`] is written for:
+/// made once by [`nofit_table`], which checks them.
+pub(crate) struct NofitTable(());
 
-/// The table of the hard 5-cell pieces, built once.
+/// The hard pieces' fit tests, checked against the catalogue on first use.
 pub(crate) fn nofit_table() -> &'static NofitTable {
     static TABLE: std::sync::OnceLock<NofitTable> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut offsets: Vec<u32> = Vec::new();
-        let (mut lines, mut small) = (Vec::new(), Vec::new());
-        for p in &catalogue()[BIG_PIECES_FROM..] {
-            let anchors = p.placements().iter().fold(0u128, |m, &(a, _)| m | 1 << a);
-            if p.height() == 1 || p.width() == 1 {
-                // A catalogue piece is connected, so one row or column is a line.
-                assert!(p.size() <= 5, "catalogue piece {p}");
-                lines.push((anchors, p.size() as usize - 1, p.width() == 1));
-                continue;
-            }
-            assert!(p.height() <= 3 && p.width() <= 3, "catalogue piece {p}");
-            let mut used = [ALL as u8; 5];
-            for (u, &(r, c)) in used.iter_mut().zip(p.cells()) {
-                let o = r as u32 * 9 + c as u32;
-                let k = match offsets.iter().position(|&x| x == o) {
-                    Some(k) => k,
-                    None => {
-                        offsets.push(o);
-                        offsets.len() - 1
-                    }
-                };
-                *u = k as u8;
-            }
-            small.push((anchors, used));
-        }
-        NofitTable {
-            offsets,
-            lines,
-            small,
-        }
+        let hard: Vec<String> = catalogue()[BIG_PIECES_FROM..]
+            .iter()
+            .map(|p| p.shape())
+            .collect();
+        assert_eq!(hard, HARD_SHAPES, "the catalogue's hard pieces");
+        NofitTable(())
     })
 }
 
-/// Anchors of empty runs of 1 to 5 cells, along rows (step 1) or columns (step 9); runs
-/// that wrap past a row end are outside every line piece's anchors.
-#[inline(always)]
-fn runs(e: u128, step: u32) -> [u128; 5] {
-    let r2 = e & e >> step;
-    let r4 = r2 & r2 >> (2 * step);
-    [e, r2, r2 & e >> (2 * step), r4, r4 & e >> (4 * step)]
+const COL8: u128 = column(8);
+
+/// The shapes the hard pieces are made of, as anchor masks on the board with empty cells `e`.
+#[derive(Clone, Copy)]
+pub(super) struct Shapes {
+    /// Empty cells.
+    pub e: u128,
+    /// Left ends of empty horizontal 3-cell lines (columns 0-6).
+    pub h3: u128,
+    /// Top ends of empty vertical 3-cell lines (rows 0-6).
+    pub v3: u128,
 }
 
-/// Per piece of `table`, the anchors where it fits on the board with empty cells `e`.
-#[inline(always)]
-fn for_each_fit(e: u128, table: &NofitTable, small_too: bool, mut f: impl FnMut(u128)) {
-    let (h, v) = (runs(e, 1), runs(e, 9));
-    for &(anchors, len, vertical) in &table.lines {
-        f(anchors & if vertical { v[len] } else { h[len] });
+impl Shapes {
+    /// Per hard piece (ids 33 to 47, in order), the anchors where it fits.
+    #[inline(always)]
+    pub fn fits(self) -> [u128; 15] {
+        let Shapes { e, h3, v3 } = self;
+        // Left ends of empty horizontal dominoes (columns 0-7).
+        let h2 = e & e >> 1 & !COL8;
+        // Each line's anchors keep the piece on the board: an `h3` anchor is in columns 0-6,
+        // a `v3` anchor in rows 0-6, and a cell below row 8 is never empty.
+        [
+            v3 & v3 >> 18,
+            h3 & h3 >> 2,
+            h3 >> 9 & v3 >> 1,
+            h3 & e >> 9 & e >> 11,
+            h3 >> 9 & e & e >> 2,
+            h2 & h2 >> 18 & e >> 10,
+            h2 & h2 >> 18 & e >> 9,
+            v3 >> 1 & h3 >> 18,
+            h3 & v3 >> 1,
+            v3 & h3 >> 9,
+            v3 >> 2 & h3 >> 9,
+            v3 >> 2 & h3 >> 18,
+            h3 & v3,
+            h3 & v3 >> 2,
+            v3 & h3 >> 18,
+        ]
     }
-    if !small_too {
-        return;
-    }
-    let mut shifted = [!0u128; 16];
-    for (s, &o) in shifted.iter_mut().zip(&table.offsets) {
-        *s = e >> o;
-    }
-    for &(anchors, [i0, i1, i2, i3, i4]) in &table.small {
-        let s = |i: u8| shifted[i as usize & 15];
-        f(anchors & s(i0) & s(i1) & s(i2) & s(i3) & s(i4));
+
+    /// Whether some 3x3 square is empty: every hard piece but the two lines then fits.
+    #[inline(always)]
+    fn empty_square(self) -> bool {
+        self.h3 & self.h3 >> 9 & self.h3 >> 18 != 0
     }
 }
 
-/// Catalogue pieces of `table` that fit nowhere on the board with empty cells `e`.
+/// Hard pieces that fit nowhere.
 #[inline(always)]
-pub(super) fn nofit_count(e: u128, table: &NofitTable) -> u32 {
-    // Every small piece fits an empty 3x3 square.
-    let h3 = e & (e >> 1) & (e >> 2) & H3_ANCHORS;
-    let small_too = h3 & h3 >> 9 & h3 >> 18 == 0;
-    let mut n = 0;
-    for_each_fit(e, table, small_too, |fits| n += (fits == 0) as u32);
-    n
+pub(super) fn nofit_count(s: Shapes, _: &NofitTable) -> u32 {
+    let fits = s.fits();
+    if s.empty_square() {
+        return (fits[0] == 0) as u32 + (fits[1] == 0) as u32;
+    }
+    fits.iter().map(|&f| (f == 0) as u32).sum()
 }
 
-/// (pieces of `table` that fit nowhere, placements they miss to 4 in all).
+/// (hard pieces that fit nowhere, placements they miss to 4 in all).
 #[inline(always)]
-pub(super) fn fit_counts(e: u128, table: &NofitTable) -> (u32, u32) {
+pub(super) fn fit_counts(s: Shapes, _: &NofitTable) -> (u32, u32) {
     let (mut none, mut missing) = (0, 0);
-    for_each_fit(e, table, true, |fits| {
-        let n = fits.count_ones();
+    for f in s.fits() {
+        let n = f.count_ones();
         none += (n == 0) as u32;
         missing += 4u32.saturating_sub(n);
-    });
+    }
     (none, missing)
+}
+
+/// The shapes of the board with empty cells `e` (no bits above the board).
+#[inline(always)]
+pub(super) fn shapes(e: u128) -> Shapes {
+    debug_assert_eq!(e & !FULL, 0);
+    let h3 = e & e >> 1 & e >> 2 & puzzle_rules::blockudoku::masks::H3_ANCHORS;
+    let v3 = e & e >> 9 & e >> 18;
+    Shapes { e, h3, v3 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use puzzle_rules::blockudoku::Board;
+
+    // Each piece's fit test against the catalogue's own placements, on boards of every
+    // density, including the board edges where a shifted shape could wrap to the next row.
+    #[test]
+    fn fits_match_the_catalogue_placements() {
+        use rand::{Rng, SeedableRng};
+        nofit_table();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        for n in 0..20_000 {
+            let density = [0.05, 0.2, 0.4, 0.6, 0.8][n % 5];
+            let board = Board::from_fn(|_| rng.gen_bool(density));
+            let fits = shapes(!board.bits() & FULL).fits();
+            for (k, piece) in catalogue()[BIG_PIECES_FROM..].iter().enumerate() {
+                assert_eq!(
+                    fits[k],
+                    piece.fit_anchors(board),
+                    "piece {piece} on {board}"
+                );
+            }
+        }
+    }
 }

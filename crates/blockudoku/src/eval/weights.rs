@@ -56,27 +56,6 @@ pub const WEIGHTS: Weights = Weights {
 };
 
 impl Weights {
-    /// The weight called `name` (the field names), for setting by name.
-    pub fn by_name(&mut self, name: &str) -> Option<&mut i64> {
-        Some(match name {
-            "sq_center" => &mut self.sq_center,
-            "sq_side" => &mut self.sq_side,
-            "sq_corner" => &mut self.sq_corner,
-            "box_center" => &mut self.box_center,
-            "box_side" => &mut self.box_side,
-            "box_corner" => &mut self.box_corner,
-            "ends" => &mut self.ends,
-            "ends_aligned" => &mut self.ends_aligned,
-            "cornered" => &mut self.cornered,
-            "squashed" => &mut self.squashed,
-            "squashed_edge" => &mut self.squashed_edge,
-            "bar3" => &mut self.bar3,
-            "nofit" => &mut self.nofit,
-            "scarcity" => &mut self.scarcity,
-            _ => return None,
-        })
-    }
-
     /// The term weights in `Terms::named` order (`nofit` prices both kinds of hard piece).
     pub(super) fn per_term(&self) -> [i64; 15] {
         let [a, b, c, d, e, f] = self.stage1();

@@ -2,8 +2,8 @@
 //! board merged, the placements of each piece but the last cut to the beam's width by their
 //! evaluation, and the best final boards kept for the lookahead.
 
+use engine_kit::hash::WordHash;
 use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::Ordering;
 
 use puzzle_rules::blockudoku::masks::cells;
@@ -17,34 +17,12 @@ use crate::eval::{evaluate, evaluate_above};
 // Largest merge table per worker (entries); see `expand`.
 const SEEN_CAP: usize = 1 << 17;
 
-// How many nodes a worker counts before it publishes them and looks at the stop flag.
+/// How many nodes a worker counts before it publishes them and looks at the stop flag.
 pub const POLL: u64 = 256;
 
-#[derive(Default)]
-struct FxHasher(u64);
-impl Hasher for FxHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.write_u64(*b as u64);
-        }
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_u128(&mut self, v: u128) {
-        self.write_u64(v as u64);
-        self.write_u64((v >> 64) as u64);
-    }
-    fn write_u8(&mut self, v: u8) {
-        self.write_u64(v as u64);
-    }
-}
 /// Board bits and a tag: the pieces used (bits 0-2), whether the streak runs (bit 3) and the
 /// line's points so far (bits 4-15, 0 when points are not counted).
-type Seen = HashSet<(u128, u16), BuildHasherDefault<FxHasher>>;
+type Seen = HashSet<(u128, u16), WordHash>;
 
 thread_local! {
     // Each thread's merge table, kept between searches: growing a fresh table by rehashing
@@ -308,7 +286,7 @@ impl<'a> Job<'a> {
     /// [`Job::collect`] within the job's beam.
     fn collect_beam(self) -> Collected {
         let (board, hand, method, valuation) = (self.board, self.hand, self.method, self.valuation);
-        let (threads, ctl, beam, tally) = (self.threads, self.ctl, self.beam, self.tally);
+        let (threads, ctl, beam, tally) = (self.workers.threads(), self.ctl, self.beam, self.tally);
         let new_worker = || Worker {
             beam,
             ctl,
@@ -357,7 +335,6 @@ impl<'a> Job<'a> {
                 roots.push((i, part));
             }
         }
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
         let run = || {
             roots
                 .par_iter()
@@ -371,9 +348,9 @@ impl<'a> Job<'a> {
                 })
                 .collect::<Vec<_>>()
         };
-        let results = match pool {
-            Ok(pool) => pool.install(run),
-            Err(_) => run(),
+        let results = match self.workers.pool() {
+            Some(pool) => pool.install(run),
+            None => run(),
         };
         let mut best: BestLine = None;
         let mut top = Vec::new();

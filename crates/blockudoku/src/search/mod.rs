@@ -24,9 +24,11 @@ pub mod beam;
 pub mod lookahead;
 pub mod points;
 pub mod strong;
+mod workers;
 
 pub use lookahead::LookaheadParams;
 pub use points::PointsParams;
+pub use workers::Workers;
 
 /// One placement of the chosen line: hand slot (0-based), anchor cell `row * 9 + col`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -164,16 +166,23 @@ pub struct Valuation {
     pub points: Option<PointsParams>,
 }
 
-/// One whole-hand search: the board, the hand, how boards are valued, and how (threads,
+/// One whole-hand search: the board, the hand, how boards are valued, and how (workers,
 /// control, beam).
 #[derive(Clone, Copy)]
 pub struct Job<'a> {
+    /// The board the hand is placed on.
     pub board: Board,
+    /// The hand's pieces with their slots.
     pub hand: &'a HandPieces<'a>,
+    /// Which search: the beam search or the original mobility search.
     pub method: Method,
+    /// How final boards are valued.
     pub valuation: &'a Valuation,
-    pub threads: usize,
+    /// The worker threads.
+    pub workers: &'a Workers,
+    /// The stop flag, node limit and node counter.
     pub ctl: &'a Control<'a>,
+    /// The beam's width where the method is a beam.
     pub beam: Beam,
     /// How points are counted (when `valuation.points` is set).
     pub tally: Tally,
@@ -197,7 +206,7 @@ impl<'a> Job<'a> {
             hand,
             method: Method::Beam,
             valuation,
-            threads: 1,
+            workers: &Workers::ONE,
             ctl,
             beam: DEFAULT_BEAM,
             tally: Tally::default(),
@@ -277,8 +286,9 @@ pub(crate) mod tests {
         let stop = AtomicBool::new(false);
         let ctl = Control::new(&stop, u64::MAX);
         let h = hand(ids);
+        let workers = Workers::new(threads);
         Job {
-            threads,
+            workers: &workers,
             beam: FULL_BEAM,
             ..Job::new(board, &h, &SURVIVE, &ctl)
         }

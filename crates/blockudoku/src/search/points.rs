@@ -49,15 +49,4 @@ impl PointsParams {
         }
         self.open * nearly_full(bits) as i64 + self.fill * bits.count_ones() as i64
     }
-
-    /// The parameter called `name` (the field names), for setting by name.
-    pub fn by_name(&mut self, name: &str) -> Option<&mut i64> {
-        Some(match name {
-            "per_point" => &mut self.per_point,
-            "open" => &mut self.open,
-            "fill" => &mut self.fill,
-            "open_gate" => &mut self.open_gate,
-            _ => return None,
-        })
-    }
 }

@@ -39,7 +39,7 @@ use puzzle_rules::rng::SplitMix64;
 
 use super::beam::unpruned;
 use super::lookahead::{is_crowded, lookahead, rerank_pick, WIDE_LOOKAHEAD};
-use super::{hand_of, BestLine, Collected, Control, Deal, FinalBoard, Job, Method, Tally};
+use super::{hand_of, BestLine, Collected, Control, Deal, FinalBoard, Job, Method, Tally, Workers};
 
 /// The strong agent's parameters: its base search, and the next-hand lookahead that weighs
 /// the boards it keeps.
@@ -196,7 +196,7 @@ fn hand_lookahead(
             hand: &hand,
             method: Method::Beam,
             valuation: w.job.valuation,
-            threads: 1,
+            workers: &Workers::ONE,
             ctl: &inner,
             beam,
             tally,
@@ -332,15 +332,7 @@ pub fn choose(best: BestLine, top: Vec<FinalBoard>, w: &Weighing) -> (BestLine, 
         }
     }
     let ranked = rank_candidates(&top, crowded, w);
-    let pool = if job.threads > 1 {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(job.threads)
-            .build()
-            .ok()
-    } else {
-        None
-    };
-    let pool = pool.as_ref();
+    let pool = job.workers.pool();
     let n = dealer.set().len() as f64;
     let boards: Vec<(Board, Tally)> = ranked
         .iter()

@@ -65,6 +65,11 @@ pub struct Board(u128);
 const ROW0: u128 = row(0);
 const COL0: u128 = column(0);
 const BOX0: u128 = box3(0);
+const COL8: u128 = column(8);
+/// The first two columns of every box, in the boxes' top rows.
+const BOX_LEFT_TWO: u128 = BOX_CORNERS | BOX_CORNERS << 1;
+/// The top-right cell of every box.
+const BOX_RIGHT: u128 = BOX_CORNERS << 2;
 
 /// What one placement did to the board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -126,27 +131,26 @@ impl Board {
     #[inline]
     pub fn place_mask(self, mask: u128) -> (Board, Cleared) {
         let f = self.0 | mask;
-        // Full rows: AND each row's nine cells into its first column (shifts below 9 stay in
-        // the row). Full columns: AND the nine rows into the first. Full boxes: AND three
-        // rows, then three columns, into each box's top-left cell.
-        let mut rows = f & f >> 1;
-        rows &= rows >> 2;
-        rows &= rows >> 4;
-        rows &= f >> 8;
-        rows &= COL0;
-        let mut cols = f & f >> 9;
-        cols &= cols >> 18;
+        // Full rows: adding 1 at column 0 to each row's columns 0-7 carries into column 8
+        // exactly when all eight are filled, and stops there (column 8 is clear in the sum),
+        // so one addition tests all nine rows; the row is full when column 8 is filled too.
+        let rows = ((f & !COL8) + COL0) & f & COL8;
+        // Full columns: AND the nine rows into the first. Full boxes: AND three rows into
+        // each box's top row, then test its three columns by the same carry, into the box's
+        // top-right cell.
+        let pairs = f & f >> 9;
+        let mut cols = pairs & pairs >> 18;
         cols &= cols >> 36;
         cols &= f >> 72;
         cols &= ROW0;
-        let three_rows = f & f >> 9 & f >> 18;
-        let boxes = three_rows & three_rows >> 1 & three_rows >> 2 & BOX_CORNERS;
+        let three_rows = pairs & f >> 18;
+        let boxes = ((three_rows & BOX_LEFT_TWO) + BOX_CORNERS) & three_rows & BOX_RIGHT;
         if rows | cols | boxes == 0 {
             return (Board(f), Cleared::default());
         }
         // Spread each marker bit over its region; the regions' bits never overlap, so the
         // products carry nothing.
-        let cells = (rows * ROW0) | (cols * COL0) | (boxes * BOX0);
+        let cells = ((rows >> 8) * ROW0) | (cols * COL0) | ((boxes >> 2) * BOX0);
         let regions = rows.count_ones() + cols.count_ones() + boxes.count_ones();
         (Board(f & !cells), Cleared { regions, cells })
     }

@@ -2,6 +2,7 @@
 //! 1 in the protocol; [`Hand::take`] answers [`PlacementError::NoSuchSlot`] or
 //! [`PlacementError::SlotUsed`] for the slots a move may not use.
 
+use super::board::Board;
 use super::game::PlacementError;
 use super::piece::Piece;
 
@@ -44,6 +45,15 @@ impl Hand {
             .iter()
             .enumerate()
             .filter_map(|(i, p)| p.as_ref().map(|p| (i, p)))
+            .collect()
+    }
+
+    /// For each slot: `Some(true)` when its piece fits somewhere on `board` on its own,
+    /// `Some(false)` when it fits nowhere, `None` for a played slot.
+    pub fn fitting(&self, board: Board) -> Vec<Option<bool>> {
+        self.slots
+            .iter()
+            .map(|p| p.as_ref().map(|p| p.fit_anchors(board) != 0))
             .collect()
     }
 }

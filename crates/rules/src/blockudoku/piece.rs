@@ -70,6 +70,9 @@ pub struct Piece {
     anchors: u128,
     /// (anchor cell index, cell mask) for every anchor in `anchors`, in cell order.
     placements: Vec<(u8, u128)>,
+    /// The cell mask with the bounding box's top-left on cell 0: the mask at anchor cell `a`
+    /// is this shifted up by `a`, as the box stays on the board.
+    at_origin: u128,
 }
 
 impl Piece {
@@ -88,6 +91,7 @@ impl Piece {
                 placements.push(((r * 9 + c) as u8, mask));
             }
         }
+        let at_origin = placements[0].1;
         Piece {
             id,
             cells,
@@ -97,6 +101,7 @@ impl Piece {
             offsets,
             anchors,
             placements,
+            at_origin,
         }
     }
 
@@ -197,7 +202,9 @@ impl Piece {
         if row + self.height() > 9 || col + self.width() > 9 {
             return None;
         }
-        Some(self.placements[row * (10 - self.width()) + col].1)
+        // A shift, not a table look-up: the search asks this for every placement it tries,
+        // and the shift amount is the anchor cell the caller already has.
+        Some(self.at_origin << (row * 9 + col))
     }
 
     /// Bits of the anchors where this piece fits on `board` right now (a shift-and test over
@@ -317,6 +324,10 @@ mod tests {
                 .placements()
                 .iter()
                 .all(|p| p.1.count_ones() == piece.size()));
+            for &(anchor, mask) in piece.placements() {
+                let (r, c) = (anchor as usize / 9, anchor as usize % 9);
+                assert_eq!(piece.mask_at(r, c), Some(mask), "piece {piece} at {anchor}");
+            }
         }
         // A board with a pattern: the fit test equals the loop over placements.
         let board = Board::from_bits(0x1234_5678_9abc_def0_1357_9bdf_u128 * 7);

@@ -120,6 +120,11 @@ impl Agent {
     /// Forgets what was learnt (new game).
     pub fn clear(&self) {
         self.table.clear();
+        self.forget_tree();
+    }
+
+    /// Forgets the `mcts` agent's tree and keeps the table (after a `setoption`).
+    pub fn forget_tree(&self) {
         if let Ok(mut m) = self.mcts.lock() {
             m.clear();
         }

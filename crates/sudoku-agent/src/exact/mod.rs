@@ -30,7 +30,7 @@ use std::fmt;
 
 use puzzle_rules::sudoku::{Game, Move, Player};
 
-pub use search::{MAX_CELLS, STOP_EVERY};
+pub use search::{Unfinished, MAX_CELLS, STOP_EVERY};
 pub use solutions::SolutionSets;
 
 /// How much work a solve may do before it gives up.
@@ -164,7 +164,7 @@ pub fn solve_until(
     budget: Budget,
     stop: &dyn Fn() -> bool,
 ) -> Result<Solution, OutOfBudget> {
-    solve_with(game, budget, stop, true)
+    solve_with(game, budget, stop, true, None).map_err(|u| u.why)
 }
 
 /// [`solve_until`] for one optimal move: [`Solution::first_moves`] holds only that move (the
@@ -174,7 +174,19 @@ pub fn solve_best(
     budget: Budget,
     stop: &dyn Fn() -> bool,
 ) -> Result<Solution, OutOfBudget> {
-    solve_with(game, budget, stop, false)
+    solve_with(game, budget, stop, false, None).map_err(|u| u.why)
+}
+
+/// [`solve_best`] that searches `first` (a guess at the best move) before the others; a
+/// solve that stops early names a move proven strictly better than `first`, if it found
+/// one.
+pub fn solve_best_after(
+    game: &Game,
+    budget: Budget,
+    stop: &dyn Fn() -> bool,
+    first: Move,
+) -> Result<Solution, Unfinished> {
+    solve_with(game, budget, stop, false, Some(first))
 }
 
 fn solve_with(
@@ -182,10 +194,11 @@ fn solve_with(
     budget: Budget,
     stop: &dyn Fn() -> bool,
     all_moves: bool,
-) -> Result<Solution, OutOfBudget> {
+    first: Option<Move>,
+) -> Result<Solution, Unfinished> {
     let cells = game.board().shape().cells();
     if cells > search::MAX_CELLS {
-        return Err(OutOfBudget::TooLarge { cells });
+        return Err(OutOfBudget::TooLarge { cells }.into());
     }
     let sets = SolutionSets::enumerate(game.board(), budget.max_solutions).ok_or(
         OutOfBudget::Solutions {
@@ -196,6 +209,7 @@ fn solve_with(
         max_nodes: budget.max_nodes,
         stop,
         all_moves,
+        first,
     };
     let root = search::solve_root(game, &sets, work)?;
     let value = root.first_moves.iter().map(|m| m.value).max().unwrap_or(0);

@@ -10,7 +10,6 @@
 //! the table holds plain arrays.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use smallvec::SmallVec;
 
@@ -20,6 +19,11 @@ use puzzle_rules::sudoku::{Game, Move};
 use super::solutions::SolutionSets;
 use super::tables::Tables;
 use super::{Effect, FirstMove, OutOfBudget};
+
+mod key;
+
+use engine_kit::hash::WordHash;
+use key::Key;
 
 /// Cells of the largest board: cell sets are `u128`.
 pub const MAX_CELLS: usize = 128;
@@ -44,6 +48,23 @@ pub struct Work<'a> {
     /// Every first move's value (one full-window search each), or only one optimal move
     /// (keys then use value renamings but no cell maps, see [`solve_root`]).
     pub all_moves: bool,
+    /// Searched first among the root moves (a guess at the best move).
+    pub first: Option<Move>,
+}
+
+/// A root solve that did not finish: why, and a move proven strictly better than
+/// [`Work::first`] if one was found before it stopped.
+pub struct Unfinished {
+    /// Why it stopped.
+    pub why: OutOfBudget,
+    /// A move proven strictly better than [`Work::first`] (`None` without a first move).
+    pub better: Option<Move>,
+}
+
+impl From<OutOfBudget> for Unfinished {
+    fn from(why: OutOfBudget) -> Unfinished {
+        Unfinished { why, better: None }
+    }
 }
 
 /// Nodes between two calls of [`Work::stop`].
@@ -51,7 +72,7 @@ pub const STOP_EVERY: u64 = 1024;
 
 /// Solves the root: the exact value of every move of the player to move (or of one
 /// optimal move, see [`Work::all_moves`]).
-pub fn solve_root(game: &Game, sets: &SolutionSets, work: Work) -> Result<Root, OutOfBudget> {
+pub fn solve_root(game: &Game, sets: &SolutionSets, work: Work) -> Result<Root, Unfinished> {
     let mut tables = Tables::new(game);
     if !work.all_moves {
         // A one-move solve serves a player on a clock near the end of a game, where a key
@@ -62,46 +83,14 @@ pub fn solve_root(game: &Game, sets: &SolutionSets, work: Work) -> Result<Root, 
     }
     let all = work.all_moves;
     match tables.key_words() {
-        0..=3 => Search::<3>::new(game, &tables, sets, work).root(all),
-        4 => Search::<4>::new(game, &tables, sets, work).root(all),
-        5..=6 => Search::<6>::new(game, &tables, sets, work).root(all),
-        7..=8 => Search::<8>::new(game, &tables, sets, work).root(all),
-        9..=12 => Search::<12>::new(game, &tables, sets, work).root(all),
-        13..=16 => Search::<16>::new(game, &tables, sets, work).root(all),
-        17..=24 => Search::<24>::new(game, &tables, sets, work).root(all),
-        _ => Search::<32>::new(game, &tables, sets, work).root(all),
-    }
-}
-
-/// A state key of `K` words (see the module comment).
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Key<const K: usize>([u64; K]);
-
-impl<const K: usize> Hash for Key<K> {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        for &w in &self.0 {
-            state.write_u64(w);
-        }
-    }
-}
-
-/// A multiply-rotate hasher for the table's keys (exact keys, so only speed matters).
-#[derive(Default)]
-struct WordHasher(u64);
-
-impl Hasher for WordHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-
-    fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(23) ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        0..=3 => Search::<3>::new(game, &tables, sets, work).root(all, work.first),
+        4 => Search::<4>::new(game, &tables, sets, work).root(all, work.first),
+        5..=6 => Search::<6>::new(game, &tables, sets, work).root(all, work.first),
+        7..=8 => Search::<8>::new(game, &tables, sets, work).root(all, work.first),
+        9..=12 => Search::<12>::new(game, &tables, sets, work).root(all, work.first),
+        13..=16 => Search::<16>::new(game, &tables, sets, work).root(all, work.first),
+        17..=24 => Search::<24>::new(game, &tables, sets, work).root(all, work.first),
+        _ => Search::<32>::new(game, &tables, sets, work).root(all, work.first),
     }
 }
 
@@ -148,7 +137,7 @@ struct Search<'a, const K: usize> {
     /// Consistent solutions after each number of placed values (`words` words each).
     consistent: Vec<u64>,
     placed: usize,
-    table: HashMap<Key<K>, Bounds, BuildHasherDefault<WordHasher>>,
+    table: HashMap<Key<K>, Bounds, WordHash>,
     nodes: u64,
     max_nodes: u64,
     stop: &'a dyn Fn() -> bool,
@@ -249,6 +238,15 @@ impl<'a, const K: usize> Search<'a, K> {
         score_for_regions(regions)
     }
 
+    /// True when filling `cell` leaves one of its regions one fill from completion (a
+    /// completion handed to the opponent).
+    fn sets_up(&self, cell: usize) -> bool {
+        let n = self.t.size - 2;
+        self.row_filled[self.t.row_of[cell]] == n
+            || self.col_filled[self.t.col_of[cell]] == n
+            || self.block_filled[self.t.block_of[cell]] == n
+    }
+
     /// The moves of the player to move, placed moves by points first, taboo moves last.
     fn moves(&self) -> SmallVec<[Candidate; 64]> {
         let mut placed: SmallVec<[Candidate; 64]> = SmallVec::new();
@@ -277,111 +275,13 @@ impl<'a, const K: usize> Search<'a, K> {
                 }
             }
         }
-        placed.sort_by_key(|c| std::cmp::Reverse(c.points));
+        // Scoring moves first, then moves that hand the opponent no completion (the
+        // ordering of the search's cell game).
+        placed.sort_by_cached_key(|c| {
+            std::cmp::Reverse(c.points.unwrap_or(0) * 2 + u32::from(!self.sets_up(c.cell)))
+        });
         placed.extend(taboo);
         placed
-    }
-
-    /// The state's key: the smallest over the symmetries of the board and renamings of
-    /// the values.
-    fn key(&self) -> Key<K> {
-        let cells = self.t.cells;
-        let mut live = [0u32; MAX_CELLS];
-        let mut empty = self.empty;
-        while empty != 0 {
-            let cell = empty.trailing_zeros() as usize;
-            empty &= empty - 1;
-            live[cell] = self.listed[cell] & self.free_values(cell);
-        }
-        let playable = [self.playable(0), self.playable(1)];
-        let mut best = self.key_under(&self.t.symmetries[0], &live[..cells], playable);
-        let filled = cells - self.empty.count_ones() as usize;
-        let maps = if filled <= self.t.symmetric_fill {
-            &self.t.symmetries[1..]
-        } else {
-            &[]
-        };
-        for map in maps {
-            let key = self.key_under(map, &live[..cells], playable);
-            if key < best {
-                best = key;
-            }
-        }
-        best
-    }
-
-    /// The key of the state seen through the cell map `map` (new cell `i` shows old cell
-    /// `map[i]`), values renamed in order of first appearance, then values not on the board
-    /// by where they are taboo-listed (values alike in both are interchangeable).
-    fn key_under(&self, map: &[usize], live: &[u32], playable: [u128; 2]) -> Key<K> {
-        let size = self.t.size;
-        let mut label = [0u8; 33];
-        let mut next = 1u8;
-        for &cell in map {
-            let v = self.values[cell] as usize;
-            if v != 0 && label[v] == 0 {
-                label[v] = next;
-                next += 1;
-            }
-        }
-        if (next as usize) <= size {
-            let mut signature = [0u128; 33];
-            for (i, &cell) in map.iter().enumerate() {
-                let mut values = live[cell];
-                while values != 0 {
-                    let v = values.trailing_zeros() as usize + 1;
-                    values &= values - 1;
-                    signature[v] |= 1u128 << i;
-                }
-            }
-            let mut rest: SmallVec<[usize; 32]> = (1..=size).filter(|&v| label[v] == 0).collect();
-            rest.sort_by_key(|&v| std::cmp::Reverse(signature[v]));
-            for v in rest {
-                label[v] = next;
-                next += 1;
-            }
-        }
-        let mut words = [0u64; K];
-        let mut at = 0usize;
-        let mut put = |bits: u128, width: usize| {
-            let mut bits = bits;
-            let mut width = width;
-            while width > 0 {
-                let (w, b) = (at / 64, at % 64);
-                let take = width.min(64 - b);
-                let chunk = (bits as u64) & (u64::MAX >> (64 - take));
-                words[w] |= chunk << b;
-                bits >>= take;
-                width -= take;
-                at += take;
-            }
-        };
-        for &cell in map {
-            put(label[self.values[cell] as usize] as u128, self.t.value_bits);
-        }
-        if !self.t.classic {
-            for mask in playable {
-                let moved = map
-                    .iter()
-                    .enumerate()
-                    .fold(0u128, |acc, (i, &cell)| acc | ((mask >> cell) & 1) << i);
-                put(moved, self.t.cells);
-            }
-        }
-        for &cell in map {
-            if self.values[cell] == 0 {
-                let mut values = live[cell];
-                let mut renamed = 0u32;
-                while values != 0 {
-                    let v = values.trailing_zeros() as usize + 1;
-                    values &= values - 1;
-                    renamed |= 1 << (label[v] - 1);
-                }
-                put(renamed as u128, size);
-            }
-        }
-        put(self.turn as u128, 1);
-        Key(words)
     }
 
     /// Plays `c` for the player to move; returns the reach it replaced.
@@ -489,12 +389,12 @@ impl<'a, const K: usize> Search<'a, K> {
             if let Some(i) = moves.iter().position(|c| c.code() == hint) {
                 moves[..=i].rotate_right(1);
             }
-            for c in moves {
+            for (i, c) in moves.into_iter().enumerate() {
                 let points = c.points.unwrap_or(0) as i32;
                 let old = self.make(c);
-                let child = self.negamax(points - beta, points - alpha);
+                let value = self.search_move(points, i == 0, alpha, beta);
                 self.unmake(c, old);
-                let value = points - child?;
+                let value = value?;
                 if value > best {
                     best = value;
                     best_code = c.code();
@@ -526,14 +426,42 @@ impl<'a, const K: usize> Search<'a, K> {
         Ok(best)
     }
 
+    /// The value of the move just made (worth `points`) within (`alpha`, `beta`). A move
+    /// after the first is first searched with a null window (does it beat `alpha`?), and
+    /// again with the full window only when it does: with good ordering most moves do not.
+    fn search_move(
+        &mut self,
+        points: i32,
+        first: bool,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, OutOfBudget> {
+        if !first && beta > alpha + 1 {
+            let value = points - self.negamax(points - alpha - 1, points - alpha)?;
+            if value <= alpha || value >= beta {
+                return Ok(value);
+            }
+            // `value` is a lower bound: search again just below it.
+            return Ok(points - self.negamax(points - beta, points - value + 1)?);
+        }
+        Ok(points - self.negamax(points - beta, points - alpha)?)
+    }
+
     /// Every move of the player to move with its exact value (one full-window search each),
     /// or with `all` false only the first optimal one (each later move searched only to see
-    /// whether it does better).
-    fn root(mut self, all: bool) -> Result<Root, OutOfBudget> {
+    /// whether it does better). [`Work::first`] is searched first; once its value is known,
+    /// a later move that beats it is reported in [`Unfinished::better`] if the solve stops.
+    fn root(mut self, all: bool, first: Option<Move>) -> Result<Root, Unfinished> {
         let mut first_moves = Vec::new();
         let done = self.empty == 0 || (!self.can_move(0) && !self.can_move(1));
         if !done {
-            let moves = self.moves();
+            let mut moves = self.moves();
+            let size = self.t.size;
+            let play = |c: &Candidate| Move::new(c.cell / size, c.cell % size, c.value);
+            let hinted = first.and_then(|f| moves.iter().position(|c| play(c) == f));
+            if let Some(i) = hinted {
+                moves[..=i].rotate_right(1);
+            }
             if moves.is_empty() {
                 self.turn ^= 1;
                 let child = self.negamax(-INFINITY, INFINITY);
@@ -545,18 +473,36 @@ impl<'a, const K: usize> Search<'a, K> {
                 });
             }
             let mut alpha = -INFINITY;
-            for c in moves {
+            let mut better = None;
+            for (i, c) in moves.into_iter().enumerate() {
                 let points = c.points.unwrap_or(0) as i32;
                 let old = self.make(c);
-                let child = self.negamax(points - INFINITY, points - alpha);
+                let value = if all {
+                    self.negamax(points - INFINITY, points + INFINITY)
+                        .map(|child| points - child)
+                } else if i == 0 {
+                    self.search_move(points, true, alpha, INFINITY)
+                } else {
+                    // Does it beat the best so far? Then search again for its value.
+                    match self.negamax(points - alpha - 1, points - alpha) {
+                        Ok(child) if points - child > alpha => {
+                            if hinted.is_some() {
+                                better = Some(play(&c));
+                            }
+                            let bound = points - child;
+                            self.negamax(points - INFINITY, points - bound + 1)
+                                .map(|child| points - child)
+                        }
+                        other => other.map(|child| points - child),
+                    }
+                };
                 self.unmake(c, old);
-                let value = points - child?;
+                let value = value.map_err(|why| Unfinished { why, better })?;
                 if !all && value <= alpha {
                     continue;
                 }
-                let size = self.t.size;
                 let first = FirstMove {
-                    play: Some(Move::new(c.cell / size, c.cell % size, c.value)),
+                    play: Some(play(&c)),
                     effect: match c.points {
                         Some(points) => Effect::Placed { points },
                         None => Effect::Taboo,

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 
+use lab_kit::json::json_string;
 use puzzle_rules::sudoku::game::{Mode, Player};
-use puzzle_rules::text::json_string;
 
 use crate::record::{self, GameRecord, Side};
 use sudoku_agent::protocol::position_line;
@@ -356,7 +356,7 @@ pub(super) fn print_summary(
     let losses = results.iter().filter(|r| r.points == 0.0).count();
     let draws = results.len() - wins - losses;
     let mean = results.iter().map(|r| r.points).sum::<f64>() / n;
-    let (lo, hi) = engine_kit::stats::wilson(mean, n, 1.959_964);
+    let (lo, hi) = lab_kit::stats::wilson(mean, n, 1.959_964);
     let count = |side: usize, kind: ForfeitKind| {
         results
             .iter()

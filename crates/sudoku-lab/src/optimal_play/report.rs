@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use puzzle_rules::sudoku::Move;
 
 use super::{share, Choice, PlayedGame, Tally};
-use puzzle_rules::text::json_string;
+use lab_kit::json::json_string;
 
 /// The measurement as printed.
 pub(super) struct Summary<'a> {

@@ -30,7 +30,8 @@
 //!   and the node one thread searches (fill, unfill, passes).
 //! - [`table`]: the lock-free transposition table and its [`table::Bound`]s.
 //! - [`worker`]: one search thread: move ordering, negamax, evaluation, root iteration.
-//! - [`endgame`]: the exact solve tried first near the end of a game on small boards.
+//! - [`endgame`]: the exact solve near the end of a game on small boards, after a short
+//!   tree search whose move it searches first.
 //! - this file: stop signals and [`search`], which runs the main worker
 //!   and the helpers (lazy SMP).
 
@@ -178,56 +179,120 @@ pub fn search(
     if let Some(m) = quick {
         report(Event::Propose(m));
     }
-    if let Some(done) = endgame::solve(game, &stopper, start, quick, report) {
-        return done;
-    }
-    let budget = AnalysisBudget::for_search(game, &stopper.limits);
-    let analysis_stop = analysis_stop(stop_flag, &stopper.limits);
-    let root = classify_root(game, &first_solution, &analysis_stop, budget);
-    let setup = Setup::new(game);
-    let passes = CellGamePasses::of(game, &root);
-    let node = Node::new(game, &setup, &root.solution, &passes.moves);
-    let mut best_move = quick;
-    let diff = score_diff(game);
-    // Helper threads are detached: the answer must not wait for a descheduled helper to
-    // notice the end (on a loaded machine that cost 10+ ms past the movetime).
-    let setup = Arc::new(setup);
-    spawn_helpers(threads, &setup, table, &node, &stopper);
-    let mut w = Worker::new(&setup, table, &stopper, node.clone());
-    let mut root_moves = w.moves(NO_MOVE, 0, true).0;
-    let max_depth = stopper.limits.depth.unwrap_or(u32::MAX);
-    let mut depth = 1;
-    while depth <= max_depth {
-        w.horizon = false;
-        let Some((mv, v)) = w.root(depth, &mut root_moves) else {
-            break;
+    let tree = |stopper: &Stopper, report: &mut dyn FnMut(Event)| {
+        let root = RootSearch {
+            game,
+            solution: &first_solution,
+            quick,
+            start,
         };
-        let real = real_move(&setup, &node, &root.solution, mv);
-        if Some(real) != best_move {
-            report(Event::Propose(real));
-        }
-        best_move = Some(real);
-        // A proof needs the cell game to be the real game and a value that rests on nothing
-        // unproven.
-        let exact = !w.horizon && passes.exact;
-        report(Event::Info {
-            depth,
-            nodes: stopper.shared.nodes.load(Ordering::Relaxed) + (w.nodes & 255),
-            millis: start.elapsed().as_millis() as u64,
-            score: diff + v,
-            pv: real,
-            exact,
-        });
-        if exact {
-            break;
-        }
-        depth += 1;
+        root.run(stopper, threads, table, report)
+    };
+    if !endgame::worth_trying(game) {
+        return tree(&stopper, report).outcome;
     }
-    stopper.shared.done.store(true, Ordering::Relaxed);
-    let main_nodes = w.nodes;
-    Outcome {
-        best: best_move,
-        nodes: stopper.shared.nodes.load(Ordering::Relaxed) + main_nodes % 256,
+    // Near the end of a small game the tree search runs first with a share of the limit; its
+    // move is the exact solve's first guess, and the answer when the solve does not finish.
+    let first = Stopper {
+        flag: stop_flag,
+        limits: endgame::tree_limits(&stopper.limits),
+        shared: Arc::new(Shared::default()),
+    };
+    let guess = tree(&first, report);
+    stopper
+        .shared
+        .nodes
+        .fetch_add(guess.outcome.nodes, Ordering::Relaxed);
+    if guess.proven {
+        return Outcome {
+            best: guess.outcome.best,
+            nodes: stopper.shared.nodes.load(Ordering::Relaxed),
+        };
+    }
+    endgame::solve(game, &stopper, start, guess.outcome.best, report)
+        .unwrap_or_else(|| tree(&stopper, report).outcome)
+}
+
+/// The tree search of one root: what it starts from.
+struct RootSearch<'a> {
+    game: &'a Game,
+    solution: &'a puzzle_rules::sudoku::board::Board,
+    /// The move proposed before the search.
+    quick: Option<Move>,
+    /// When the search started (for `info time`).
+    start: Instant,
+}
+
+/// What a tree search found.
+struct TreeResult {
+    outcome: Outcome,
+    /// Its value is proven (printed as `exact`).
+    proven: bool,
+}
+
+impl RootSearch<'_> {
+    /// Iterative deepening on the cell game within `stopper`'s limits, with `threads - 1`
+    /// helper threads.
+    fn run(
+        &self,
+        stopper: &Stopper,
+        threads: usize,
+        table: &Arc<Table>,
+        report: &mut dyn FnMut(Event),
+    ) -> TreeResult {
+        let game = self.game;
+        let budget = AnalysisBudget::for_search(game, &stopper.limits);
+        let analysis_stop = analysis_stop(stopper.flag, &stopper.limits);
+        let root = classify_root(game, self.solution, &analysis_stop, budget);
+        let setup = Setup::new(game);
+        let passes = CellGamePasses::of(game, &root);
+        let node = Node::new(game, &setup, &root.solution, &passes.moves);
+        let mut best_move = self.quick;
+        let diff = score_diff(game);
+        // Helper threads are detached: the answer must not wait for a descheduled helper to
+        // notice the end (on a loaded machine that cost 10+ ms past the movetime).
+        let setup = Arc::new(setup);
+        spawn_helpers(threads, &setup, table, &node, stopper);
+        let mut w = Worker::new(&setup, table, stopper, node.clone());
+        let mut root_moves = w.moves(NO_MOVE, 0, true).0;
+        let max_depth = stopper.limits.depth.unwrap_or(u32::MAX);
+        let mut depth = 1;
+        let mut proven = false;
+        while depth <= max_depth {
+            w.horizon = false;
+            let Some((mv, v)) = w.root(depth, &mut root_moves) else {
+                break;
+            };
+            let real = real_move(&setup, &node, &root.solution, mv);
+            if Some(real) != best_move {
+                report(Event::Propose(real));
+            }
+            best_move = Some(real);
+            // A proof needs the cell game to be the real game and a value that rests on
+            // nothing unproven.
+            proven = !w.horizon && passes.exact;
+            report(Event::Info {
+                depth,
+                nodes: stopper.shared.nodes.load(Ordering::Relaxed) + (w.nodes & 255),
+                millis: self.start.elapsed().as_millis() as u64,
+                score: diff + v,
+                pv: real,
+                exact: proven,
+            });
+            if proven {
+                break;
+            }
+            depth += 1;
+        }
+        stopper.shared.done.store(true, Ordering::Relaxed);
+        let main_nodes = w.nodes;
+        TreeResult {
+            outcome: Outcome {
+                best: best_move,
+                nodes: stopper.shared.nodes.load(Ordering::Relaxed) + main_nodes % 256,
+            },
+            proven,
+        }
     }
 }
 

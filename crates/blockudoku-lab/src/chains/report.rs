@@ -1,7 +1,7 @@
 //! The reports of a chain run: one agent's summary lines, the lines comparing two agents,
 //! and a chain's JSON object.
 
-use engine_kit::stats;
+use lab_kit::stats;
 use puzzle_rules::blockudoku::Scoring;
 
 use super::{ChainPlan, ChainResult, Probes, BATCH, ENTRY_LEVELS};

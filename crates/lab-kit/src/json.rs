@@ -1,5 +1,5 @@
-//! Text forms the tools print that belong to no game: JSON strings for their `--json`
-//! output. (How error messages quote rejected input is [`crate::sudoku::notation::quote`].)
+//! JSON strings for the tools' `--json` output. (How the engines' error messages quote
+//! rejected input is the rules crate's `sudoku::notation::quote`.)
 
 /// `text` as a JSON string, quotes included: how the tools' `--json` output writes names,
 /// rows and messages (a quote, a backslash and control characters escaped).

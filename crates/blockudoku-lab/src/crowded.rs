@@ -1,4 +1,4 @@
-//! `blockudoku crowded`: does time help where games are lost? A fixed set of crowded
+//! `blockudoku-lab crowded`: does time help where games are lost? A fixed set of crowded
 //! positions (from seeded self-play of a weak player: rounds where the default agent's answer
 //! leaves a board the next hand kills with chance at least `--min-chance`) is answered by a bare
 //! `go` and by `go movetime MS` (the default agent spending its time as the strong agent
@@ -10,15 +10,15 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
 use engine_kit::cli::CommandLineCheck;
-use engine_kit::stats;
+use lab_kit::stats;
 use puzzle_rules::blockudoku::{catalogue, Board, Dealer, GameState, Scoring};
 use rand::{Rng, SeedableRng};
 
-use super::game_seed;
-use crate::agents::{self, Agent, Objective, Request};
-use crate::search::{self, final_board, hand_of, Control, Deal, Outcome};
+use crate::setup::game_seed;
+use blockudoku::agents::{self, Agent, Limits, Objective, Request};
+use blockudoku::search::{self, final_board, hand_of, Deal, Outcome, Workers};
 
-/// Arguments of `blockudoku crowded`.
+/// Arguments of `blockudoku-lab crowded`.
 #[derive(clap::Args)]
 pub struct CrowdedArgs {
     /// Number of crowded positions.
@@ -61,12 +61,12 @@ fn crowded_positions(count: usize, seed: u64, min_chance: f64) -> Vec<Position> 
             let ids = [0; 3].map(|_| rng.gen_range(0..catalogue().len()));
             let hand = hand_of(catalogue(), &ids);
             let answer = |beam| {
-                let ctl = Control::new(&never, u64::MAX);
                 let req = Request {
                     beam,
                     ..Request::new(Agent::Default, Objective::Survive)
                 };
-                agents::answer(state.board, &hand, &req, catalogue(), &ctl).best
+                let limits = Limits::default();
+                agents::answer(state.board, &hand, &req, &limits, catalogue(), &never).best
             };
             let Some((line, _)) = answer(WEAK_BEAM) else {
                 break;
@@ -93,7 +93,7 @@ fn crowded_positions(count: usize, seed: u64, min_chance: f64) -> Vec<Position> 
 }
 
 /// The answer of a `go movetime ms` (the session's search, stopped by a timer thread).
-fn timed_answer(position: &Position, ms: u64, threads: usize) -> (Outcome, Duration) {
+fn timed_answer(position: &Position, ms: u64, workers: &Workers) -> (Outcome, Duration) {
     let stop = AtomicBool::new(false);
     let start = Instant::now();
     let hand = hand_of(catalogue(), &position.1);
@@ -106,13 +106,16 @@ fn timed_answer(position: &Position, ms: u64, threads: usize) -> (Outcome, Durat
             }
             stop.store(true, Ordering::Relaxed);
         });
-        let ctl = Control::new(&stop, u64::MAX);
         let req = Request {
-            threads,
-            clock: true,
+            workers: workers.clone(),
             ..Request::new(Agent::Default, Objective::Survive)
         };
-        let out = agents::answer_widening(position.0, &hand, &req, &ctl, true);
+        let limits = Limits {
+            widen: true,
+            clock: true,
+            ..Limits::default()
+        };
+        let out = agents::search(position.0, &hand, &req, &limits, &stop);
         stop.store(true, Ordering::Relaxed);
         (out, start.elapsed())
     })
@@ -129,23 +132,23 @@ fn check_arguments(args: &CrowdedArgs) -> Result<()> {
     Ok(())
 }
 
-/// Runs `blockudoku crowded`.
+/// Runs `blockudoku-lab crowded`.
 pub fn run_crowded(args: &CrowdedArgs) -> Result<()> {
     check_arguments(args).on_command_line()?;
     let positions = crowded_positions(args.positions, args.seed, args.min_chance);
     let dealer = Dealer::new(catalogue());
     let never = AtomicBool::new(false);
+    let workers = Workers::new(args.threads);
     let (mut bare, mut timed, mut diffs) = (Vec::new(), Vec::new(), Vec::new());
     let (mut better, mut worse, mut times) = (0, 0, Vec::new());
     for position in &positions {
         let hand = hand_of(catalogue(), &position.1);
-        let ctl = Control::new(&never, u64::MAX);
         let req = Request {
-            threads: args.threads,
+            workers: workers.clone(),
             ..Request::new(Agent::Default, Objective::Survive)
         };
-        let quick = agents::answer_widening(position.0, &hand, &req, &ctl, false);
-        let (slow, took) = timed_answer(position, args.movetime, args.threads);
+        let quick = agents::search(position.0, &hand, &req, &Limits::default(), &never);
+        let (slow, took) = timed_answer(position, args.movetime, &workers);
         times.push(took.as_secs_f64() * 1000.0);
         let chance = |out: &Outcome| {
             let (line, _) = out.best.as_ref().expect("crowded positions are alive");

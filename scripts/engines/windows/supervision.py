@@ -1,12 +1,15 @@
 """What the Tkinter front ends (scripts/blockudoku_gui.py, scripts/sudoku_gui.py) share: the
 engine's status line, with the Restart engine button that is shown only while the engine is
-dead, and the supervision of the engine behind it (`EngineSupervision`)."""
+dead, and the supervision of the engine behind it (`EngineSupervision`). The engine calls
+themselves go through `engines.windows.EngineCalls`, off the Tk thread; a restart too."""
 from __future__ import annotations
 
 import tkinter as tk
 from typing import Callable, Optional, Tuple
 
-from .base import EngineDied, EngineProblem, LineEngine
+from ..base import LineEngine
+from ..errors import EngineDied
+from .foundation import EngineCalls
 
 NORMAL = "#444"
 ALARM = "#b00020"
@@ -43,12 +46,14 @@ class EngineSupervision:
     idle engine is watched so that a death between commands is seen too, and Restart engine
     starts a new process with the same options (`LineEngine.respawn`) and hands it the game.
 
-    The front end sets `self.root` and `self.engine`, has a `status(text)` line, calls
-    `engine_status_row` where the row goes, passes every failed engine call to `engine_failed`,
-    and overrides the steps (`resume_engine` at least) that it needs."""
+    The front end sets `self.root`, `self.engine` and `self.calls` (its EngineCalls), has a
+    `status(text)` line, calls `engine_status_row` where the row goes, passes every failed
+    engine call to `engine_failed`, and overrides the steps (`resume_job` at least) that it
+    needs."""
 
     root: tk.Misc
     engine: LineEngine
+    calls: EngineCalls
     # Set when the engine process ended: reported once, the game kept until a restart.
     engine_dead: Optional[EngineDied] = None
     engine_reports = 0  # how often a death was reported (tests read this)
@@ -62,16 +67,15 @@ class EngineSupervision:
 
     # --- the steps a front end overrides --------------------------------------------------
 
-    def resume_engine(self) -> None:
-        """Gives the game on screen to the restarted engine (`self.engine` by then): its
-        options, position or moves. An EngineProblem here means the restart failed."""
+    def resume_job(self) -> Callable[[LineEngine], None]:
+        """Called on the Tk thread: what the restarted engine must be told to hold the game on
+        screen (its options, position or moves), as a function of the new engine that runs on
+        the worker thread (so it must not touch Tk). An EngineProblem there means the restart
+        failed."""
         raise NotImplementedError
 
     def engine_resumed(self) -> None:
         """After a restart: redraw and go on (an agent to move, the engine's own play)."""
-
-    def settle_engine(self) -> None:
-        """Before a restart: let what still uses the dead engine (a search thread) finish."""
 
     def on_engine_problem(self, err: Exception) -> None:
         """Any failure of an engine call (a death too), before it is reported: stop what used it."""
@@ -121,17 +125,27 @@ class EngineSupervision:
         self.root.after(WATCH_MS, self.watch_engine)
 
     def restart_engine(self) -> None:
-        """A new engine process with the same options, given the game on screen."""
-        self.settle_engine()
-        try:
-            self.engine = self.engine.respawn()
-            self.resume_engine()
-        except EngineProblem as err:
-            self.status(f"The engine could not be restarted: {err}")
-            return
-        self.engine_dead = None
-        show_engine_alive(self.status_label, self.restart_button)
-        self.status_label.config(wraplength=self.status_wrap[0])
-        self.engine_resumed()
-        if self.engine_dead is None:
-            self.status("engine restarted; the game goes on")
+        """A new engine process with the same options, given the game on screen (on the worker
+        thread: the window keeps repainting while the engine starts)."""
+        old, resume = self.engine, self.resume_job()
+
+        def start() -> LineEngine:
+            new = old.respawn()
+            try:
+                resume(new)
+            except BaseException:
+                new.kill()
+                raise
+            return new
+
+        def started(new: LineEngine) -> None:
+            self.engine = new
+            self.engine_dead = None
+            show_engine_alive(self.status_label, self.restart_button)
+            self.status_label.config(wraplength=self.status_wrap[0])
+            self.engine_resumed()
+            if self.engine_dead is None:
+                self.status("engine restarted; the game goes on")
+
+        self.status("restarting the engine...")
+        self.calls.call(start, started, lambda err: self.status(f"The engine could not be restarted: {err}"))

@@ -1,12 +1,4 @@
-//! The laboratory: measuring tools beside the engine, run from the command line.
-//!
-//! - [`selfplay`]: seeded games and their death rate.
-//! - [`chains`]: fixed-exposure hazard measurement (`selfplay --chain-rounds`): probes,
-//!   crisis splitting, two agents compared.
-//! - [`crises`]: agents side by side on the positions where one agent's trouble starts.
-//! - [`crowded`]: a bare `go` against `go movetime` on crowded positions.
-//!
-//! This module holds what they share: the games' set-up and one round of play, the piece
+//! What the lab's tools share: the games' set-up and one round of play, the piece
 //! set of `--pieces`, the agent specs with their parameter overrides, the clears' counts,
 //! the game seeds and the progress line.
 
@@ -19,13 +11,8 @@ use rand::Rng;
 
 use puzzle_rules::blockudoku::{can_place_all, catalogue, GameState, Piece, Scoring};
 
-use crate::agents::{self, Agent, Objective, Request, Settings};
-use crate::search::{self, Control, Deal};
-
-pub mod chains;
-pub mod crises;
-pub mod crowded;
-pub mod selfplay;
+use blockudoku::agents::{self, Agent, Limits, Objective, Request, Settings};
+use blockudoku::search::{self, Deal, Workers};
 
 /// Clearing placements: how many cleared 1, 2, 3, and 4 or more regions at once, and how many
 /// came right after a clearing placement (a streak, which the `blockudoku` scoring rewards).
@@ -163,20 +150,18 @@ impl Setup<'_> {
     ) -> Option<Round> {
         let set = self.set;
         let hand = search::hand_of(set, &ids);
-        let ctl = Control::new(never, u64::MAX);
         let req = Request {
             agent: self.agent,
             objective: self.objective,
-            settings: &self.settings,
+            settings: self.settings,
             beam: self.beam.apply(self.objective.beam()),
-            threads: 1,
+            workers: Workers::ONE,
             tally: search::Tally {
                 scoring: self.scoring,
                 streak: state.streak,
             },
-            clock: false,
         };
-        let out = agents::answer(state.board, &hand, &req, set, &ctl);
+        let out = agents::answer(state.board, &hand, &req, &Limits::default(), set, never);
         let Some((line, _)) = out.best else {
             // The agent lost the game: say so when the hand could have been placed (an
             // engine bug that measurements must not hide).
@@ -222,8 +207,24 @@ pub(crate) fn piece_set(path: Option<&std::path::Path>) -> Result<Vec<Piece>> {
     }
 }
 
+/// The largest piece file `--pieces` reads (1 MiB): a larger or endless file is refused.
+const MAX_PIECE_FILE_BYTES: u64 = 1 << 20;
+
+/// The UTF-8 text of the file at `path`, read up to `max_bytes`: a larger file, or an endless
+/// one (`/dev/zero`), is refused before it fills the memory.
+pub(crate) fn read_text(path: &std::path::Path, max_bytes: u64) -> Result<String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(max_bytes + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max_bytes {
+        bail!("larger than {} MiB", max_bytes >> 20);
+    }
+    String::from_utf8(bytes).map_err(|e| anyhow::anyhow!("not UTF-8 text ({e})"))
+}
+
 fn load_pieces(path: &std::path::Path) -> Result<Vec<Piece>> {
-    let text = std::fs::read_to_string(path)
+    let text = read_text(path, MAX_PIECE_FILE_BYTES)
         .with_context(|| format!("cannot read piece file {}", path.display()))?;
     let mut set = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -255,7 +256,7 @@ pub(crate) fn with_overrides<'a>(
         let value: i64 = value
             .parse()
             .with_context(|| format!("weight {name}: {value:?} is not an integer"))?;
-        settings.set(name, value).map_err(anyhow::Error::msg)?;
+        crate::tuning::set(&mut settings, name, value).map_err(anyhow::Error::msg)?;
     }
     Ok(settings)
 }
@@ -376,7 +377,7 @@ pub(crate) fn with_progress<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::SETTINGS;
+    use blockudoku::agents::Settings;
 
     // Without overrides each objective searches with its own beam; `--beam` replaces the
     // widths only and `--lookahead` the lookahead only.
@@ -406,14 +407,14 @@ mod tests {
             widths: Some([5, 4]),
             lookahead: None,
         };
-        let spec = |s: &str| player_with_overrides(s, SETTINGS, base);
+        let spec = |s: &str| player_with_overrides(s, Settings::default(), base);
         let a = spec("strong/beam1=10/death_price=7/beam2=0").unwrap();
         assert_eq!(a.player, (Agent::Strong, Objective::Survive));
         assert_eq!(a.settings.next_hand.death_price, 7);
         assert_eq!(a.beam.widths, Some([10, usize::MAX]));
         assert_eq!(a.beam.lookahead, None);
         let a = spec("default/lookahead=0").unwrap();
-        assert_eq!(a.settings, SETTINGS);
+        assert_eq!(a.settings, Settings::default());
         assert_eq!(a.beam.apply(search::DEFAULT_BEAM), [5, 4, 0]);
         assert_eq!(
             spec("strong").unwrap().beam.apply(search::DEFAULT_BEAM),

@@ -1,9 +1,10 @@
 """Test support shared by the end-to-end tests (tests/) and the harness tests (scripts/tests/).
 
-A pytest plugin: the repository's pytest.ini loads it (`-p engines.testing`), so its fixtures
-reach every test without a conftest.py, and tests import its helpers by name
-(`from engines.testing import bin_dir, real_engine`). It serves a checkout (an editable
-install): the binaries are the checkout's release build, or $ENGINE_BIN_DIR.
+A pytest plugin: the repository's pytest.ini puts scripts/tests on the path and loads it
+(`-p engine_testing`), so its fixtures reach both test folders without a conftest.py, and
+tests import its helpers by name (`from engine_testing import bin_dir, real_engine`). It lives
+with the tests, not in the `engines` package: it serves a checkout (the binaries are the
+checkout's release build, or $ENGINE_BIN_DIR) and its fake engine is a file of this folder.
 
 Wall-clock bounds in the tests check behaviour (a bestmove comes, stop is obeyed), never the
 protocols' millisecond promises: CI runs on 2 cores next to other work, where one
@@ -12,17 +13,19 @@ use); scripts/timing_bench.py measures the promises themselves.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from typing import List, Tuple
 
 import pytest
 
-from .base import REPO_ROOT
+from engines.base import REPO_ROOT, LineEngine
 
 ROOT = REPO_ROOT
 SCRIPTS = ROOT / "scripts"
@@ -30,7 +33,7 @@ SCRIPTS = ROOT / "scripts"
 DATA = ROOT / "crates" / "rules" / "data"
 ARTIFACTS = ROOT / "tests" / "artifacts"
 # A scriptable stand-in engine for either protocol (run as a program, see its docstring).
-FAKE = SCRIPTS / "tests" / "fake_engine.py"
+FAKE = pathlib.Path(__file__).resolve().parent / "fake_engine.py"
 
 
 def bin_dir() -> pathlib.Path:
@@ -64,6 +67,11 @@ def blockudoku_bin() -> pathlib.Path:
 
 
 @pytest.fixture(scope="session")
+def blockudoku_lab_bin() -> pathlib.Path:
+    return real_binary("blockudoku-lab")
+
+
+@pytest.fixture(scope="session")
 def sudoku_bin() -> pathlib.Path:
     return real_binary("sudoku-agent")
 
@@ -89,7 +97,7 @@ def data_dir() -> pathlib.Path:
 @pytest.fixture(scope="module")
 def tools():
     """The real puzzle tools (sudoku-solver) and referee (sudoku-agent)."""
-    from .tools import SudokuTools
+    from engines.tools import SudokuTools
 
     return SudokuTools(real_binary("sudoku-agent"), timeout=30, solver=real_binary("sudoku-solver"))
 
@@ -118,7 +126,7 @@ def display():
     for number in range(91, 120):
         if os.path.exists(f"/tmp/.X{number}-lock"):
             continue
-        proc = subprocess.Popen([xvfb, f":{number}", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+        proc = subprocess.Popen([xvfb, f":{number}", "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         old = os.environ.get("DISPLAY")
         os.environ["DISPLAY"] = f":{number}"
@@ -181,6 +189,56 @@ def tk_root(display):
         root.destroy()
     except tk.TclError:
         pass
+
+
+@pytest.fixture
+def forbid_tk_thread():
+    """Once a window has started, every engine command but `stop` sent from its (the Tk)
+    thread raises EngineCallOnTkThread: the windows must ask their engines on a worker thread.
+    The test's own calls from then on go inside `with direct():`. Fails the test if a window
+    broke the rule."""
+    from engines.errors import EngineCallOnTkThread
+    from engines.tools import SudokuTools
+
+    LineEngine.tk_thread_calls.clear()
+    LineEngine.guard_windows = True
+    run = SudokuTools._run
+
+    def guarded_run(tools, args, *rest, **kwargs):
+        # The sudoku tools are one-shot runs of the engine binary: the same rule holds.
+        if LineEngine.forbidden_thread is threading.current_thread():
+            LineEngine.tk_thread_calls.append("sudoku-agent " + " ".join(args))
+            raise EngineCallOnTkThread(f"sudoku-agent {' '.join(args)} run on the Tk thread")
+        return run(tools, args, *rest, **kwargs)
+
+    SudokuTools._run = guarded_run
+    try:
+        yield
+    finally:
+        SudokuTools._run = run
+        LineEngine.guard_windows = False
+        LineEngine.forbidden_thread = None
+    assert not LineEngine.tk_thread_calls, f"engine calls on the Tk thread: {LineEngine.tk_thread_calls}"
+
+
+@contextlib.contextmanager
+def direct():
+    """A test's own engine calls from the Tk thread (not the window's), under forbid_tk_thread."""
+    saved = LineEngine.forbidden_thread
+    LineEngine.forbidden_thread = None
+    try:
+        yield
+    finally:
+        LineEngine.forbidden_thread = saved if LineEngine.guard_windows else None
+
+
+def settle(app, seconds: float = 60.0) -> bool:
+    """Runs the Tk event loop until the window's engine calls are all answered and delivered
+    (`app.calls.idle`); a generous limit, so a loaded machine only makes it slower."""
+    pump(app.root)
+    ok = wait_for(app.root, lambda: app.calls.idle, seconds)
+    pump(app.root)
+    return ok
 
 
 def pump(root, seconds: float = 0.0) -> None:

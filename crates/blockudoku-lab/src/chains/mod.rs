@@ -32,8 +32,8 @@ use puzzle_rules::rng::SplitMix64;
 use rand::SeedableRng;
 use rayon::prelude::*;
 
-use super::{game_seed, with_progress, ChainAgent, Clears, Setup};
-use crate::agents::Agent;
+use crate::setup::{game_seed, with_progress, ChainAgent, Clears, Setup};
+use blockudoku::agents::Agent;
 
 mod report;
 
@@ -451,8 +451,8 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::{Objective, SETTINGS};
-    use crate::lab::BeamOverride;
+    use crate::setup::BeamOverride;
+    use blockudoku::agents::{Objective, Settings};
     use puzzle_rules::blockudoku::{catalogue, Piece, Scoring};
 
     fn setup(set: &[Piece]) -> Setup<'_> {
@@ -462,7 +462,7 @@ mod tests {
                 widths: Some([2, 1]),
                 lookahead: Some(0),
             },
-            settings: SETTINGS,
+            settings: Settings::default(),
             set,
             agent: Agent::Default,
             objective: Objective::Survive,

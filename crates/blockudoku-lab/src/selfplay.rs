@@ -1,5 +1,5 @@
 //! `selfplay`: seeded games and their death rate per round (with `--chain-rounds`, the
-//! hazard measurement of [`super::chains`]).
+//! hazard measurement of [`crate::chains`]).
 
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -12,15 +12,15 @@ use rayon::prelude::*;
 
 use puzzle_rules::blockudoku::{GameState, Scoring};
 
-use super::chains::{ChainPlan, Probes};
-use super::{
+use crate::chains::{ChainPlan, Probes};
+use crate::setup::{
     agent_named, game_seed, piece_set, player_with_overrides, width, with_overrides, with_progress,
     BeamOverride, ChainAgent, Clears, Setup,
 };
-use crate::agents::{Settings, SETTINGS};
-use crate::record::GameRecord;
+use blockudoku::agents::Settings;
+use blockudoku::record::GameRecord;
 
-/// Arguments of `blockudoku selfplay`.
+/// Arguments of `blockudoku-lab selfplay`.
 #[derive(clap::Args)]
 pub struct SelfplayArgs {
     /// Number of games.
@@ -51,7 +51,7 @@ pub struct SelfplayArgs {
     #[arg(long)]
     jsonl: Option<std::path::PathBuf>,
     /// Also write every game as a record (protocol/records.md, "Blockudoku"): the hands
-    /// dealt and the placements played; `blockudoku replay FILE` checks it.
+    /// dealt and the placements played; `blockudoku-lab replay FILE` checks it.
     #[arg(long)]
     record: Option<std::path::PathBuf>,
     /// Beam widths after the first and second placement (0 = no pruning; without it each
@@ -158,12 +158,15 @@ fn wilson(k: u64, n: u64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }
-    engine_kit::stats::wilson(k as f64 / n as f64, n as f64, 1.96)
+    lab_kit::stats::wilson(k as f64 / n as f64, n as f64, 1.96)
 }
 
 /// The engine's parameters with the `--weights` overrides.
 fn settings_of(args: &SelfplayArgs) -> Result<Settings> {
-    with_overrides(SETTINGS, args.weights.iter().flatten().map(String::as_str))
+    with_overrides(
+        Settings::default(),
+        args.weights.iter().flatten().map(String::as_str),
+    )
 }
 
 /// The beam overrides of `--beam` and `--lookahead`.
@@ -296,7 +299,7 @@ fn chain_plan(args: &SelfplayArgs) -> Result<Option<ChainRun>> {
             )
         }
         Some(_) if args.split_rounds == 0 => bail!("--split-rounds must be at least 1"),
-        Some(copies) => Some(super::chains::Split {
+        Some(copies) => Some(crate::chains::Split {
             copies,
             at: args.split_at,
             rounds: args.split_rounds,
@@ -315,7 +318,7 @@ fn chain_plan(args: &SelfplayArgs) -> Result<Option<ChainRun>> {
 struct Plan {
     scoring: Scoring,
     chains: Option<ChainRun>,
-    player: super::Player,
+    player: crate::setup::Player,
     set: Vec<puzzle_rules::blockudoku::Piece>,
     jsonl: Option<std::fs::File>,
     record: Option<std::fs::File>,
@@ -372,7 +375,7 @@ impl Plan {
     }
 }
 
-/// Runs `blockudoku selfplay`: a value the command line gives that cannot be used exits 2
+/// Runs `blockudoku-lab selfplay`: a value the command line gives that cannot be used exits 2
 /// (as a usage error), a failure while playing 1.
 pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
     let Plan {
@@ -386,10 +389,10 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
     } = Plan::of(args).on_command_line()?;
     if let Some(f) = record.as_mut() {
         let comment = format!(
-            "blockudoku selfplay --agent {} --seed {} --games {}",
+            "blockudoku-lab selfplay --agent {} --seed {} --games {}",
             args.agent, args.seed, args.games
         );
-        f.write_all(crate::record::file_header(&set, scoring, &comment).as_bytes())?;
+        f.write_all(blockudoku::record::file_header(&set, scoring, &comment).as_bytes())?;
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
@@ -413,7 +416,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
         args.threads
     );
     if let Some((plan, agents)) = chains {
-        return super::chains::run(
+        return crate::chains::run(
             &mut setup,
             &agents,
             &plan,
@@ -497,8 +500,8 @@ fn play_games(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::{Agent, Objective};
-    use crate::lab::Player;
+    use crate::setup::Player;
+    use blockudoku::agents::{Agent, Objective};
     use puzzle_rules::blockudoku::catalogue;
 
     #[test]
@@ -514,7 +517,7 @@ mod tests {
     fn setup((agent, objective): Player, scoring: Scoring, max_rounds: u64) -> Setup<'static> {
         Setup {
             beam: BeamOverride::default(),
-            settings: SETTINGS,
+            settings: Settings::default(),
             set: catalogue(),
             agent,
             objective,

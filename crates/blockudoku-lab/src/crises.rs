@@ -1,4 +1,4 @@
-//! `blockudoku crises`: agents side by side on the positions where an agent's trouble starts
+//! `blockudoku-lab crises`: agents side by side on the positions where an agent's trouble starts
 //! (the default agent's, or that of `--positions-from`). A cheap, paired screen for changes aimed at the normal set's hazard, where
 //! a chain measure that can see a 10% change needs millions of rounds.
 //!
@@ -24,16 +24,16 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::{bail, ensure, Context, Result};
 use engine_kit::cli::CommandLineCheck;
-use engine_kit::stats;
+use lab_kit::stats;
 use puzzle_rules::blockudoku::{Board, Dealer, GameState, Piece, Scoring};
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
-use super::{game_seed, piece_set, player_with_overrides, BeamOverride, Setup};
-use crate::agents::SETTINGS;
-use crate::search::Deal;
+use crate::setup::{game_seed, piece_set, player_with_overrides, BeamOverride, Setup};
+use blockudoku::agents::Settings;
+use blockudoku::search::Deal;
 
-/// Arguments of `blockudoku crises`.
+/// Arguments of `blockudoku-lab crises`.
 #[derive(clap::Args)]
 pub struct CrisesArgs {
     /// Number of positions.
@@ -177,7 +177,7 @@ impl Screen<'_> {
 
 /// The agent `spec` of `--agents` on the piece set `set`.
 fn setup_of<'a>(spec: &str, set: &'a [Piece]) -> Result<Setup<'a>> {
-    let a = player_with_overrides(spec, SETTINGS, BeamOverride::default())?;
+    let a = player_with_overrides(spec, Settings::default(), BeamOverride::default())?;
     let (agent, objective) = a.player;
     Ok(Setup {
         beam: a.beam,
@@ -190,11 +190,14 @@ fn setup_of<'a>(spec: &str, set: &'a [Piece]) -> Result<Setup<'a>> {
     })
 }
 
+/// The largest `--positions-file` read (64 MiB, about 700,000 positions).
+const MAX_POSITIONS_FILE_BYTES: u64 = 64 << 20;
+
 /// The positions of `path` (the format of `--positions-file`), at most `count`, checked
 /// against a set of `n` pieces.
 fn read_positions(path: &Path, count: usize, n: usize) -> Result<Vec<Position>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = crate::setup::read_text(path, MAX_POSITIONS_FILE_BYTES)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     let mut out = Vec::new();
     for (k, line) in text.lines().enumerate().take(count) {
         let at = || format!("{}:{}", path.display(), k + 1);
@@ -223,7 +226,7 @@ fn read_positions(path: &Path, count: usize, n: usize) -> Result<Vec<Position>> 
     Ok(out)
 }
 
-/// Runs `blockudoku crises`.
+/// Runs `blockudoku-lab crises`.
 pub fn run_crises(args: &CrisesArgs) -> Result<()> {
     // What the command line names is checked first: a value refused here exits 2.
     let set = (|| {
@@ -331,7 +334,10 @@ mod tests {
     // agent screened twice gives the same risks (the continuations share their deals).
     #[test]
     fn positions_are_crises_and_continuations_are_paired() {
-        let hard = concat!(env!("CARGO_MANIFEST_DIR"), "/data/hard-pieces.txt");
+        let hard = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../blockudoku/data/hard-pieces.txt"
+        );
         let set = piece_set(Some(Path::new(hard))).unwrap();
         let dealer = Dealer::new(&set);
         let screen = Screen {

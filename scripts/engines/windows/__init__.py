@@ -1,0 +1,28 @@
+"""What the Tkinter windows (scripts/blockudoku_gui.py, scripts/sudoku_gui.py,
+scripts/sudoku_puzzle_gui.py) share, apart from the drivers they talk through.
+
+    from engines.windows import BoardAndPanel, EngineCalls, EngineSupervision
+
+`foundation`: engine calls off the Tk thread (`EngineCalls`, `stop_search`), the busy bar,
+dialogs, and layouts that reflow (`BoardAndPanel`, `ScrollPanel`, `Flow`). `supervision`: the
+engine's status line and what happens when the engine fails, dies or is restarted
+(`EngineSupervision`). Only the windows import this subpackage, so `import engines` never
+loads Tkinter.
+"""
+from .foundation import (
+    BoardAndPanel,
+    BusyIndicator,
+    Dialogs,
+    EngineCalls,
+    Flow,
+    ScrollPanel,
+    controls,
+    fully_visible,
+    stop_search,
+)
+from .supervision import EngineSupervision
+
+__all__ = [
+    "BoardAndPanel", "BusyIndicator", "Dialogs", "EngineCalls", "EngineSupervision", "Flow", "ScrollPanel",
+    "controls", "fully_visible", "stop_search",
+]
