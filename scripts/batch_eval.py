@@ -11,7 +11,7 @@ not written as done, so the next run of the same command does it. At the end a s
 DIR writes PNG charts (win rate with 95% confidence intervals per opponent and board; the
 Blockudoku survival curve; hazard or score over the units with its 95% band).
 
-Work units that distribute well (engines/units.py): `--pairs N` plays N game pairs per setting
+Work units that distribute well (engines/batch/units.py): `--pairs N` plays N game pairs per setting
 (same board, sides swapped), `--chains N --exposure R` plays N Blockudoku chains of R counted
 rounds each (a new game after a death; `--burn-in B` leaves each game's first B rounds out;
 `--probes exact` has the engine drive each chain and measure the probe, the exact chance of a
@@ -53,7 +53,7 @@ from engines import BlockudokuEngine, SudokuEngine, find_binary
 from engines.batch.jobs import blockudoku_jobs, check_probes, parse_list, sudoku_jobs
 from engines.batch.results import ResultsBusy, hold_results_file
 from engines.cli import HelpFormatter, check_option_values, missing_statistics
-from engines.units import RayUnavailable
+from engines.batch.units import RayUnavailable
 
 
 TERMS = """\
@@ -167,7 +167,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if missing:
         print(missing, file=sys.stderr)
         return 2
-    # These need the statistics (engines/stats.py, scipy).
+    # These need the statistics (engines/batch/stats.py, scipy).
     from engines.batch.plot import plot
     from engines.batch.pool import run
     from engines.batch.sprt import Sprt

@@ -532,7 +532,7 @@ def wdl(games: Sequence[Game]) -> Tuple[int, int, int, float]:
 
 
 def summary(games: Sequence[Game], a: str, b: str) -> List[str]:
-    from engines.stats import wilson  # scipy: checked by main() before any game
+    from engines.batch.stats import wilson  # scipy: checked by main() before any game
 
     done = [g for g in games if g.result is not None]
     w, d, l, pts = wdl(done)

@@ -10,8 +10,8 @@ SudokuTools runs the `sudoku-solver` tools (solve, count, check, generate) for t
 Beside them, imported by name, one subpackage per purpose: `engines.windows` (what the
 Tkinter windows share: engine calls off the Tk thread, the busy bar, dialogs, layouts that
 reflow, the engine's supervision), `engines.batch` (batch_eval.py's job grid, pool, summary,
-plots), with `engines.units` and `engines.ray_runner` (work units, Ray tasks) and
-`engines.stats` (intervals, Elo, SPRT; scipy, the `batch` extra) beside it for now. Modules of
+plots, its work units `engines.batch.units`, Ray tasks `engines.batch.ray_runner` and
+statistics `engines.batch.stats`: intervals, Elo, SPRT on scipy, the `batch` extra). Modules of
 the drivers: `engines.record` and `engines.blockudoku_record` (game records,
 protocol/records.md), `engines.cli` (the scripts' help and option checks), `engines.timed`
 (timestamped output, for timing). The test suites' pytest plugin is not here: it is

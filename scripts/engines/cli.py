@@ -26,7 +26,7 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 
 def missing_statistics(tool: str) -> Optional[str]:
-    """The one-line message when the statistics (engines/stats.py) cannot be imported because
+    """The one-line message when the statistics (engines/batch/stats.py) cannot be imported because
     scipy, the `batch` extra, is not installed; None when it is."""
     if importlib.util.find_spec("scipy") is None:
         return f"{tool}: the scipy package is missing: python3 -m pip install -e 'scripts[batch]'"

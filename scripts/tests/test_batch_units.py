@@ -115,7 +115,7 @@ def test_probe_chains_pool_the_engines_own_chain_records(tmp_path):
     assert (tmp_path / "charts" / "blockudoku-probe.png").stat().st_size > 0
     units = [json.loads(l) for l in out.read_text().splitlines()]
     assert len(units) == 6 and all(len(u["records"]) == 1 for u in units)
-    from engines.units import derive_seed
+    from engines.batch.units import derive_seed
 
     first = next(u for u in units if u["agent"] == "default/nofit=36000" and u["index"] == 1)
     direct = tmp_path / "direct.jsonl"

@@ -114,7 +114,7 @@ def test_failed_jobs_are_reported_and_rerun(tmp_path):
 
 def test_stats():
     from engines.batch.jobs import parse_seeds
-    from engines.stats import poisson_interval, wilson
+    from engines.batch.stats import poisson_interval, wilson
 
     lo, hi = wilson(50, 100)
     assert 0.40 < lo < 0.41 and 0.59 < hi < 0.60

@@ -1,10 +1,10 @@
-"""scripts/engines/stats.py against published values (R, Garwood's table, fishtest's formulas)."""
+"""scripts/engines/batch/stats.py against published values (R, Garwood's table, fishtest's formulas)."""
 import math
 from fractions import Fraction
 
 import pytest
 
-from engines.stats import (
+from engines.batch.stats import (
     binomial_test, clopper_pearson, elo, elo_pentanomial, expected_score, hazard, pentanomial,
     poisson_interval, rate_ratio, sprt_bounds, sprt_decision, sprt_llr, wilson,
 )
@@ -89,7 +89,7 @@ def test_sprt():
 
 
 def test_t_quantiles_and_mean_interval_match_r():
-    from engines.stats import mean_interval, t_quantile
+    from engines.batch.stats import mean_interval, t_quantile
 
     # R: qt(0.975, c(1, 3, 10, 30))
     for dof, q in ((1, 12.706204736), (3, 3.182446305), (10, 2.228138852), (30, 2.042272456)):
@@ -105,7 +105,7 @@ def test_t_quantiles_and_mean_interval_match_r():
 def test_ratio_interval_is_symmetric_on_the_log_scale():
     import math
 
-    from engines.stats import ratio_interval
+    from engines.batch.stats import ratio_interval
 
     r, lo, hi = ratio_interval(2.0, 0.2, 1.0, 0.1)
     half = 1.959963985 * math.sqrt(0.1 ** 2 + 0.1 ** 2)

@@ -1,13 +1,13 @@
 """The job grid of a batch evaluation: one job (unit) per point of agents x opponents x boards x
 modes x movetimes x seeds (Competitive Sudoku) or agents x scoring rules x seeds (Blockudoku),
-or per game pair or chain with --pairs and --chains (engines/units.py)."""
+or per game pair or chain with --pairs and --chains (engines/batch/units.py)."""
 from __future__ import annotations
 
 import itertools
 import pathlib
 from typing import Dict, List, Optional, Tuple
 
-from ..units import run_unit, unit_key
+from .units import run_unit, unit_key
 
 
 def parse_list(text: str) -> List[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pathlib
 from typing import Dict, List, Sequence
 
-from ..stats import mean_interval, poisson_interval, wilson
+from .stats import mean_interval, poisson_interval, wilson
 
 
 def plot(rows: Sequence[Dict[str, object]], out_dir: pathlib.Path) -> List[pathlib.Path]:

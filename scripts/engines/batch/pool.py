@@ -1,5 +1,5 @@
 """Running the jobs of a batch evaluation: on this machine (`LocalUnits`, a thread per job
-slot) or as Ray tasks (engines/ray_runner.py, imported only with --ray), each finished job
+slot) or as Ray tasks (engines/batch/ray_runner.py, imported only with --ray), each finished job
 appended to the results file at once, a killed one run again, an SPRT that decides stopping
 the run."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pathlib
 import sys
 from typing import Dict, List, Optional, Tuple
 
-from ..units import RUNNING, RUNNING_LOCK
+from .units import RUNNING, RUNNING_LOCK
 from .jobs import job_key, job_label, run_job
 from .progress import Progress, failure_reason
 from .results import hold_results_file, load_done
@@ -62,7 +62,7 @@ def run(jobs: List[Dict[str, object]], binary: str, out: pathlib.Path, workers: 
     if sprt is not None and sprt.advance(done):
         return results
     if ray_address:
-        from ..ray_runner import RayUnits  # the only place Ray is imported
+        from .ray_runner import RayUnits  # the only place Ray is imported
 
         pool = RayUnits(ray_address, workers, binary, worker_engine, todo, timeout)
     else:

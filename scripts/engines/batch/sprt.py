@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Dict, Optional, Sequence
 
-from ..stats import sprt_bounds, sprt_decision
+from .stats import sprt_bounds, sprt_decision
 from .jobs import job_key
 from .summary import game_pairs
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..stats import elo_pentanomial, mean_interval, pentanomial, poisson_interval, rate_ratio, ratio_interval, wilson
-from ..units import chain_counts
+from .stats import elo_pentanomial, mean_interval, pentanomial, poisson_interval, rate_ratio, ratio_interval, wilson
+from .units import chain_counts
 
 
 def game_points(rec: Dict[str, object]) -> float:

@@ -2,7 +2,7 @@
 
 `--ray local` starts a private Ray on this machine with `--jobs` CPUs; any other value is the
 address of a running cluster (`ray start --head` prints it), whose CPUs all take units. Each
-unit is one task of one CPU running `engines.units.run_unit_on_worker`. What the workers need
+unit is one task of one CPU running `engines.batch.units.run_unit_on_worker`. What the workers need
 travels in Ray's runtime environment: a working directory with this `engines` package, the
 engine binary (`bin/NAME`; or `--worker-engine PATH` names a binary already on every node)
 and the files the units read (board files, piece sets). A task whose worker or node is lost is

@@ -29,12 +29,13 @@ import json
 import os
 import pathlib
 import re
-import signal
 import subprocess
 import sys
 import threading
 import time
 from typing import Dict, List, Mapping, Optional, Tuple
+
+from ..base import set_parent_death_signal
 
 Unit = Dict[str, object]
 
@@ -120,16 +121,6 @@ RUNNING: "set[subprocess.Popen]" = set()
 RUNNING_LOCK = threading.Lock()
 
 
-def _die_with_parent() -> None:
-    """In the child before exec (Linux): killed with the worker that started it, never orphaned."""
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
 def run_engine(cmd: List[str], jsonl: pathlib.Path, timeout: Optional[float],
                die_with_parent: bool = False) -> Tuple[Optional[int], str, str, List[Dict[str, object]]]:
     """Runs one engine command; (exit code or None, stdout, stderr, JSON records it wrote)."""
@@ -137,7 +128,7 @@ def run_engine(cmd: List[str], jsonl: pathlib.Path, timeout: Optional[float],
         jsonl.unlink()
     try:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                preexec_fn=_die_with_parent if die_with_parent and sys.platform.startswith("linux") else None)
+                                preexec_fn=set_parent_death_signal if die_with_parent and sys.platform.startswith("linux") else None)
     except OSError as err:
         proc, code, stdout, stderr = None, None, "", str(err)
     if proc is not None:
