@@ -73,7 +73,10 @@ def test_arena_with_a_node_limit_replays_exactly(sudoku_lab_bin, sudoku_bin, tmp
         assert all(g["nodes"] == 2000 for g in games)
         # Games finish in any order with two at a time: compare the set of lines.
         # The answer times (the `times` lines) are the clock's; everything else replays.
-        lines = re.sub(r", [\d.]+ s\n", "\n", out).splitlines()
+        lines = re.sub(r", [\d.]+ s\n", "\n", out)
+        # The referee's longest decision is a time too (and so is which move took longest).
+        lines = re.sub(r"longest taboo decision [\d.]+ ms \(game \d+ move \d+\)", "longest taboo decision", lines)
+        lines = lines.splitlines()
         return [(g["scores"], g["history"]) for g in games], sorted(l for l in lines if not l.startswith("times "))
 
     assert match("a") == match("b")
@@ -126,5 +129,5 @@ def test_the_engine_carries_no_measuring_tool_but_bench(sudoku_bin, sudoku_lab_b
         return {line.split()[0] for line in block.splitlines() if line.strip()} - {"help"}
 
     assert commands(sudoku_bin) == {"bench"}
-    assert commands(sudoku_lab_bin) == {"arena", "replay", "solve-game", "check-exact", "check-play"}
+    assert commands(sudoku_lab_bin) == {"arena", "openings", "replay", "solve-game", "check-exact", "check-play"}
     assert commands(sudoku_solver_bin) == {"solve", "count", "check", "generate", "bench-solver"}
