@@ -146,3 +146,25 @@ def test_the_generator_refuses_what_it_cannot_make(sudoku_lab_bin):
     assert full.returncode == 2 and "nothing left to play" in full.stderr, full.stderr
     mode = run(sudoku_lab_bin, "openings", "--mode", "chess")
     assert mode.returncode == 2 and "--mode 'chess'" in mode.stderr
+
+
+SUITES = ROOT / "crates" / "sudoku-lab" / "data" / "openings"
+
+
+def test_every_shipped_suite_is_played_by_the_arena(sudoku_lab_bin):
+    """Each shipped suite names its board and mode in its file name and in the command on its
+    first line, holds only openings of that board and mode, and the arena plays its first
+    opening (two quick games)."""
+    files = sorted(SUITES.glob("*.txt"))
+    assert len(files) >= 16, files
+    for path in files:
+        board, mode = path.stem.split("-")
+        lines = path.read_text().splitlines()
+        assert lines[0].startswith(f"# sudoku-lab openings --board {board} --mode {mode} "), path
+        positions = [l for l in lines[1:] if l.strip()]
+        assert positions and all(l.startswith(f"position {board} ") for l in positions), path
+        assert all(f" mode {mode} " in l for l in positions), path
+        proc = run(sudoku_lab_bin, "arena", "--first", "greedy", "--second", "random", "--openings", str(path),
+                   "--opening", "1", "--nodes", "1", "--threads", "1", "--quiet")
+        assert proc.returncode == 0, (path, proc.stderr)
+        assert re.search(r"^distinct games: \d+ of 2 ", proc.stdout, re.M), (path, proc.stdout)
