@@ -9,7 +9,7 @@ from __future__ import annotations
 import tkinter as tk
 from typing import List, Optional, Tuple
 
-from ... import BlockudokuEngine, EngineError, EngineProblem, Piece
+from ... import BlockudokuEngine, EngineProblem, Piece
 from ..foundation import Flow
 from .canvas import COLOURS
 from .game import Game
@@ -183,7 +183,7 @@ class AnalysisBoard:
             if score < 0 or streak < 0:
                 raise ValueError
         except ValueError:
-            self.error("Score and streak must be whole numbers, 0 or more.")
+            self.show_error("Score and streak must be whole numbers, 0 or more.")
             return None
         return score, streak
 
@@ -223,7 +223,7 @@ class AnalysisBoard:
                             raise ValueError(f"piece {tok} is not one of the catalogue's")
                         hand.append(by_shape[shape])
             except (ValueError, EngineProblem) as err:
-                self.error(f"Not a position: {err}")
+                self.show_error(f"Not a position: {err}")
                 return
             self.game.board = state.board
             self.game.hand = (hand + [None, None, None])[:3]
@@ -233,10 +233,7 @@ class AnalysisBoard:
             self.position_edited()
 
         def refused(err: BaseException) -> None:
-            if isinstance(err, EngineError):
-                self.error(f"The engine refuses that position: {err.message}")
-            else:
-                self.engine_failed(err)
+            self.engine_refused(err, lambda refusal: self.show_error(f"The engine refuses that position: {refusal.message}"))
 
         self.calls.call(lambda: self.engine.command(line), accepted, refused)
 
@@ -251,7 +248,7 @@ class AnalysisBoard:
             return
         self.game.score, self.game.streak = numbers
         if not any(p is not None for p in self.game.hand):
-            self.error("The hand is empty: pick a tray slot, then a piece in the palette.")
+            self.show_error("The hand is empty: pick a tray slot, then a piece in the palette.")
             return
         try:
             lines = int(self.lines_var.get())
@@ -277,10 +274,7 @@ class AnalysisBoard:
         def refused(err: BaseException) -> None:
             self.search_running = False
             self.analyse_button.config(text="Analyse")
-            if isinstance(err, EngineError):
-                self.error(f"The engine refuses: {err.message}")
-            else:
-                self.engine_failed(err)
+            self.engine_refused(err, lambda refusal: self.show_error(f"The engine refuses: {refusal.message}"))
 
         def answered(result) -> None:
             self.search_running = False

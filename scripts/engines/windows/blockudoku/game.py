@@ -13,7 +13,7 @@ import tkinter as tk
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Tuple
 
-from ... import BlockudokuEngine, EngineError, Placement, cells_of
+from ... import BlockudokuEngine, Placement, cells_of
 
 
 @dataclass
@@ -127,10 +127,7 @@ class GameFlow:
 
         def refused(err: BaseException) -> None:
             self.placing = False
-            if isinstance(err, EngineError):
-                self.status(f"cannot place there ({err.message})")
-            else:
-                self.engine_failed(err)
+            self.engine_refused(err, lambda refusal: self.status(f"cannot place there ({refusal.message})"))
             self.redraw()
             if then is not None:
                 then(False)

@@ -32,7 +32,7 @@ class RecordReplay:
             with open(path, "w") as f:
                 f.write(format_record(self.record(), self.catalogue, engine_set))
         except OSError as err:
-            self.error(f"Cannot save {path}: {err.strerror}")
+            self.show_error(f"Cannot save {path}: {err.strerror}")
             return
         self.status(f"saved {path}")
 
@@ -57,10 +57,10 @@ class RecordReplay:
                 rec = parse_record(f.read(), self.catalogue)
             game = rec.games[game_index]
         except OSError as err:
-            self.error(f"Cannot read {path}: {err.strerror}")
+            self.show_error(f"Cannot read {path}: {err.strerror}")
             return False
         except (RecordError, IndexError) as err:
-            self.error(f"{path}: {err}")
+            self.show_error(f"{path}: {err}")
             return False
         if self.analysing:
             self.leave_analysis()
@@ -69,10 +69,8 @@ class RecordReplay:
             self.set_scoring(rec.scoring)
 
         def refused(err: BaseException) -> None:
-            if isinstance(err, EngineError):
-                self.error(f"{path}: the record has an illegal step: {err.message} ({err.command})")
-            else:
-                self.engine_failed(err)
+            self.engine_refused(err, lambda refusal: self.show_error(
+                f"{path}: the record has an illegal step: {refusal.message} ({refusal.command})"))
 
         def replayed(states: List[Game]) -> None:
             self.record_path, self.record_games = path, rec.games

@@ -124,9 +124,7 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
         self.busy = BusyIndicator(header, self.calls)
         self.busy.frame.pack(side="right")
 
-        self.status_var = tk.StringVar(value="")
-        self.engine_status_row(root, self.status_var, STATUS_WRAP, pady=(0, 4))
-        self.status_label.master.pack_configure(side="bottom")
+        self.engine_status_row(root, STATUS_WRAP)
 
         body = self.body = BoardAndPanel(root, board_min=290)
         body.pack(side="top", fill="both", expand=True, padx=8, pady=4)
@@ -204,14 +202,8 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
         self.choice_vars[name] = var
         self.choice_boxes[name] = box
         return pair
-    def status(self, text: str) -> None:
-        self.status_var.set(text)
-    # --- errors ------------------------------------------------------------------------------
 
-    def error(self, text: str, title: str = "Blockudoku") -> None:
-        """Shows an error in a dialog (not modal: the window stays usable, tests go on)."""
-        self.status(text)
-        self.dialogs.error(text, title)
+    # --- errors and closing ------------------------------------------------------------------
 
     @property
     def last_error(self) -> str:
@@ -245,13 +237,6 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
             self.root.destroy()
         except tk.TclError:
             pass
-
-    def window_closed(self) -> bool:
-        return self.closed
-
-    def report_exception(self, kind, value, tb) -> None:
-        """A failure in a callback: a dialog with its one-line reason, not a traceback."""
-        self.error(f"{kind.__name__}: {value}", "Unexpected error")
 
 
 def main(argv: Optional[List[str]] = None) -> int:

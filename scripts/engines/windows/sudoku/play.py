@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable, List, Optional, Tuple
 
-from ... import EngineDied, EngineError, SudokuEngine, SudokuMove, SudokuState
+from ... import EngineDied, SudokuEngine, SudokuMove, SudokuState
 from ...record import Step
 from ..foundation import stop_search
 from .names import HUMAN, NO_ANALYSIS, move_name, pv_text
@@ -73,9 +73,6 @@ class GamePlay:
         self.generation += 1  # a search of the dead engine has nothing more to say
         self.thinking = False
 
-    def window_closed(self) -> bool:
-        return self.closed
-
     def resume_job(self) -> Callable[[SudokuEngine], None]:
         """The game on screen, given to the restarted engine: the same set-up and the same
         moves, played through its own `play`. The players' sessions start afresh."""
@@ -126,10 +123,7 @@ class GamePlay:
 
         def refused(err: BaseException) -> None:
             self.moving = False
-            if isinstance(err, EngineError):
-                self.status(f"{move_name(move) if move else 'pass'}: {err.message}")
-            else:
-                self.engine_failed(err)
+            self.engine_refused(err, lambda refusal: self.status(f"{move_name(move) if move else 'pass'}: {refusal.message}"))
 
         def played(result) -> None:
             self.moving = False

@@ -39,7 +39,7 @@ class GameRecords:
             with open(path, "w") as out:
                 out.write(format_records([self.game_record()], "sudoku_gui.py"))
         except OSError as err:
-            self.refuse("Save game", f"cannot save {path}: {err.strerror or err}")
+            self.show_error(f"cannot save {path}: {err.strerror or err}", "Save game")
             return False
         self.status(f"saved {len(self.steps)} moves to {os.path.basename(path)}")
         return True
@@ -54,10 +54,10 @@ class GameRecords:
                 games = parse_records(f.read())
             rec = games[index]
         except (OSError, UnicodeDecodeError) as err:
-            self.refuse("Load game", f"cannot read {path}: {getattr(err, 'strerror', None) or err}")
+            self.show_error(f"cannot read {path}: {getattr(err, 'strerror', None) or err}", "Load game")
             return False
         except (RecordError, IndexError) as err:
-            self.refuse("Load game", f"{os.path.basename(path)}: {err}")
+            self.show_error(f"{os.path.basename(path)}: {err}", "Load game")
             return False
         if self.engine_dead is not None:
             return False
@@ -93,8 +93,8 @@ class GameRecords:
             name = os.path.basename(path)
             if problem is not None:
                 bad = len(steps) + 1
-                self.refuse("Load game", f"{name}: move {bad} is refused by the engine: {problem.message}; "
-                                         f"the game is shown up to move {bad - 1}")
+                self.show_error(f"{name}: move {bad} is refused by the engine: {problem.message}; "
+                                f"the game is shown up to move {bad - 1}", "Load game")
                 return
             self.status(f"loaded {name}, game {index + 1} of {len(games)}: {len(steps)} moves "
                         f"({rec.setup.players[0]} vs {rec.setup.players[1]})")
@@ -144,10 +144,7 @@ class GameRecords:
             return self.engine.state()
 
         def failed(err: BaseException) -> None:
-            if isinstance(err, EngineError):
-                self.status(f"cannot replay to move {k}: {err.message}")
-            else:
-                self.engine_failed(err)
+            self.engine_refused(err, lambda refusal: self.status(f"cannot replay to move {k}: {refusal.message}"))
 
         def shown(state: SudokuState) -> None:
             self.view, self.state = k, state

@@ -57,7 +57,7 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         self.sessions: Dict[int, PlayerSession] = {}
         self.calls = EngineCalls(root, on_error=self.engine_failed)
         self.dialogs = Dialogs(root, "Competitive Sudoku")
-        root.report_callback_exception = lambda kind, value, tb: self.refuse("Unexpected error", f"{kind.__name__}: {value}")
+        root.report_callback_exception = self.report_exception
         self.last_reply = ""
         self.game_over = False
         self.board_file: Optional[str] = None
@@ -100,9 +100,7 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         self.busy.frame.pack(side="right")
         tk.Label(top, textvariable=self.turn_var, font=("Helvetica", 10)).pack(side="right")
 
-        self.status_var = tk.StringVar()
-        self.engine_status_row(root, self.status_var, (560, 460), pady=(0, 4))
-        self.status_label.master.pack_configure(side="bottom")
+        self.engine_status_row(root, (560, 460))
 
         body = BoardAndPanel(root, board_min=280)
         body.pack(padx=8, fill="both", expand=True)
@@ -203,13 +201,6 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
 
     # --- setting up ----------------------------------------------------------------------------
 
-    def refuse(self, title: str, text: str) -> None:
-        """A problem the user must see: a dialog (and the status line). The dialog does not
-        block the window (a modal one would stop the engine's moves and the tests)."""
-        self.status(text)
-        if not self.closed:
-            self.dialogs.error(text, title)
-
     @property
     def dialog(self) -> Optional[tk.Toplevel]:
         return self.dialogs.window
@@ -245,7 +236,7 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
             try:
                 m, n = block_shape(self.size_var.get())
             except BoardSizeError as err:
-                self.refuse("Board size", str(err))
+                self.show_error(str(err), "Board size")
                 return
         self.cancel_search()
         self.selected = None
@@ -258,7 +249,7 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
             try:
                 setup = ("line", SudokuEngine.position_line(m, n, rows, mode=self.mode_var.get()))
             except ValueError as err:
-                self.refuse("Board", f"cannot set up that board: {err}")
+                self.show_error(f"cannot set up that board: {err}", "Board")
                 return
 
         def work() -> SudokuState:
@@ -268,7 +259,7 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
 
         def refused(err: BaseException) -> None:
             if isinstance(err, (ValueError, EngineError)):
-                self.refuse("Board", f"cannot set up that board: {getattr(err, 'message', err)}")
+                self.show_error(f"cannot set up that board: {getattr(err, 'message', err)}", "Board")
             else:
                 self.engine_failed(err)
 
