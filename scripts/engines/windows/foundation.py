@@ -16,6 +16,7 @@ even that is too little, and `Flow` wraps a row of buttons onto more lines in a 
 """
 from __future__ import annotations
 
+import gc
 import queue
 import threading
 import tkinter as tk
@@ -49,6 +50,11 @@ class EngineCalls:
         self._out: "queue.Queue[Tuple[Optional[Callable], object, bool]]" = queue.Queue()
         self._pending = 0  # calls made and not yet delivered (Tk thread only)
         self._closed = False
+        # The Tk objects of windows closed before this one (a game switched in the window, or
+        # the many windows of a test run) are freed now, on the Tk thread. Left to the garbage
+        # collector, they could be freed on the worker, which would tear a Tk variable or
+        # interpreter down from the wrong thread: a stall of a second a variable, or an abort.
+        gc.collect()
         if LineEngine.guard_windows:
             LineEngine.forbidden_thread = threading.current_thread()
         self._worker = threading.Thread(target=self._work, name="engine-calls", daemon=True)
