@@ -6,10 +6,11 @@ drivers they talk through:
     from engines.windows import BoardAndPanel, EngineCalls, EngineSupervision
 
 `foundation`: engine calls off the Tk thread (`EngineCalls`, `stop_search`), the busy bar,
-dialogs, and layouts that reflow (`BoardAndPanel`, `ScrollPanel`, `Flow`). `supervision`: the
-status line, error dialogs, and what happens when the engine fails, dies or is restarted
-(`EngineSupervision`). Only the windows import this subpackage, so `import engines` never
-loads Tkinter; `import engines.windows` does not load the two windows either.
+dialogs, the choice of game in a record (`GameChoice`), and layouts that reflow
+(`BoardAndPanel`, `ScrollPanel`, `Flow`). `supervision`: the status line, error dialogs, and
+what happens when the engine fails, dies or is restarted (`EngineSupervision`). Only the
+windows import this subpackage, so `import engines` never loads Tkinter; `import
+engines.windows` does not load the two windows either.
 """
 from .foundation import (
     BoardAndPanel,
@@ -17,6 +18,7 @@ from .foundation import (
     Dialogs,
     EngineCalls,
     Flow,
+    GameChoice,
     ScrollPanel,
     controls,
     fully_visible,
@@ -25,6 +27,6 @@ from .foundation import (
 from .supervision import EngineSupervision
 
 __all__ = [
-    "BoardAndPanel", "BusyIndicator", "Dialogs", "EngineCalls", "EngineSupervision", "Flow", "ScrollPanel",
+    "BoardAndPanel", "BusyIndicator", "Dialogs", "EngineCalls", "EngineSupervision", "Flow", "GameChoice", "ScrollPanel",
     "controls", "fully_visible", "stop_search",
 ]

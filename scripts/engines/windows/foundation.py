@@ -235,6 +235,24 @@ class Dialogs:
         self.window, self.text = win, text
 
 
+class GameChoice(tk.Frame):
+    """The choice of game when a record of several games is loaded: "Game" and a read-only list
+    of the games' names (`offer`); `on_pick(index)` is told the game chosen (0 for the first)."""
+
+    def __init__(self, parent: tk.Misc, width: int, on_pick: Callable[[int], None], **kwargs):
+        super().__init__(parent, **kwargs)
+        tk.Label(self, text="Game").pack(side="left")
+        self.var = tk.StringVar(value="")
+        self.box = ttk.Combobox(self, textvariable=self.var, width=width, state="readonly")
+        self.box.pack(side="left", padx=2)
+        self.box.bind("<<ComboboxSelected>>", lambda _e: on_pick(self.box.current()))
+
+    def offer(self, names: List[str], index: int) -> None:
+        """The games' names, the one of game `index` chosen."""
+        self.box.config(values=names)
+        self.var.set(names[index])
+
+
 class ScrollPanel(tk.Frame):
     """A column of controls that scrolls vertically when the window is too short for it.
 

@@ -6,12 +6,12 @@ shows the replay bar to step through it (a record of several games offers a choi
 from __future__ import annotations
 
 import tkinter as tk
-from tkinter import filedialog, ttk
+from tkinter import filedialog
 from typing import List
 
 from ...blockudoku_record import Record, RecordError, RecordGame, format_record, parse_record
 from ... import EngineError
-from ..foundation import Flow
+from ..foundation import Flow, GameChoice
 from .canvas import PANEL_W
 from .game import Game
 
@@ -81,8 +81,7 @@ class RecordReplay:
                                   + (f", seed {game.seed}" if game.seed is not None else ""))
             if len(rec.games) > 1:
                 names = [f"{k + 1}: seed {g.seed}" if g.seed is not None else f"{k + 1}" for k, g in enumerate(rec.games)]
-                self.game_pick_box.config(values=names)
-                self.game_pick_var.set(names[game_index])
+                self.game_pick.offer(names, game_index)
                 self.game_pick.pack(fill="x", padx=4, pady=(0, 2))
             else:
                 self.game_pick.pack_forget()
@@ -95,9 +94,8 @@ class RecordReplay:
         self.calls.call(lambda: self.replay_through_engine(game), replayed, refused)
         return True
 
-    def pick_game(self) -> None:
+    def pick_game(self, index: int) -> None:
         """Another game of the loaded record, chosen in the Game box."""
-        index = int(self.game_pick_var.get().split(":")[0]) - 1
         if self.replay_states is not None and 0 <= index < len(self.record_games):
             self.load_record(self.record_path, index)
 
@@ -153,12 +151,7 @@ class RecordReplay:
                                      command=self.on_scale)
         self.replay_scale.pack(fill="x", padx=4)
         # A record of several games: which one is shown.
-        self.game_pick = tk.Frame(bar)
-        tk.Label(self.game_pick, text="Game").pack(side="left")
-        self.game_pick_var = tk.StringVar(value="")
-        self.game_pick_box = ttk.Combobox(self.game_pick, textvariable=self.game_pick_var, width=18, state="readonly")
-        self.game_pick_box.pack(side="left", padx=2)
-        self.game_pick_box.bind("<<ComboboxSelected>>", lambda _e: self.pick_game())
+        self.game_pick = GameChoice(bar, 18, self.pick_game)
 
     def on_scale(self, value: str) -> None:
         if int(float(value)) != self.replay_at:  # not the echo of replay_jump's own set()

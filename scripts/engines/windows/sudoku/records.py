@@ -108,13 +108,12 @@ class GameRecords:
             self.game_choice.pack_forget()
             return
         names = [f"{k + 1} of {len(games)}" for k in range(len(games))]
-        self.game_box.config(values=names)
-        self.game_var.set(names[index])
+        self.game_choice.offer(names, index)
         self.game_path = path
         self.game_choice.pack(fill="x", pady=(2, 0), after=self.replay_row)
 
-    def pick_game(self) -> None:
-        index = int(self.game_var.get().split()[0]) - 1
+    def pick_game(self, index: int) -> None:
+        """Another game of the loaded record, chosen in the Game box."""
         if self.game_path:
             self.load_game(self.game_path, index)
 

@@ -20,7 +20,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from ... import MODES, EngineError, SudokuEngine, SudokuMove, SudokuState
 from ...record import Setup, Step
-from ..foundation import BoardAndPanel, BusyIndicator, Dialogs, EngineCalls, Flow, ScrollPanel
+from ..foundation import BoardAndPanel, BusyIndicator, Dialogs, EngineCalls, Flow, GameChoice, ScrollPanel
 from ..supervision import EngineSupervision
 from .board import ALLOWED, BOARD_PX, COLOURS, HINT, LABELS_PX, SELECTED, SELECTED_OUTLINE, BoardView
 from .names import HUMAN, NO_ANALYSIS, SIZES, BoardSizeError, block_shape, size_name
@@ -146,13 +146,8 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
             self.replay_buttons[name] = tk.Button(replay, text=text, width=2, command=command)
             self.replay_buttons[name].pack(side="left")
         # A record of several games: which one is shown.
-        self.game_choice = tk.Frame(side)
-        tk.Label(self.game_choice, text="Game").pack(side="left")
-        self.game_var = tk.StringVar(value="")
+        self.game_choice = GameChoice(side, 10, self.pick_game)
         self.game_path = ""
-        self.game_box = ttk.Combobox(self.game_choice, textvariable=self.game_var, width=10, state="readonly")
-        self.game_box.pack(side="left", padx=2)
-        self.game_box.bind("<<ComboboxSelected>>", lambda _e: self.pick_game())
         tk.Label(side, text="Taboo moves").pack(anchor="w")
         self.taboo_list = tk.Listbox(side, width=22, height=2)
         self.taboo_list.pack(fill="x")
