@@ -59,7 +59,7 @@ class EnginePlay:
         agent = self.agent_var.get() or "engine"
         ms = self.movetime()
         return f"{agent}, {ms} ms" if ms else agent
-    # --- the engine's supervision (engines/windows/supervision.py) --------------------------
+    # --- the engine's supervision (../supervision.py) ---------------------------------------
 
     def on_engine_problem(self, err: Exception) -> None:
         self.stop_engine()

@@ -39,7 +39,7 @@ class Game:
 class GameFlow:
     """The game's flow, from a new deal to game over."""
 
-    # --- engine helpers ----------------------------------------------------------------------
+    # --- the hand, and which of its pieces fit ---------------------------------------------
 
     def remaining(self) -> List[Tuple[int, int]]:
         """(hand slot 0-2, piece id) of the pieces still in the hand."""

@@ -27,6 +27,8 @@ SELECTED_OUTLINE = "#4a2a8a"
 class BoardView:
     """The board on the canvas, the lists and values beside it, the mouse and the keys."""
 
+    # --- the colour legend ---------------------------------------------------------------------
+
     def swatch(self, parent: tk.Misc, fill: str, text: str, outline: str = "#bbb") -> tk.Frame:
         """One entry of the colour legend: a small square and what it means."""
         item = tk.Frame(parent)
@@ -43,6 +45,8 @@ class BoardView:
             self.legend_allowed.pack(side="left", padx=(0, 6), before=self.legend.winfo_children()[1])
         elif not allowed and self.legend_allowed.winfo_manager():
             self.legend_allowed.pack_forget()
+
+    # --- mouse and keys ------------------------------------------------------------------------
 
     def on_click(self, event) -> None:
         if not self.human_to_move():

@@ -150,5 +150,6 @@ def main(argv: Optional[List[str]] = None, window_class: type = Window) -> int:
         window.close()
     return 0
 
+
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     return _parser().parse_args(argv)

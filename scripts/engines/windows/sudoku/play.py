@@ -67,7 +67,7 @@ class PlayerSession:
 class GamePlay:
     """Moves, searches and the engine's supervision."""
 
-    # --- the engine's supervision (engines/windows/supervision.py) --------------------------
+    # --- the engine's supervision (../supervision.py) ---------------------------------------
 
     def on_engine_death(self, err: EngineDied) -> None:
         self.generation += 1  # a search of the dead engine has nothing more to say

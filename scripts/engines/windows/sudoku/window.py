@@ -194,7 +194,7 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         tk.Spinbox(ms_pair, from_=10, to=60000, increment=100, textvariable=self.movetime_var, width=6).pack(side="left")
         players_row.add(*pairs, ms_pair)
 
-    # --- setting up ----------------------------------------------------------------------------
+    # --- dialogs, closing, a new game --------------------------------------------------------
 
     @property
     def dialog(self) -> Optional[tk.Toplevel]:
@@ -221,6 +221,7 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
             self.root.destroy()
         except tk.TclError:
             pass
+
     def new_game(self, path: Optional[str] = None) -> None:
         if self.mode_var.get() == "puzzle" and self.on_switch is not None and not path:
             self.on_switch("puzzle")
@@ -286,6 +287,7 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
             return max(1, int(self.movetime_var.get()))
         except ValueError:
             return 500
+
     def close(self) -> None:
         """Ends the game (and its search) and clears the window for another mode."""
         self.cancel_search()
@@ -303,5 +305,3 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         path = filedialog.askopenfilename(title="Board file", filetypes=[("Board files", "*.txt"), ("All files", "*")])
         if path:
             self.new_game(path)
-    def status(self, text: str) -> None:
-        self.status_var.set(text)
