@@ -16,6 +16,7 @@ even that is too little, and `Flow` wraps a row of buttons onto more lines in a 
 """
 from __future__ import annotations
 
+import gc
 import queue
 import threading
 import tkinter as tk
@@ -49,6 +50,11 @@ class EngineCalls:
         self._out: "queue.Queue[Tuple[Optional[Callable], object, bool]]" = queue.Queue()
         self._pending = 0  # calls made and not yet delivered (Tk thread only)
         self._closed = False
+        # The Tk objects of windows closed before this one (a game switched in the window, or
+        # the many windows of a test run) are freed now, on the Tk thread. Left to the garbage
+        # collector, they could be freed on the worker, which would tear a Tk variable or
+        # interpreter down from the wrong thread: a stall of a second a variable, or an abort.
+        gc.collect()
         if LineEngine.guard_windows:
             LineEngine.forbidden_thread = threading.current_thread()
         self._worker = threading.Thread(target=self._work, name="engine-calls", daemon=True)
@@ -227,6 +233,24 @@ class Dialogs:
         self.root.update_idletasks()
         win.geometry(f"+{self.root.winfo_rootx() + 40}+{self.root.winfo_rooty() + 120}")
         self.window, self.text = win, text
+
+
+class GameChoice(tk.Frame):
+    """The choice of game when a record of several games is loaded: "Game" and a read-only list
+    of the games' names (`offer`); `on_pick(index)` is told the game chosen (0 for the first)."""
+
+    def __init__(self, parent: tk.Misc, width: int, on_pick: Callable[[int], None], **kwargs):
+        super().__init__(parent, **kwargs)
+        tk.Label(self, text="Game").pack(side="left")
+        self.var = tk.StringVar(value="")
+        self.box = ttk.Combobox(self, textvariable=self.var, width=width, state="readonly")
+        self.box.pack(side="left", padx=2)
+        self.box.bind("<<ComboboxSelected>>", lambda _e: on_pick(self.box.current()))
+
+    def offer(self, names: List[str], index: int) -> None:
+        """The games' names, the one of game `index` chosen."""
+        self.box.config(values=names)
+        self.var.set(names[index])
 
 
 class ScrollPanel(tk.Frame):

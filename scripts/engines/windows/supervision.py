@@ -1,15 +1,16 @@
-"""What the Tkinter front ends (scripts/blockudoku_gui.py, scripts/sudoku_gui.py) share: the
-engine's status line, with the Restart engine button that is shown only while the engine is
-dead, and the supervision of the engine behind it (`EngineSupervision`). The engine calls
-themselves go through `engines.windows.EngineCalls`, off the Tk thread; a restart too."""
+"""What the Tkinter front ends (the Blockudoku and Competitive Sudoku windows, blockudoku/ and
+sudoku/ beside this file) share: the status line, with the Restart engine button that is shown
+only while the engine is dead, the error dialogs, and the supervision of the engine behind it
+(`EngineSupervision`). The engine calls themselves go through `engines.windows.EngineCalls`, off
+the Tk thread; a restart too."""
 from __future__ import annotations
 
 import tkinter as tk
 from typing import Callable, Optional, Tuple
 
 from ..base import LineEngine
-from ..errors import EngineDied
-from .foundation import EngineCalls
+from ..errors import EngineDied, EngineError
+from .foundation import Dialogs, EngineCalls
 
 NORMAL = "#444"
 ALARM = "#b00020"
@@ -19,9 +20,9 @@ WATCH_MS = 300
 
 def engine_status_row(root: tk.Misc, status_var: tk.StringVar, restart: Callable[[], None],
                       wraplength: int, pady=0) -> Tuple[tk.Label, tk.Button]:
-    """Packs the row under the game; returns its (status label, restart button)."""
+    """Packs the row at the bottom of the window; returns its (status label, restart button)."""
     status_row = tk.Frame(root)
-    status_row.pack(fill="x", padx=8, pady=pady)
+    status_row.pack(side="bottom", fill="x", padx=8, pady=pady)
     # Shown only when the engine has died: the game stays on screen until it is restarted.
     restart_button = tk.Button(status_row, text="Restart engine", command=restart)
     status_label = tk.Label(status_row, textvariable=status_var, fg=NORMAL, anchor="w", justify="left",
@@ -46,14 +47,18 @@ class EngineSupervision:
     idle engine is watched so that a death between commands is seen too, and Restart engine
     starts a new process with the same options (`LineEngine.respawn`) and hands it the game.
 
-    The front end sets `self.root`, `self.engine` and `self.calls` (its EngineCalls), has a
-    `status(text)` line, calls `engine_status_row` where the row goes, passes every failed
-    engine call to `engine_failed`, and overrides the steps (`resume_job` at least) that it
-    needs."""
+    The front end sets `self.root`, `self.engine`, `self.calls` (its EngineCalls) and
+    `self.dialogs`, calls `engine_status_row` when it builds the window (the row goes to the
+    bottom), sets `closed` when the window closes, passes every failed engine call to
+    `engine_failed` (or `engine_refused`), and overrides the steps (`resume_job` at least) that
+    it needs."""
 
     root: tk.Misc
     engine: LineEngine
     calls: EngineCalls
+    dialogs: Dialogs
+    closed = False  # the window is closed: no more dialogs, the watch stops
+    status_var: tk.StringVar  # the status line's text
     # Set when the engine process ended: reported once, the game kept until a restart.
     engine_dead: Optional[EngineDied] = None
     engine_reports = 0  # how often a death was reported (tests read this)
@@ -63,7 +68,20 @@ class EngineSupervision:
     status_wrap: Tuple[int, int] = (0, 0)
 
     def status(self, text: str) -> None:
-        raise NotImplementedError
+        """Says `text` on the status line."""
+        self.status_var.set(text)
+
+    def show_error(self, text: str, title: Optional[str] = None) -> None:
+        """A problem the user must see: on the status line and in a dialog (not modal: the window
+        and the engine go on behind it, and a modal one would stop the tests too)."""
+        self.status(text)
+        if not self.closed:
+            self.dialogs.error(text, title)
+
+    def report_exception(self, kind, value, tb) -> None:
+        """A failure in a Tk callback (the window's `report_callback_exception`): a dialog with its
+        one-line reason, not a traceback."""
+        self.show_error(f"{kind.__name__}: {value}", "Unexpected error")
 
     # --- the steps a front end overrides --------------------------------------------------
 
@@ -85,15 +103,17 @@ class EngineSupervision:
 
     def window_closed(self) -> bool:
         """True once the window is closed: the watch stops."""
-        return False
+        return self.closed
 
     # --- supervision ----------------------------------------------------------------------------
 
-    def engine_status_row(self, parent: tk.Misc, status_var: tk.StringVar, wraplength: Tuple[int, int],
-                          pady=0) -> None:
-        """Packs the status row (status line, Restart engine) and starts watching the engine."""
+    def engine_status_row(self, parent: tk.Misc, wraplength: Tuple[int, int], pady=(0, 4)) -> None:
+        """Packs the status row (status line, Restart engine) at the bottom of `parent` and starts
+        watching the engine. `wraplength`: the line's width in pixels, alone and beside Restart
+        engine."""
         self.status_wrap = wraplength
-        self.status_label, self.restart_button = engine_status_row(parent, status_var, self.restart_engine,
+        self.status_var = tk.StringVar(value="")
+        self.status_label, self.restart_button = engine_status_row(parent, self.status_var, self.restart_engine,
                                                                    wraplength=wraplength[0], pady=pady)
         self.root.after(WATCH_MS, self.watch_engine)
 
@@ -104,6 +124,14 @@ class EngineSupervision:
             self.engine_died(err)
         elif self.engine_dead is None:
             self.status(f"engine problem: {err}")
+
+    def engine_refused(self, err: BaseException, show: Callable[[EngineError], None]) -> None:
+        """A failed engine call whose refusal the user must see: the engine's `error` answer
+        (EngineError) goes to `show`, anything else (a dead engine) to `engine_failed`."""
+        if isinstance(err, EngineError):
+            show(err)
+        else:
+            self.engine_failed(err)
 
     def engine_died(self, err: EngineDied) -> None:
         """Reports the end of the engine process once and offers to restart it."""

@@ -1,0 +1,284 @@
+"""The Blockudoku window (scripts/blockudoku_gui.py): `BlockudokuApp` puts together the parts of
+this subpackage, each one concern, mixed into one class so that every part reads and sets the
+same window state:
+
+- canvas.py: the board canvas (layout, drawing, the mouse)
+- game.py: the game on screen and its flow (deals, placements, fits, game over, undo)
+- engine_play.py: the engine's settings, Hint and the engine's own play
+- analysis.py: the analysis board
+- records.py: game records, saved, loaded and stepped through
+
+This module builds the window (menu, header, the board beside its side panel, the status line),
+handles errors and closing, and holds `main`, the command line of scripts/blockudoku_gui.py.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import tkinter as tk
+from tkinter import ttk
+from typing import Dict, List, Optional, Tuple
+
+from ... import BlockudokuEngine, EngineError, EngineProblem, Piece, Placement, load_catalogue
+from ...cli import HelpFormatter
+from ..foundation import BoardAndPanel, BusyIndicator, Dialogs, EngineCalls, Flow, ScrollPanel
+from ..supervision import EngineSupervision
+from .analysis import AnalysisBoard
+from .canvas import CANVAS_H, CANVAS_W, PANEL_W, BoardCanvas, Layout
+from .engine_play import EnginePlay
+from .game import Game, GameFlow, Snapshot
+from .records import RecordReplay
+
+STATUS_WRAP = (620, 500)  # status line width in pixels: alone, and beside Restart engine
+# The window opens within a 1366x768 screen (title bar and task bar included); every control
+# stays reachable down to MIN_SIZE (the side panel moves below the board and scrolls).
+START_SIZE = (900, 640)
+MIN_SIZE = (640, 480)
+
+
+class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordReplay, EngineSupervision):
+    """The Blockudoku window, on `root`, driving `engine` (watched and restarted by
+    EngineSupervision); hands are dealt from `catalogue`."""
+
+    def __init__(
+        self,
+        root: tk.Tk,
+        engine: BlockudokuEngine,
+        catalogue: Dict[int, Piece],
+        seed: Optional[int] = None,
+        movetime: int = 0,
+        delay: int = 350,
+    ):
+        self.root = root
+        self.engine = engine  # watched, reported and restarted by EngineSupervision
+        self.catalogue = catalogue
+        self.piece_ids = sorted(catalogue)
+        self.game = Game()
+        self.history: List[Snapshot] = []
+        self.fits: List[bool] = [True, True, True]
+        self.drag: Optional[dict] = None
+        self.hint: List[Tuple[int, Placement]] = []
+        self.autoplay = False
+        self.autoplay_job: Optional[str] = None
+        self.pending: List[Tuple[int, Placement]] = []
+        self.games_finished: List[int] = []  # final scores, newest last (tests read this)
+        self.game_over_window: Optional[tk.Toplevel] = None
+        self.closed = False
+        self.layout = Layout.fit(CANVAS_W, CANVAS_H)
+        # The game as a record: ("hand", ids) and ("play", [Placement]) events, slots 1-3.
+        self.events: List[Tuple[str, list]] = []
+        # Analysis board: on, the game it replaced, the selected tray slot, the last answer.
+        self.analysing = False
+        self.game_before: Optional[Game] = None
+        self.selected_slot = 0
+        self.paint: Optional[str] = None  # "#" or "." while a drag fills or empties cells
+        self.analysis: list = []
+        # A loaded record's positions (after each placement) and the one shown; None: playing.
+        self.replay_states: Optional[List[Game]] = None
+        self.replay_at = 0
+        self.placing = False  # a placement is with the engine: no other drag until it answers
+        self.flashing: List[int] = []  # cleared cells shown for a moment
+        self.flashed: List[int] = []  # the last cells flashed (tests read this)
+        # The analysis line shown step by step: (line, placements made), the board then, and
+        # the slots already played on it (not drawn in the tray).
+        self.line_at: Optional[Tuple[int, int]] = None
+        self.analysis_boards: List[List[str]] = []
+        self.shown_board: Optional[str] = None
+        self.shown_played: set = set()
+
+        self.delay = delay
+
+        panel = self.build_frame(root)
+        self.build_game_buttons(panel)
+        self.build_settings(panel, seed, movetime)
+        self.build_replay_bar(panel)
+        self.build_analysis_frame(panel)
+        root.protocol("WM_DELETE_WINDOW", self.ask_close)
+
+        self.new_game()
+
+    def build_frame(self, root: tk.Tk) -> tk.Frame:
+        """The menu, the header (score, busy bar), the status line and the board beside its
+        side panel; returns the panel's frame."""
+        root.title("Blockudoku")
+        root.geometry(f"{START_SIZE[0]}x{START_SIZE[1]}")
+        root.minsize(*MIN_SIZE)
+        root.report_callback_exception = self.report_exception
+        self.dialogs = Dialogs(root, "Blockudoku")
+        self.calls = EngineCalls(root, on_error=self.engine_failed)
+        self.search_running = False  # a go or analyse is out: Stop sends `stop`
+        self.fits_asked = 0  # bumps with every position change, so a stale fits answer is dropped
+
+        menubar = tk.Menu(root)
+        game_menu = tk.Menu(menubar, tearoff=False)
+        game_menu.add_command(label="New game", command=self.new_game)
+        game_menu.add_command(label="Save record...", command=self.ask_save_record)
+        game_menu.add_command(label="Load record...", command=self.ask_load_record)
+        menubar.add_cascade(label="Game", menu=game_menu)
+        root.config(menu=menubar)
+
+        header = tk.Frame(root)
+        header.pack(side="top", fill="x", padx=8, pady=(4, 0))
+        self.score_var = tk.StringVar(value="Score: 0")
+        tk.Label(header, textvariable=self.score_var, font=("Helvetica", 18, "bold")).pack(side="left")
+        self.busy = BusyIndicator(header, self.calls)
+        self.busy.frame.pack(side="right")
+
+        self.engine_status_row(root, STATUS_WRAP)
+
+        body = self.body = BoardAndPanel(root, board_min=290)
+        body.pack(side="top", fill="both", expand=True, padx=8, pady=4)
+        self.canvas = tk.Canvas(body, width=CANVAS_W, height=CANVAS_H, bg="white", highlightthickness=0)
+        self.canvas.bind("<ButtonPress-1>", self.on_press)
+        self.canvas.bind("<B1-Motion>", self.on_motion)
+        self.canvas.bind("<ButtonRelease-1>", self.on_release)
+        self.canvas.bind("<ButtonPress-3>", self.on_right_press)
+        self.canvas.bind("<Configure>", self.on_resize)
+        self.side = ScrollPanel(body, width=PANEL_W)
+        body.place_parts(self.canvas, self.side)
+        return self.side.inner
+
+    def build_game_buttons(self, panel: tk.Frame) -> None:
+        """The game's own buttons (the analysis board puts its own in their place)."""
+        buttons = self.game_buttons = Flow(panel)
+        buttons.pack(fill="x", pady=(0, 2))
+        # Fixed widths: a button's text changes (Start/Stop) without moving its neighbours.
+        self.engine_button = tk.Button(buttons, text="Start Engine", width=11, command=self.toggle_engine)
+        self.hint_button = tk.Button(buttons, text="Hint", width=5, command=self.show_hint)
+        self.undo_button = tk.Button(buttons, text="Undo", width=5, command=self.undo)
+        self.new_button = tk.Button(buttons, text="New game", command=self.new_game)
+        self.analysis_button = tk.Button(buttons, text="Analysis", width=8, command=self.toggle_analysis)
+        buttons.add(self.engine_button, self.hint_button, self.undo_button, self.new_button, self.analysis_button)
+
+    def build_settings(self, panel: tk.Frame, seed: Optional[int], movetime: int) -> None:
+        """Scoring, Seed, Engine ms, and the engine's Agent and Objective choices."""
+        settings = self.settings_row = Flow(panel)
+        settings.pack(fill="x", pady=(2, 0))
+        scoring = self.engine.options.get("Scoring")
+        choices = scoring.choices if scoring and scoring.choices else ([scoring.default] if scoring and scoring.default else [])
+        self.scoring_var = tk.StringVar(value=(scoring.default if scoring and scoring.default else ""))
+        scoring_pair = tk.Frame(settings)
+        tk.Label(scoring_pair, text="Scoring").pack(side="left")
+        self.scoring_box = ttk.Combobox(scoring_pair, textvariable=self.scoring_var, values=choices, width=10,
+                                        state="readonly" if choices else "normal")
+        self.scoring_box.pack(side="left", padx=(2, 0))
+        self.scoring_box.bind("<<ComboboxSelected>>", lambda _e: self.set_scoring(self.scoring_var.get()))
+        self.scoring_box.bind("<Return>", lambda _e: self.set_scoring(self.scoring_var.get()))
+        seed_pair = tk.Frame(settings)
+        tk.Label(seed_pair, text="Seed").pack(side="left")
+        self.seed_var = tk.StringVar(value=str(seed if seed is not None else random.randrange(1, 10**6)))
+        self.seed_entry = tk.Entry(seed_pair, textvariable=self.seed_var, width=8)
+        self.seed_entry.pack(side="left", padx=(2, 0))
+        self.seed_entry.bind("<Return>", lambda _e: self.new_game())
+        ms_pair = tk.Frame(settings)
+        tk.Label(ms_pair, text="Engine ms").pack(side="left")
+        self.movetime_var = tk.StringVar(value=str(movetime))
+        tk.Spinbox(ms_pair, from_=0, to=10000, increment=50, textvariable=self.movetime_var, width=6).pack(side="left", padx=2)
+
+        # Who answers Hint and plays "Start Engine", and what it plays for: one combobox per
+        # combo option the engine offers (`Objective` only from engines that have it).
+        self.choice_vars: Dict[str, tk.StringVar] = {}
+        self.choice_boxes: Dict[str, ttk.Combobox] = {}
+        pairs = [scoring_pair, seed_pair, ms_pair]
+        for name, width in (("Agent", 8), ("Objective", 8)):
+            pair = self.option_box(settings, name, width)
+            if pair is not None:
+                pairs.append(pair)
+        settings.add(*pairs)
+        self.agent_var = self.choice_vars.get("Agent", tk.StringVar(value=""))
+
+    def option_box(self, parent: tk.Misc, name: str, width: int) -> Optional[tk.Frame]:
+        """A labelled read-only combobox for the engine's combo option `name`, if it has one."""
+        option = self.engine.options.get(name)
+        if option is None or not option.choices:
+            return None
+        value = str(self.engine.settings.get(name, option.default))  # e.g. from --agent
+        var = tk.StringVar(value=value if value in option.choices else option.choices[0])
+        pair = tk.Frame(parent)
+        tk.Label(pair, text=name).pack(side="left")
+        box = ttk.Combobox(pair, textvariable=var, values=option.choices, width=width, state="readonly")
+        box.pack(side="left", padx=(2, 0))
+        box.bind("<<ComboboxSelected>>", lambda _e: self.set_option(name, var.get()))
+        self.choice_vars[name] = var
+        self.choice_boxes[name] = box
+        return pair
+
+    # --- errors and closing ------------------------------------------------------------------
+
+    @property
+    def last_error(self) -> str:
+        """The text of the last error dialog (tests read it)."""
+        return self.dialogs.last_error
+
+    @property
+    def error_window(self) -> Optional[tk.Toplevel]:
+        return self.dialogs.window
+
+    def unsaved(self) -> bool:
+        """A game in progress that closing would lose (placements made, no record loaded)."""
+        return self.replay_states is None and self.game.placed > 0 and not self.analysing
+
+    def ask_close(self) -> None:
+        """Closing the window: asks first when a game is in progress, then ends the engine."""
+        if self.unsaved():
+            self.dialogs.ask_close(f"The game in progress ({self.game.score} points) is not saved. Close anyway?",
+                                   self.close)
+        else:
+            self.close()
+
+    def close(self) -> None:
+        """Stops any search, ends the worker and the engine, and closes the window."""
+        self.closed = True
+        self.stop_engine()
+        self.stop_search()
+        self.calls.close()
+        self.busy.show(False)
+        try:
+            self.root.destroy()
+        except tk.TclError:
+            pass
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description="Blockudoku front end driving the engine through its protocol.",
+                                     formatter_class=HelpFormatter)
+    parser.add_argument("--engine", help="engine command (default: blockudoku from $ENGINE_BIN_DIR or target/release)")
+    parser.add_argument("--seed", type=int, help="seed for the deals (default: random)")
+    parser.add_argument("--movetime", type=int, default=0, help="engine time per hand in ms (0: a bare go)")
+    parser.add_argument("--agent", help="the engine's Agent option to start with (default: the engine's; "
+                                        "an agent it does not have is refused before the window opens)")
+    parser.add_argument("--delay", type=int, default=350, help="ms between animated engine placements")
+    parser.add_argument("--pieces", help="piece catalogue file to draw from (default: ask the engine)")
+    parser.add_argument("--analysis", action="store_true", help="open on the analysis board")
+    parser.add_argument("--load", metavar="FILE", help="open a game record and replay it (protocol/records.md)")
+    args = parser.parse_args(argv)
+    try:
+        engine = BlockudokuEngine(args.engine.split() if args.engine else None)
+    except (EngineProblem, FileNotFoundError) as err:
+        parser.error(f"cannot start the engine: {err}")
+    if args.agent:
+        try:
+            engine.setoption("Agent", args.agent)
+        except EngineError as err:
+            engine.quit()
+            parser.error(f"--agent {args.agent}: {err.message}")
+    try:
+        catalogue = load_catalogue(args.pieces) if args.pieces else engine.catalogue()
+    except (OSError, ValueError, EngineProblem) as err:
+        engine.quit()
+        parser.error(f"--pieces {args.pieces}: {err}" if args.pieces else f"the engine's catalogue: {err}")
+    try:
+        root = tk.Tk()
+    except tk.TclError as err:
+        engine.quit()
+        parser.exit(2, f"blockudoku_gui.py: cannot open a window: {err}\n")
+    app = BlockudokuApp(root, engine, catalogue, seed=args.seed, movetime=args.movetime, delay=args.delay)
+    if args.load:
+        app.load_record(args.load)  # a record that does not replay is shown in a dialog
+    if args.analysis:
+        app.enter_analysis()
+    try:
+        root.mainloop()
+    finally:
+        app.engine.quit()
+    return 0

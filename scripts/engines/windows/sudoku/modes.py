@@ -1,0 +1,155 @@
+"""The window of scripts/sudoku_gui.py and its command line: `Window` shows the game of the Mode
+chosen (a competitive `SudokuApp`, or the classic puzzle), `main` parses the options, refuses
+bad ones in one line before a window opens, and runs the window.
+
+The puzzle game lives in scripts/sudoku_puzzle_gui.py, beside the script, not in this package:
+the script gives it to `Window` as `puzzle_app` (the package never imports a script).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tkinter as tk
+from typing import List, Optional
+
+from ... import MODES, EngineProblem, SudokuEngine, find_binary
+from ...cli import HelpFormatter, check_option_values
+from ...tools import DIFFICULTIES, SudokuTools
+from ..foundation import Dialogs, EngineCalls
+from .names import HUMAN, BoardSizeError, block_shape
+from .window import SudokuApp
+
+
+class Window:
+    """The window's game: a competitive-sudoku SudokuApp or the puzzle game, switched by the Mode
+    choice. `puzzle_app` is the puzzle game's class (scripts/sudoku_puzzle_gui.py's PuzzleApp);
+    without one the Mode choice offers the competitive modes only."""
+
+    puzzle_app: Optional[type] = None
+
+    def __init__(self, root: tk.Tk, args: argparse.Namespace):
+        self.root = root
+        self.args = args
+        self.engine_argv = args.engine.split() if args.engine else None
+        self.app: Optional[object] = None
+        self.calls: Optional[EngineCalls] = None  # starts the engine of a mode chosen in the window
+
+    def close(self) -> None:
+        if self.app is not None:
+            try:
+                self.app.close()
+            except tk.TclError:
+                pass  # the window is gone already
+            if isinstance(self.app, SudokuApp):
+                self.app.engine.quit()
+            self.app = None
+
+    def start(self, mode: str, file: Optional[str] = None, background: bool = False) -> Optional[object]:
+        """Shows the game of `mode` (EngineProblem when its engine cannot start). With
+        `background` (a mode chosen in the window) the engine starts on a worker thread and the
+        game shows when it is ready (None is returned)."""
+        self.close()
+        args = self.args
+        if mode == "puzzle":
+            tools = SudokuTools(self.engine_argv[0] if self.engine_argv else None)
+            app = self.puzzle_app(self.root, tools, shape=args.board, difficulty=args.difficulty, seed=args.seed,
+                            on_switch=self.switch, other_modes=MODES)
+            if file:
+                app.open_path(os.path.abspath(file))
+            self.app = app
+            return app
+        if not background:
+            return self.competitive(SudokuEngine(self.engine_argv), mode, file)
+        if self.calls is None:
+            self.calls = EngineCalls(self.root)
+        self.calls.call(lambda: SudokuEngine(self.engine_argv), lambda engine: self.competitive(engine, mode, file),
+                        lambda err: Dialogs(self.root, "Competitive Sudoku").error(f"cannot start the engine: {err}"))
+        return None
+
+    def switch(self, mode: str) -> None:
+        """The Mode choice of the window: another game in the same window."""
+        self.start(mode, background=True)
+
+    def competitive(self, engine: SudokuEngine, mode: str, file: Optional[str]) -> "SudokuApp":
+        args = self.args
+        app = SudokuApp(self.root, engine, board=args.board, mode=mode, players=(args.player1, args.player2),
+                        movetime=args.movetime,
+                        on_switch=self.switch if self.puzzle_app is not None else None)
+        if file:
+            app.new_game(os.path.abspath(file))
+        self.app = app
+        return app
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description="Competitive Sudoku front end driving sudoku-agent through its protocol,\n"
+                                                 "or (--mode puzzle) the classic sudoku with the engine as its referee and solver.",
+                                     formatter_class=HelpFormatter)
+    parser.add_argument("--engine", help="agent command (default: sudoku-agent from $ENGINE_BIN_DIR or target/release)")
+    parser.add_argument("--board", default="3x3", help="block shape m x n (3x3), or the grid it makes (9x9); "
+                                                       "puzzle: 2x2, 2x3, 3x3, 3x4, 4x4")
+    parser.add_argument("--mode", default="classic", choices=MODES + ("puzzle",), help="play mode, or the puzzle")
+    parser.add_argument("--file", help="start from a board file (either course-framework format); puzzle mode: a puzzle file")
+    parser.add_argument("--load", help="open a game record (protocol/records.md) to step through and analyse")
+    parser.add_argument("--player1", default=HUMAN, help="'human' or one of the engine's agents (its Agent option)")
+    parser.add_argument("--player2", default="default", help="'human' or one of the engine's agents")
+    parser.add_argument("--movetime", type=int, default=500, help="agent time per move in ms")
+    parser.add_argument("--difficulty", default="easy", choices=DIFFICULTIES, help="puzzle mode: difficulty of New")
+    parser.add_argument("--seed", type=int, default=1, help="puzzle mode: seed of the first generated puzzle")
+    return parser
+
+
+def main(argv: Optional[List[str]] = None, window_class: type = Window) -> int:
+    """scripts/sudoku_gui.py: runs `window_class` (the script's Window, with the puzzle game)."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        m, n = block_shape(args.board)
+    except BoardSizeError as err:
+        parser.error(str(err))
+    args.board = f"{m}x{n}"
+    if args.engine:
+        program = args.engine.split()[0] if args.engine.split() else ""
+        if not (shutil.which(program) or os.path.isfile(program)):
+            print(f"sudoku_gui: --engine '{args.engine}': no such program", file=sys.stderr)
+            return 2
+    if args.mode == "puzzle" and window_class.puzzle_app is None:
+        parser.error("--mode puzzle: this window has no puzzle game")
+    if args.load and args.mode == "puzzle":
+        parser.error("--load opens a Competitive Sudoku game record, not a puzzle")
+    agents = [p for p in (args.player1, args.player2) if p != HUMAN]
+    if args.mode != "puzzle" and agents:
+        try:
+            command = args.engine.split() if args.engine else [str(find_binary("sudoku-agent"))]
+        except FileNotFoundError as err:
+            parser.error(str(err))
+        refusal = check_option_values(command, SudokuEngine, [("Agent", agents)], "sudoku_gui")
+        if refusal:
+            parser.error(refusal)
+    try:
+        root = tk.Tk()
+    except tk.TclError as err:
+        print(f"sudoku_gui: no display to open the window on ({err})", file=sys.stderr)
+        return 2
+    window = window_class(root, args)
+    try:
+        app = window.start(args.mode, args.file)
+    except (EngineProblem, OSError) as err:
+        text = " ".join(str(err).split())
+        print(f"sudoku_gui: cannot start the engine {' '.join(window.engine_argv or ['sudoku-agent'])}: {text}",
+              file=sys.stderr)
+        root.destroy()
+        return 2
+    if args.load and isinstance(app, SudokuApp):
+        app.load_game(os.path.abspath(args.load))
+    try:
+        root.mainloop()
+    finally:
+        window.close()
+    return 0
+
+
+def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
+    return _parser().parse_args(argv)

@@ -1,0 +1,61 @@
+"""How the Competitive Sudoku window names things: board sizes (`SIZES`, `block_shape`: a block
+shape like 3x3 or the grid it makes, 9x9), cells and moves (1-based, `r1c2=5`), the engine's
+line, and the player kind `human`."""
+from __future__ import annotations
+
+from typing import List, Tuple
+
+from ... import SudokuMove
+
+# Every board size by its name: the block shape, then the grid it makes.
+SIZES = ("2x2 (4x4 grid)", "2x3 (6x6 grid)", "3x3 (9x9 grid)", "3x4 (12x12 grid)", "4x4 (16x16 grid)",
+         "4x5 (20x20 grid)", "5x5 (25x25 grid)")
+NO_ANALYSIS = "analysis: press Hint"  # the analysis panel with no search to show
+
+
+class BoardSizeError(ValueError):
+    """A board size that is not a block shape nor a grid that names one."""
+
+
+def block_shape(text: str) -> Tuple[int, int]:
+    """The block shape `m x n` a board size names: a block shape (`3x3`, or a SIZES entry), or a
+    grid size (`9x9`) whose side has one closest factor pair m <= n (4, 6, 9, 12, 16, 20, 25...)."""
+    words = text.strip().lower().split()
+    m_text, _, n_text = (words[0] if words else "").partition("x")
+    if not (m_text.isdigit() and n_text.isdigit()):
+        raise BoardSizeError(f"board size '{text}': give a block shape like 3x3 or a grid like 9x9")
+    m, n = int(m_text), int(n_text)
+    if m >= 1 and n >= 1 and m * n <= 25 and m * n >= 2:
+        return m, n
+    if m == n and m <= 25:
+        pairs = [(a, m // a) for a in range(2, m + 1) if m % a == 0 and a <= m // a]
+        if pairs:
+            return max(pairs)
+    raise BoardSizeError(f"board size '{text}' is not a board: blocks m x n need m*n <= 25 (e.g. 3x3), "
+                         f"a grid N x N needs N = m*n with blocks of at least 2x2 (e.g. 9x9)")
+
+
+def size_name(m: int, n: int) -> str:
+    return f"{m}x{n} ({m * n}x{m * n} grid)"
+
+
+def cell_name(r: int, c: int) -> str:
+    """A cell as the window names it: 1-based `r<row>c<col>`."""
+    return f"r{r + 1}c{c + 1}"
+
+
+def move_name(move: SudokuMove) -> str:
+    return f"{cell_name(move.row, move.col)}={move.value}"
+
+
+def pv_text(words: List[str]) -> str:
+    """The engine's line (`pv` of `info`, protocol moves) in the window's names."""
+    out = []
+    for w in words:
+        try:
+            out.append(move_name(SudokuMove.parse(w)))
+        except Exception:
+            out.append(w)
+    return " ".join(out)
+
+HUMAN = "human"  # a player the window does not ask an engine about

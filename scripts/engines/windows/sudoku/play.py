@@ -1,0 +1,262 @@
+
+
+"""The Competitive Sudoku window's play: moves through the referee's `play`, the agents' moves
+and Hint (searches on the worker, the analysis panel following their `info` lines), each agent
+player's own engine (`PlayerSession`), and what a restarted engine is given. `GamePlay` is mixed
+into `SudokuApp` (window.py).
+"""
+from __future__ import annotations
+
+from typing import Callable, List, Optional, Tuple
+
+from ... import EngineDied, SudokuEngine, SudokuMove, SudokuState
+from ...record import Step
+from ..foundation import stop_search
+from .names import HUMAN, NO_ANALYSIS, move_name, pv_text
+
+
+def apply_setup(engine: SudokuEngine, setup: Tuple[str, str]) -> None:
+    """Gives `engine` the game's start (on the worker): a `position` line or a board file."""
+    kind, text = setup
+    if kind == "file":
+        engine.position_file(text)
+    else:
+        engine.command(text)
+
+
+def replay(engine: SudokuEngine, setup: Tuple[str, str], moves: List[Optional[SudokuMove]]) -> None:
+    """Puts `engine` in the position after `moves` from `setup`, through its own `play`."""
+    engine.newgame()
+    apply_setup(engine, setup)
+    for move in moves:
+        engine.play(move) if move is not None else engine.play_none()
+
+
+class PlayerSession:
+    """An agent player's own engine: its Agent is set once (and again only when the choice
+    changes), and the game's moves are played into it with `play`, so its table and search tree
+    stay from move to move. Used on the worker thread only."""
+
+    def __init__(self, engine: SudokuEngine, agent: str):
+        self.engine = engine
+        self.agent = agent
+        self.setup: Optional[Tuple[str, str]] = None
+        self.moves: List[Optional[SudokuMove]] = []
+
+    @staticmethod
+    def start(referee: SudokuEngine, agent: str) -> "PlayerSession":
+        """A new process of the referee's engine, with its options and this agent."""
+        options = {**referee.settings, "Agent": agent}
+        engine = type(referee)(referee.argv, startup_timeout=referee.startup_timeout, margin=referee.margin,
+                               cwd=referee.cwd, options=options)
+        return PlayerSession(engine, agent)
+
+    def sync(self, setup: Tuple[str, str], moves: List[Optional[SudokuMove]], agent: str) -> None:
+        """Brings the session to the game on screen: the new moves only, when it follows it."""
+        if agent != self.agent:
+            self.engine.setoption("Agent", agent)
+            self.agent = agent
+        if setup == self.setup and moves[:len(self.moves)] == self.moves:
+            for move in moves[len(self.moves):]:
+                self.engine.play(move) if move is not None else self.engine.play_none()
+        else:
+            replay(self.engine, setup, moves)
+        self.setup, self.moves = setup, list(moves)
+
+
+class GamePlay:
+    """Moves, searches and the engine's supervision."""
+
+    # --- the engine's supervision (../supervision.py) ---------------------------------------
+
+    def on_engine_death(self, err: EngineDied) -> None:
+        self.generation += 1  # a search of the dead engine has nothing more to say
+        self.thinking = False
+
+    def resume_job(self) -> Callable[[SudokuEngine], None]:
+        """The game on screen, given to the restarted engine: the same set-up and the same
+        moves, played through its own `play`. The players' sessions start afresh."""
+        setup, moves = self.setup, list(self.moves)
+        sessions, self.sessions = list(self.sessions.values()), {}
+
+        def resume(engine: SudokuEngine) -> None:
+            for session in sessions:
+                session.engine.kill()
+            if setup is not None:
+                replay(engine, setup, moves)
+
+        return resume
+
+    @property
+    def moves(self) -> List[Optional[SudokuMove]]:
+        """The moves that led to the position on the board."""
+        return [step.move for step in self.steps[:self.view]]
+
+    def engine_resumed(self) -> None:
+        self.refresh()  # and an agent to move goes on
+
+    def cancel_search(self) -> None:
+        """Stops a search in progress at once (`stop`); its answer is dropped when it comes."""
+        self.generation += 1
+        if self.thinking and self.searching is not None:
+            stop_search(self.searching)
+        self.thinking = False
+    # --- moves -------------------------------------------------------------------------------
+
+    def player_kind(self, player: int) -> str:
+        return self.player_vars[player - 1].get()
+
+    def human_to_move(self) -> bool:
+        return self.state is not None and self.engine_dead is None and not self.game_over and self.player_kind(self.state.turn) == HUMAN
+
+    def play(self, move: Optional[SudokuMove], searched: str = "") -> None:
+        """Plays `move` (None: pass) through the referee's `play`, on the worker; the board and
+        the move list follow when it answers."""
+        if self.moving:
+            return
+        player = self.state.turn if self.state is not None else 1
+        self.moving = True
+
+        def work():
+            reply = self.engine.play(move) if move is not None else self.engine.play_none()
+            return reply, self.engine.state()
+
+        def refused(err: BaseException) -> None:
+            self.moving = False
+            self.engine_refused(err, lambda refusal: self.status(f"{move_name(move) if move else 'pass'}: {refusal.message}"))
+
+        def played(result) -> None:
+            self.moving = False
+            reply, state = result
+            del self.steps[self.view:]  # a move played while stepping back starts a new line
+            self.steps.append(Step(player, move, reply.outcome == "taboo"))
+            self.view = len(self.steps)
+            self.hint = None
+            # The panel spoke of the position before this move (an agent's own search is kept).
+            self.analysis_var.set(f"player {player}'s search:\n{searched}" if searched else NO_ANALYSIS)
+            if reply.outcome == "placed":
+                text = f"player {player}: {move_name(move)} placed, {reply.points} point{'s' if reply.points != 1 else ''}"
+            elif reply.outcome == "taboo":
+                text = f"player {player}: {move_name(move)} is taboo: the turn passes"
+            else:
+                text = f"player {player}: no playable cell, the turn passes"
+            self.last_reply = reply.line
+            self.selected = None
+            self.state = state
+            self.game_over = state.result is not None
+            if reply.result is not None:
+                self.game_over = True
+                text += " - " + ("draw" if reply.result == "draw" else f"player {reply.result} wins")
+            self.status(text)
+            self.draw()
+            if not self.game_over:
+                self.maybe_agent_move()
+
+        self.calls.call(work, played, refused)
+
+    def maybe_agent_move(self) -> None:
+        """Starts a search in the background when an agent is to move (at the game's end only)."""
+        if self.closed or self.thinking or self.moving or self.game_over or self.state is None or self.engine_dead is not None:
+            return
+        if self.view != len(self.steps):
+            return
+        agent = self.player_kind(self.state.turn)
+        if agent == HUMAN:
+            return
+        self.status(f"player {self.state.turn} ({agent}) is thinking...")
+        self.search("move", agent)
+
+    def show_hint(self) -> None:
+        """The engine's move for the side to move in the position on the board, drawn on the
+        board; the analysis panel follows the search."""
+        if self.closed or self.state is None or self.engine_dead is not None:
+            return
+        if self.game_over:
+            self.status("the game is over: no hint")
+            return
+        if self.thinking:
+            self.status("the engine is busy")
+            return
+        self.hint = None
+        self.status(f"analysing for player {self.state.turn}...")
+        self.search("hint", self.analysis_agent)
+
+    def search(self, kind: str, agent: str) -> None:
+        """A search on the worker: a hint on the referee, an agent's move on that player's own
+        session (made the first time; told only the moves since its last search)."""
+        self.thinking, self.search_kind = True, kind
+        self.analysis_var.set(f"analysis ({agent}): searching...")
+        generation = self.generation
+        movetime = self.movetime()
+        setup, moves, player = self.setup, list(self.moves), self.state.turn
+        session = self.sessions.get(player)
+
+        def info(value: dict) -> None:
+            if generation == self.generation:
+                self.show_info(value)
+
+        def work():
+            nonlocal session
+            engine = self.engine
+            if kind == "move":
+                if session is None:
+                    session = PlayerSession.start(self.engine, agent)
+                session.sync(setup, moves, agent)
+                engine = session.engine
+            self.searching = engine
+            try:
+                return engine.go(movetime=movetime, on_info=lambda value: self.calls.post(info, value))
+            finally:
+                self.searching = None
+
+        def keep_session() -> None:
+            if session is not None and kind == "move":
+                if self.closed:
+                    session.engine.kill()
+                else:
+                    self.sessions[player] = session
+
+        def failed(err: BaseException) -> None:
+            keep_session()
+            if generation != self.generation:
+                return
+            self.thinking = False
+            self.engine_failed(err)
+
+        def answered(result) -> None:
+            keep_session()
+            if generation != self.generation:
+                return  # a search cancelled by a new game, a jump or a dead engine
+            self.thinking = False
+            if not result.infos:
+                self.analysis_var.set("analysis: the agent reported no search lines")
+            if kind == "hint":
+                self.hint = result.move
+                self.status(f"hint for player {self.state.turn}: " + (move_name(result.move) if result.move else "pass"))
+                self.draw()
+                return
+            self.play(result.move, self.analysis_var.get() if result.infos else "")
+
+        self.calls.call(work, answered, failed)
+
+    def show_info(self, info: dict) -> None:
+        """The analysis panel from one `info` line: score (for the side to move), depth, nodes, line."""
+        lines = []
+        if "score" in info:
+            lines.append(f"score {info['score']:+}" + (" (exact)" if info.get("exact") else ""))
+        if "depth" in info:
+            lines.append(f"depth {info['depth']}" + (f", {info['nodes']} nodes" if "nodes" in info else ""))
+        if info.get("pv"):
+            lines.append("line " + pv_text(info["pv"]))
+        if lines:
+            self.analysis_var.set("\n".join(lines))
+
+    def refresh(self) -> None:
+        """Asks the engine for the position (on the worker), then draws it."""
+        def fetched(state: SudokuState) -> None:
+            self.state = state
+            self.game_over = state.result is not None
+            self.draw()
+            self.maybe_agent_move()
+
+        self.calls.call(self.engine.state, fetched)
