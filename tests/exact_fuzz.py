@@ -7,6 +7,12 @@ same position. Positions the exhaustive solver cannot settle within its budget a
 
     python3 tests/exact_fuzz.py --searches 1000 --seed 1 target/release/sudoku-agent
 
+With `--board MxN` (blocks of M rows and N columns, bigger than 2x2) the positions are endgames
+with several sudoku solutions instead: a full grid with a rectangle of four cells emptied whose
+two values can be swapped, and up to four more cells, random owners, mode, scores and turn.
+
+    python3 tests/exact_fuzz.py --board 4x4 --searches 20 --seed 1 target/release/sudoku-agent
+
 Prints one line per disagreement and a closing tally; exits 1 when any exact score disagrees.
 """
 from __future__ import annotations
@@ -58,9 +64,86 @@ def random_position(agent: List[str], rng: random.Random) -> Optional[str]:
     return pos
 
 
-def exhaustive_value(agent: List[str], position: str) -> Optional[int]:
-    """The final score difference from the side of the player to move under perfect play (the
-    agent's `score`), or None if unsettled. `solve-game` prints it from player 1's side."""
+def full_grid(m: int, n: int, rng: random.Random) -> List[List[int]]:
+    """A random full grid of m x n blocks: the classic pattern with rows shuffled within bands,
+    bands, columns within stacks, stacks and values, then a few cycles of two rows of one band
+    and of two columns of one stack swapped (each row, column and block keeps its values): the
+    pattern alone has no rectangle to swap on odd block sides."""
+    size = m * n
+    rows = [b * m + r for b in rng.sample(range(n), n) for r in rng.sample(range(m), m)]
+    cols = [s * n + c for s in rng.sample(range(m), m) for c in rng.sample(range(n), n)]
+    values = rng.sample(range(1, size + 1), size)
+    grid = [[values[((r % m) * n + r // m + c) % size] for c in cols] for r in rows]
+    for _ in range(rng.randrange(16)):
+        # Rows of the grid, then of the transposed grid (columns, whose bands are stacks).
+        for lines, group in ((m, n), (n, m)):
+            band = rng.randrange(group) * lines
+            a, b = (band + r for r in rng.sample(range(lines), 2))
+            cycle = [rng.randrange(size)]
+            while (nxt := grid[a].index(grid[b][cycle[-1]])) != cycle[0]:
+                cycle.append(nxt)
+            for c in cycle:
+                grid[a][c], grid[b][c] = grid[b][c], grid[a][c]
+            grid = [list(col) for col in zip(*grid)]
+    return grid
+
+
+def rectangles(grid: List[List[int]], m: int, n: int) -> List[List[Tuple[int, int]]]:
+    """Four cells of two rows of one band (or two columns of one stack) whose two values can be
+    swapped: emptied, they double the solutions."""
+    size = m * n
+    found = []
+    for r1 in range(size):
+        for r2 in range(r1 + 1, size):
+            for c1 in range(size):
+                for c2 in range(c1 + 1, size):
+                    if grid[r1][c1] == grid[r2][c2] and grid[r1][c2] == grid[r2][c1] \
+                            and (r1 // m == r2 // m or c1 // n == c2 // n):
+                        found.append([(r1, c1), (r1, c2), (r2, c1), (r2, c2)])
+    return found
+
+
+def value_char(v: int) -> str:
+    return str(v) if v <= 9 else chr(ord("A") + v - 10)
+
+
+def big_position(m: int, n: int, rng: random.Random) -> str:
+    """A `position` line: an endgame on m x n blocks with several sudoku solutions (see the
+    module text)."""
+    size = m * n
+    grid = full_grid(m, n, rng)
+    found = rectangles(grid, m, n)
+    while not found:
+        grid = full_grid(m, n, rng)
+        found = rectangles(grid, m, n)
+    empty = set(rng.choice(found))
+    target = len(empty) + rng.randrange(5)
+    while len(empty) < target:
+        empty.add((rng.randrange(size), rng.randrange(size)))
+    rows = []
+    for r in range(size):
+        row = ""
+        for c in range(size):
+            if (r, c) in empty:
+                row += "."
+            else:
+                row += value_char(grid[r][c]) + rng.choice(["", "+", "-"])
+        rows.append(row)
+    mode = rng.choice(MODES)
+    pos = (f"position {m}x{n} {'/'.join(rows)} mode {mode} turn {rng.choice([1, 2])}"
+           f" scores {rng.randrange(100)} {rng.randrange(100)}")
+    taboo = [f"{r},{c}={rng.randrange(1, size + 1)}" for r, c in rng.sample(sorted(empty), 2)]
+    if rng.randrange(2):
+        pos += " taboo " + " ".join(taboo[: rng.randrange(1, 3)])
+    if mode == "random":
+        cells = [f"{r},{c}" for r in range(size) for c in range(size)]
+        rng.shuffle(cells)
+        pos += f" allowed1 {' '.join(cells[:size])} allowed2 {' '.join(cells[size:2 * size])}"
+    return pos
+
+
+def solve_game(agent: List[str], position: str) -> Optional[List[str]]:
+    """The words `sudoku-lab solve-game` prints for `position`, or None if unsettled."""
     words = position.split()[1:]
     # The game solver is the lab's, the program beside the engine (the same build).
     lab = str(pathlib.Path(agent[0]).with_name("sudoku-lab"))
@@ -69,7 +152,14 @@ def exhaustive_value(agent: List[str], position: str) -> Optional[int]:
     if proc.returncode != 0:
         return None
     first = proc.stdout.split()
-    if "final" not in first:
+    return first if "final" in first else None
+
+
+def exhaustive_value(agent: List[str], position: str) -> Optional[int]:
+    """The final score difference from the side of the player to move under perfect play (the
+    agent's `score`), or None if unsettled. `solve-game` prints it from player 1's side."""
+    first = solve_game(agent, position)
+    if first is None:
         return None
     final = int(first[first.index("final") + 1])
     return final if first[first.index("mover") + 1] == "1" else -final
@@ -84,13 +174,15 @@ def exact_scores(agent: List[str], position: str, threads: int, limit: str) -> L
     return found
 
 
-def run(agent: List[str], searches: int, seed: int, out=sys.stdout) -> Tuple[int, int, List[str]]:
+def run(agent: List[str], searches: int, seed: int, out=sys.stdout,
+        board: str = "2x2") -> Tuple[int, int, List[str]]:
     """Runs `searches` searches; returns (searches run, exact reports checked, disagreements)."""
     rng = random.Random(seed)
+    m, n = (int(x) for x in board.split("x"))
     done = checked = 0
     bad: List[str] = []
     while done < searches:
-        position = random_position(agent, rng)
+        position = random_position(agent, rng) if (m, n) == (2, 2) else big_position(m, n, rng)
         if position is None:
             continue
         truth = exhaustive_value(agent, position)
@@ -112,12 +204,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--searches", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--board", default="2x2",
+                        help="block shape MxN; bigger than 2x2: several-solution endgames")
     parser.add_argument("agent", nargs=argparse.REMAINDER, help="the sudoku-agent command line")
     args = parser.parse_args()
     agent = [a for a in args.agent if a != "--"]
     if not agent:
         parser.error("give the sudoku-agent command")
-    _, _, bad = run(agent, args.searches, args.seed)
+    try:
+        m, n = (int(x) for x in args.board.split("x"))
+        if not (2 <= m <= 5 and 2 <= n <= 5):
+            raise ValueError
+    except ValueError:
+        parser.error(f"--board {args.board}: expected MxN blocks from 2x2 to 5x5")
+    _, _, bad = run(agent, args.searches, args.seed, board=args.board)
     return 1 if bad else 0
 
 
