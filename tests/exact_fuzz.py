@@ -13,6 +13,13 @@ two values can be swapped, and up to four more cells, random owners, mode, score
 
     python3 tests/exact_fuzz.py --board 4x4 --searches 20 --seed 1 target/release/sudoku-agent
 
+With `--records FILE` (game records of `sudoku-lab arena --record`) the positions are those
+where the side named `default` moved with at most 12 empty cells (the exact endgame's), each
+searched with `go nodes N` (`--nodes`, one thread); the tally also counts the positions with
+several sudoku solutions and how many of them got an exact score.
+
+    python3 tests/exact_fuzz.py --records games.txt --nodes 20000 target/release/sudoku-agent
+
 Prints one line per disagreement and a closing tally; exits 1 when any exact score disagrees.
 """
 from __future__ import annotations
@@ -22,7 +29,7 @@ import pathlib
 import random
 import subprocess
 import sys
-from typing import List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 MODES = ["classic", "rows", "border", "random"]
 EMPTY = "position 2x2 ..../..../..../...."
@@ -46,22 +53,97 @@ def random_position(agent: List[str], rng: random.Random) -> Optional[str]:
     moves = [f"play {r},{c}={v}" for r in range(4) for c in range(4) for v in range(1, 5)]
     rng.shuffle(moves)
     lines = [start] + moves[: rng.randrange(20, 64)] + ["show"]
-    out = talk(agent, lines)
-    rows = next((l.split()[1] for l in out if l.startswith("rows ")), None)
-    state = next((l.split() for l in out if l.startswith("mode ")), None)
-    if rows is None or state is None or "result" in state:
-        return None
-    # mode M scores A B turn T taboo <moves|none>
-    words = dict(mode=state[1], scores=f"{state[3]} {state[4]}", turn=state[6])
-    taboo = state[state.index("taboo") + 1:]
-    pos = f"position 2x2 {rows} mode {words['mode']} turn {words['turn']} scores {words['scores']}"
-    if taboo != ["none"]:
-        pos += " taboo " + " ".join(taboo)
-    for key in ("allowed1", "allowed2"):
-        line = next((l for l in out if l.startswith(key + " ")), None)
-        if line and line.split()[1:] != ["none"]:
-            pos += " " + line
-    return pos
+    shown = list(shown_positions("2x2", talk(agent, lines)))
+    return shown[0] if shown else None
+
+
+def shown_positions(shape: str, out: List[str]) -> Iterator[str]:
+    """The `position` line of each `show` in an agent's output (games over left out)."""
+    block: Dict[str, List[str]] = {}
+
+    def position() -> Optional[str]:
+        rows, state = block.get("rows"), block.get("mode")
+        if rows is None or state is None or "result" in state:
+            return None
+        # mode M scores A B turn T taboo <moves|none>
+        pos = f"position {shape} {rows[1]} mode {state[1]} turn {state[6]} scores {state[3]} {state[4]}"
+        taboo = state[state.index("taboo") + 1:]
+        if taboo != ["none"]:
+            pos += " taboo " + " ".join(taboo)
+        for key in ("allowed1", "allowed2"):
+            if key in block and block[key][1:] != ["none"]:
+                pos += " " + " ".join(block[key])
+        return pos
+
+    for line in out + ["rows"]:
+        words = line.split()
+        if words and words[0] == "rows" and block:
+            pos = position()
+            if pos is not None:
+                yield pos
+            block = {}
+        if words and words[0] in ("rows", "mode", "allowed1", "allowed2"):
+            block[words[0]] = words
+
+
+def record_positions(agent: List[str], path: str, most_empty: int = 12) -> Iterator[str]:
+    """The positions of arena records (`protocol/records.md`) where the side named `default`
+    is to move with at most `most_empty` empty cells."""
+    game: Dict[str, str] = {}
+    moves: List[List[str]] = []
+    for line in pathlib.Path(path).read_text().splitlines():
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "game":
+            game, moves = {}, []
+        elif words[0] == "move":
+            moves.append(words[2:])
+        elif words[0] == "end" and "default" in (game.get("player1"), game.get("player2")):
+            side = "1" if game["player1"] == "default" else "2"
+            start = (f"position {game['shape']} {game['start']} mode {game['mode']}"
+                     f" turn {game['turn']} scores {game['scores']}")
+            for key in ("allowed1", "allowed2"):
+                if key in game:
+                    start += f" {key} {game[key]}"
+            empty = game["start"].count(".")
+            lines = [start]
+            for player, what, *taboo in moves:
+                if what == "pass":
+                    continue
+                if player == side and empty <= most_empty:
+                    lines.append("show")
+                lines.append(f"play {what}")
+                empty -= 0 if taboo else 1
+            yield from shown_positions(game["shape"], talk(agent, lines))
+        elif len(words) > 1:
+            game[words[0]] = " ".join(words[1:])
+
+
+def run_records(agent: List[str], paths: List[str], nodes: int, out=sys.stdout) -> Tuple[int, int, List[str]]:
+    """Checks the exact scores of `go nodes N` at the endgame positions of arena records;
+    returns (searches run, exact reports checked, disagreements)."""
+    done = checked = several = several_exact = 0
+    bad: List[str] = []
+    for path in paths:
+        for position in record_positions(agent, path):
+            words = solve_game(agent, position)
+            if words is None:
+                continue
+            truth = exhaustive_value(agent, position)
+            found = exact_scores(agent, position, 1, f"nodes {nodes}")
+            done += 1
+            checked += len(found)
+            if int(words[words.index("solutions") + 1]) >= 2:
+                several += 1
+                several_exact += bool(found)
+            for score, line in found:
+                if score != truth:
+                    bad.append(f"{position} | go nodes {nodes} | {line} | exhaustive {truth}")
+                    print("disagree " + bad[-1], file=out, flush=True)
+    print(f"searches {done} exact-reports {checked} several-solutions {several}"
+          f" with-exact {several_exact} disagreements {len(bad)}", file=out, flush=True)
+    return done, checked, bad
 
 
 def full_grid(m: int, n: int, rng: random.Random) -> List[List[int]]:
@@ -206,11 +288,17 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--board", default="2x2",
                         help="block shape MxN; bigger than 2x2: several-solution endgames")
+    parser.add_argument("--records", action="append", default=[],
+                        help="arena records: check default's endgame positions instead")
+    parser.add_argument("--nodes", type=int, default=20000, help="with --records: go nodes N")
     parser.add_argument("agent", nargs=argparse.REMAINDER, help="the sudoku-agent command line")
     args = parser.parse_args()
     agent = [a for a in args.agent if a != "--"]
     if not agent:
         parser.error("give the sudoku-agent command")
+    if args.records:
+        _, _, bad = run_records(agent, args.records, args.nodes)
+        return 1 if bad else 0
     try:
         m, n = (int(x) for x in args.board.split("x"))
         if not (2 <= m <= 5 and 2 <= n <= 5):
