@@ -32,6 +32,8 @@ import sys
 from typing import Dict, Iterator, List, Optional, Tuple
 
 MODES = ["classic", "rows", "border", "random"]
+# The `sudoku-lab` that solves the positions (`--lab`); None: the one beside the engine.
+LAB: Optional[str] = None
 EMPTY = "position 2x2 ..../..../..../...."
 
 
@@ -110,6 +112,7 @@ def record_positions(agent: List[str], path: str, most_empty: int = 12) -> Itera
             lines = [start]
             for player, what, *taboo in moves:
                 if what == "pass":
+                    lines.append("play none")
                     continue
                 if player == side and empty <= most_empty:
                     lines.append("show")
@@ -228,7 +231,7 @@ def solve_game(agent: List[str], position: str) -> Optional[List[str]]:
     """The words `sudoku-lab solve-game` prints for `position`, or None if unsettled."""
     words = position.split()[1:]
     # The game solver is the lab's, the program beside the engine (the same build).
-    lab = str(pathlib.Path(agent[0]).with_name("sudoku-lab"))
+    lab = LAB or str(pathlib.Path(agent[0]).with_name("sudoku-lab"))
     proc = subprocess.run([lab, "solve-game", "--max-nodes", "5000000"] + words,
                           capture_output=True, text=True, timeout=300)
     if proc.returncode != 0:
@@ -291,11 +294,15 @@ def main() -> int:
     parser.add_argument("--records", action="append", default=[],
                         help="arena records: check default's endgame positions instead")
     parser.add_argument("--nodes", type=int, default=20000, help="with --records: go nodes N")
+    parser.add_argument("--lab", help="the sudoku-lab that solves the positions (default: the "
+                        "one beside the engine)")
     parser.add_argument("agent", nargs=argparse.REMAINDER, help="the sudoku-agent command line")
     args = parser.parse_args()
     agent = [a for a in args.agent if a != "--"]
     if not agent:
         parser.error("give the sudoku-agent command")
+    global LAB
+    LAB = args.lab
     if args.records:
         _, _, bad = run_records(agent, args.records, args.nodes)
         return 1 if bad else 0
