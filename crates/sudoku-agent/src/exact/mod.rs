@@ -18,20 +18,28 @@
 //!   that can still be proposed (empty cell, value not a duplicate) and the player to
 //!   move. Scores are only an offset: values are future points.
 //! - Negamax alpha-beta with a transposition table of proven bounds on those states.
+//! - Cell sets are `u128`: a board of at most [`MAX_CELLS`] cells is solved over all its
+//!   cells (and its symmetries), a bigger one (12x12 to 25x25) over the root's empty cells
+//!   only, at most [`MAX_CELLS`] of them; the filled cells then count only through the
+//!   values and fills of their rows, columns and blocks and the cells their owners reach.
 
 mod search;
 mod solutions;
 mod tables;
 
 #[cfg(test)]
+mod big_tests;
+#[cfg(test)]
 mod tests;
 
 use std::fmt;
 
 use puzzle_rules::sudoku::{Game, Move, Player};
+use tables::{SolveCells, Tables};
 
-pub use search::{Unfinished, MAX_CELLS, STOP_EVERY};
+pub use search::{Unfinished, STOP_EVERY};
 pub use solutions::SolutionSets;
+pub use tables::MAX_CELLS;
 
 /// How much work a solve may do before it gives up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,10 +74,11 @@ pub enum OutOfBudget {
     },
     /// The caller's stop test answered `true` ([`solve_until`]).
     Stopped,
-    /// The board has more cells than the solver's cell sets hold.
+    /// A board of more than [`MAX_CELLS`] cells has more empty cells than the solver's cell
+    /// sets hold.
     TooLarge {
-        /// Cells of the board.
-        cells: usize,
+        /// Empty cells of the board.
+        empty_cells: usize,
     },
 }
 
@@ -84,10 +93,11 @@ impl fmt::Display for OutOfBudget {
                 "not solved: the starting board has more than {max_solutions} sudoku solutions"
             ),
             OutOfBudget::Stopped => write!(f, "not solved: stopped"),
-            OutOfBudget::TooLarge { cells } => write!(
+            OutOfBudget::TooLarge { empty_cells } => write!(
                 f,
-                "not solved: the board has {cells} cells, the exact solver takes at most {}",
-                search::MAX_CELLS
+                "not solved: the board has {empty_cells} empty cells, the exact solver takes at most {} on a board of more than {} cells",
+                MAX_CELLS,
+                MAX_CELLS
             ),
         }
     }
@@ -196,22 +206,37 @@ fn solve_with(
     all_moves: bool,
     first: Option<Move>,
 ) -> Result<Solution, Unfinished> {
-    let cells = game.board().shape().cells();
-    if cells > search::MAX_CELLS {
-        return Err(OutOfBudget::TooLarge { cells }.into());
-    }
-    let sets = SolutionSets::enumerate(game.board(), budget.max_solutions).ok_or(
-        OutOfBudget::Solutions {
+    let over = if game.board().shape().cells() <= MAX_CELLS {
+        SolveCells::Board
+    } else {
+        SolveCells::Empty
+    };
+    solve_over(game, budget, stop, all_moves, first, over)
+}
+
+/// [`solve_with`] over the cells `over`: the test of the two ways on the same boards.
+fn solve_over(
+    game: &Game,
+    budget: Budget,
+    stop: &dyn Fn() -> bool,
+    all_moves: bool,
+    first: Option<Move>,
+    over: SolveCells,
+) -> Result<Solution, Unfinished> {
+    let tables = Tables::new(game, over).ok_or_else(|| OutOfBudget::TooLarge {
+        empty_cells: game.board().cells().iter().filter(|&&v| v == 0).count(),
+    })?;
+    let sets = SolutionSets::enumerate_over(game.board(), budget.max_solutions, &tables.board_cell)
+        .ok_or(OutOfBudget::Solutions {
             max_solutions: budget.max_solutions,
-        },
-    )?;
+        })?;
     let work = search::Work {
         max_nodes: budget.max_nodes,
         stop,
         all_moves,
         first,
     };
-    let root = search::solve_root(game, &sets, work)?;
+    let root = search::solve_root(game, tables, &sets, work)?;
     let value = root.first_moves.iter().map(|m| m.value).max().unwrap_or(0);
     let [one, two] = game.scores();
     let from_one = match game.turn() {

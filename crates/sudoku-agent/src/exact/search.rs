@@ -8,6 +8,10 @@
 //! duplicate) and the player to move. The key is exact (no hash signature), so a table hit
 //! is never a collision. Keys are a fixed number of words chosen from the board size, so
 //! the table holds plain arrays.
+//!
+//! Cells are the solve's cells ([`super::tables`]): every cell of a board of at most
+//! [`MAX_CELLS`] cells, else the root's empty cells; rows, columns and blocks (their values
+//! and how many cells they have filled) are the whole board's.
 
 use std::collections::HashMap;
 
@@ -17,16 +21,13 @@ use puzzle_rules::sudoku::board::score_for_regions;
 use puzzle_rules::sudoku::{Game, Move};
 
 use super::solutions::SolutionSets;
-use super::tables::Tables;
+use super::tables::{Tables, MAX_CELLS};
 use super::{Effect, FirstMove, OutOfBudget};
 
 mod key;
 
 use engine_kit::hash::WordHash;
 use key::Key;
-
-/// Cells of the largest board: cell sets are `u128`.
-pub const MAX_CELLS: usize = 128;
 
 /// Bigger than any number of points left in a game.
 const INFINITY: i32 = 1 << 20;
@@ -72,8 +73,12 @@ pub const STOP_EVERY: u64 = 1024;
 
 /// Solves the root: the exact value of every move of the player to move (or of one
 /// optimal move, see [`Work::all_moves`]).
-pub fn solve_root(game: &Game, sets: &SolutionSets, work: Work) -> Result<Root, Unfinished> {
-    let mut tables = Tables::new(game);
+pub fn solve_root(
+    game: &Game,
+    mut tables: Tables,
+    sets: &SolutionSets,
+    work: Work,
+) -> Result<Root, Unfinished> {
     if !work.all_moves {
         // A one-move solve serves a player on a clock near the end of a game, where a key
         // per cell map costs more than the transpositions it finds: on three 4x4 positions
@@ -90,7 +95,11 @@ pub fn solve_root(game: &Game, sets: &SolutionSets, work: Work) -> Result<Root, 
         9..=12 => Search::<12>::new(game, &tables, sets, work).root(all, work.first),
         13..=16 => Search::<16>::new(game, &tables, sets, work).root(all, work.first),
         17..=24 => Search::<24>::new(game, &tables, sets, work).root(all, work.first),
-        _ => Search::<32>::new(game, &tables, sets, work).root(all, work.first),
+        25..=32 => Search::<32>::new(game, &tables, sets, work).root(all, work.first),
+        // Only solves over many empty cells of a big board (128 cells of a 25x25 board take
+        // 65 words).
+        33..=48 => Search::<48>::new(game, &tables, sets, work).root(all, work.first),
+        _ => Search::<65>::new(game, &tables, sets, work).root(all, work.first),
     }
 }
 
@@ -147,12 +156,13 @@ impl<'a, const K: usize> Search<'a, K> {
     fn new(game: &Game, t: &'a Tables, sets: &'a SolutionSets, work: Work<'a>) -> Self {
         let size = t.size;
         let board = game.board();
+        let shape = board.shape();
         let mut s = Search {
             t,
             sets,
-            values: board.cells().to_vec(),
+            values: t.board_cell.iter().map(|&b| board.cells()[b]).collect(),
             empty: 0,
-            reach: t.starts,
+            reach: t.first_reach,
             rows: vec![0; size],
             cols: vec![0; size],
             blocks: vec![0; size],
@@ -168,26 +178,30 @@ impl<'a, const K: usize> Search<'a, K> {
             max_nodes: work.max_nodes,
             stop: work.stop,
         };
-        for cell in 0..t.cells {
-            let v = s.values[cell];
+        for (cell, &v) in s.values.iter().enumerate() {
             if v == 0 {
                 s.empty |= 1u128 << cell;
-                continue;
-            }
-            let bit = 1u32 << (v - 1);
-            s.rows[t.row_of[cell]] |= bit;
-            s.cols[t.col_of[cell]] |= bit;
-            s.blocks[t.block_of[cell]] |= bit;
-            s.row_filled[t.row_of[cell]] += 1;
-            s.col_filled[t.col_of[cell]] += 1;
-            s.block_filled[t.block_of[cell]] += 1;
-            let owner = game.owners()[cell];
-            if owner != 0 && !t.classic {
-                s.reach[owner as usize - 1] |= t.neighbours[cell];
             }
         }
+        for (b, &v) in board.cells().iter().enumerate() {
+            if v == 0 {
+                continue;
+            }
+            let (row, col) = (b / size, b % size);
+            let block = shape.block_of(row, col);
+            let bit = 1u32 << (v - 1);
+            s.rows[row] |= bit;
+            s.cols[col] |= bit;
+            s.blocks[block] |= bit;
+            s.row_filled[row] += 1;
+            s.col_filled[col] += 1;
+            s.block_filled[block] += 1;
+        }
         for mv in game.taboo() {
-            s.listed[mv.row * size + mv.col] |= 1 << (mv.value - 1);
+            // A taboo-listed move on a cell outside the solve (a filled cell) is never proposed.
+            if let Some(cell) = t.solve_cell[mv.row * size + mv.col] {
+                s.listed[cell] |= 1 << (mv.value - 1);
+            }
         }
         s
     }
@@ -456,8 +470,11 @@ impl<'a, const K: usize> Search<'a, K> {
         let done = self.empty == 0 || (!self.can_move(0) && !self.can_move(1));
         if !done {
             let mut moves = self.moves();
-            let size = self.t.size;
-            let play = |c: &Candidate| Move::new(c.cell / size, c.cell % size, c.value);
+            let (size, t) = (self.t.size, self.t);
+            let play = |c: &Candidate| {
+                let b = t.board_cell[c.cell];
+                Move::new(b / size, b % size, c.value)
+            };
             let hinted = first.and_then(|f| moves.iter().position(|c| play(c) == f));
             if let Some(i) = hinted {
                 moves[..=i].rotate_right(1);

@@ -6,10 +6,13 @@
 //! solutions of the current board are the starting board's solutions that agree with every
 //! cell filled since, so the exact search keeps that subset as a bitset (one AND per placed
 //! value) and decides each move with one bitset test instead of a solver call.
+//!
+//! Only the solve's cells are kept (every cell, or the root's empty cells on a big board):
+//! the other cells are filled and agree with every solution.
 
 use puzzle_rules::sudoku::Board;
 
-/// The solutions of a starting board as (cell, value) bitsets.
+/// The solutions of a starting board as (cell, value) bitsets over a list of its cells.
 pub struct SolutionSets {
     /// Number of solutions.
     count: usize,
@@ -17,13 +20,20 @@ pub struct SolutionSets {
     words: usize,
     /// Values per cell (N).
     size: usize,
-    /// `words` words for each (cell, value - 1), cell-major.
+    /// `words` words for each (kept cell, value - 1), cell-major.
     has: Vec<u64>,
 }
 
 impl SolutionSets {
     /// Enumerates the solutions of `board`; `None` when there are more than `max`.
     pub fn enumerate(board: &Board, max: usize) -> Option<SolutionSets> {
+        let every: Vec<usize> = (0..board.shape().cells()).collect();
+        SolutionSets::enumerate_over(board, max, &every)
+    }
+
+    /// [`SolutionSets::enumerate`] keeping the board cells `keep` only: cell `i` of the
+    /// sets is board cell `keep[i]`.
+    pub fn enumerate_over(board: &Board, max: usize, keep: &[usize]) -> Option<SolutionSets> {
         let shape = board.shape();
         let size = shape.size();
         let cells = size * size;
@@ -35,7 +45,9 @@ impl SolutionSets {
             rows: vec![0; size],
             cols: vec![0; size],
             blocks: vec![0; size],
+            keep,
             found: Vec::new(),
+            count: 0,
             max,
             overflow: false,
         };
@@ -49,10 +61,10 @@ impl SolutionSets {
         if finder.overflow {
             return None;
         }
-        let count = finder.found.len() / cells.max(1);
+        let count = finder.count;
         let words = count.div_ceil(64);
-        let mut has = vec![0u64; cells * size * words];
-        for (s, solution) in finder.found.chunks(cells).enumerate() {
+        let mut has = vec![0u64; keep.len() * size * words];
+        for (s, solution) in finder.found.chunks(keep.len().max(1)).enumerate() {
             for (cell, &v) in solution.iter().enumerate() {
                 has[(cell * size + v as usize - 1) * words + s / 64] |= 1 << (s % 64);
             }
@@ -94,7 +106,7 @@ impl SolutionSets {
 }
 
 /// Depth-first enumeration, fewest candidates first.
-struct Finder {
+struct Finder<'a> {
     size: usize,
     m: usize,
     n: usize,
@@ -102,13 +114,17 @@ struct Finder {
     rows: Vec<u32>,
     cols: Vec<u32>,
     blocks: Vec<u32>,
-    /// Solutions found so far, concatenated.
+    /// The board cells of a solution that are kept.
+    keep: &'a [usize],
+    /// The kept cells of the solutions found so far, concatenated.
     found: Vec<u8>,
+    /// Solutions found so far.
+    count: usize,
     max: usize,
     overflow: bool,
 }
 
-impl Finder {
+impl Finder<'_> {
     fn block(&self, cell: usize) -> usize {
         let (r, c) = (cell / self.size, cell % self.size);
         (r / self.m) * self.m + c / self.n
@@ -147,10 +163,11 @@ impl Finder {
             }
         }
         let Some((cell, mut cand)) = best else {
-            if self.found.len() / self.values.len().max(1) >= self.max {
+            if self.count >= self.max {
                 self.overflow = true;
             } else {
-                self.found.extend_from_slice(&self.values);
+                self.count += 1;
+                self.found.extend(self.keep.iter().map(|&c| self.values[c]));
             }
             return;
         };

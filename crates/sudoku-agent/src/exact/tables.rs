@@ -1,22 +1,53 @@
 //! The board's geometry, the mode's starting cells and the cell maps under which the game
 //! stays the same: what [`super::search`] reads but never changes during a solve.
+//!
+//! A solve runs over a list of *solve cells*, numbered from 0 (cell sets are `u128`): on a
+//! board of at most [`MAX_CELLS`] cells every cell of the board, with the board's
+//! symmetries; on a bigger board only the root's empty cells (the cells filled later all
+//! come from them), with no symmetry. The filled cells outside the list then matter only
+//! through what they fix: the values already in each row, column and block (duplicates and
+//! completions, kept by the search over the whole board) and, under the allowed-squares
+//! rules, the solve cells each player reaches from the cells it owns (folded into its
+//! first reach here).
 
 use puzzle_rules::sudoku::{Game, Mode, Player, Shape};
+
+/// Cells a solve runs over at most: cell sets are `u128`. Boards with more cells are solved
+/// over their empty cells.
+pub const MAX_CELLS: usize = 128;
+
+/// Which cells a solve runs over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum SolveCells {
+    /// Every cell of the board (boards of at most [`MAX_CELLS`] cells).
+    Board,
+    /// The root's empty cells only (at most [`MAX_CELLS`] of them).
+    Empty,
+}
 
 /// The board's geometry and the mode's starting cells, fixed for a solve.
 pub(super) struct Tables {
     pub(super) size: usize,
+    /// Solve cells.
     pub(super) cells: usize,
+    /// The board cell (row * size + col) of each solve cell, in increasing order.
+    pub(super) board_cell: Vec<usize>,
+    /// The solve cell of each board cell (`None` for a cell outside the solve).
+    pub(super) solve_cell: Vec<Option<usize>>,
     pub(super) row_of: Vec<usize>,
     pub(super) col_of: Vec<usize>,
     pub(super) block_of: Vec<usize>,
-    /// The 8-neighbourhood of each cell.
+    /// The 8-neighbourhood of each solve cell (solve cells only).
     pub(super) neighbours: Vec<u128>,
-    /// Starting cells of each player (every cell under `classic`).
-    pub(super) starts: [u128; 2],
+    /// The cells each player may play at the root when empty: its starting cells (every cell
+    /// under `classic`) and the neighbours of the cells it filled.
+    pub(super) first_reach: [u128; 2],
     pub(super) classic: bool,
     /// Bits of one cell value in a key.
     pub(super) value_bits: usize,
+    /// Keys rename the values (only when every cell of the board is a solve cell: a
+    /// renaming must leave the fixed cells alone).
+    pub(super) rename_values: bool,
     /// Cell maps under which the game is the same (the identity first): a state's key is
     /// the smallest over these maps and over renamings of the values.
     pub(super) symmetries: Vec<Vec<usize>>,
@@ -26,52 +57,92 @@ pub(super) struct Tables {
 }
 
 impl Tables {
-    pub(super) fn new(game: &Game) -> Tables {
-        let shape = game.board().shape();
+    /// The tables of a solve of `game` over `over`; `None` when there are more solve cells
+    /// than [`MAX_CELLS`].
+    pub(super) fn new(game: &Game, over: SolveCells) -> Option<Tables> {
+        let board = game.board();
+        let shape = board.shape();
         let size = shape.size();
-        let cells = size * size;
-        let mut neighbours = vec![0u128; cells];
-        for (cell, mask) in neighbours.iter_mut().enumerate() {
-            let (r, c) = (cell / size, cell % size);
+        let board_cell: Vec<usize> = match over {
+            SolveCells::Board => (0..shape.cells()).collect(),
+            SolveCells::Empty => (0..shape.cells())
+                .filter(|&c| board.cells()[c] == 0)
+                .collect(),
+        };
+        if board_cell.len() > MAX_CELLS {
+            return None;
+        }
+        let cells = board_cell.len();
+        let mut solve_cell = vec![None; shape.cells()];
+        for (i, &b) in board_cell.iter().enumerate() {
+            solve_cell[b] = Some(i);
+        }
+        // The solve cells around each board cell.
+        let around = |b: usize| -> u128 {
+            let (r, c) = (b / size, b % size);
+            let mut mask = 0u128;
             for nr in r.saturating_sub(1)..=(r + 1).min(size - 1) {
                 for nc in c.saturating_sub(1)..=(c + 1).min(size - 1) {
                     if (nr, nc) != (r, c) {
-                        *mask |= 1u128 << (nr * size + nc);
+                        if let Some(i) = solve_cell[nr * size + nc] {
+                            mask |= 1u128 << i;
+                        }
                     }
                 }
             }
-        }
+            mask
+        };
+        let neighbours: Vec<u128> = board_cell.iter().map(|&b| around(b)).collect();
         let classic = game.mode() == Mode::Classic;
         let mut starts = [0u128; 2];
+        let mut first_reach = [0u128; 2];
         for player in [Player::One, Player::Two] {
-            starts[player.index()] = if classic {
+            let p = player.index();
+            starts[p] = if classic {
                 u128::MAX
             } else {
                 game.starts(player)
                     .iter()
-                    .fold(0, |acc, &(r, c)| acc | 1u128 << (r * size + c))
+                    .filter_map(|&(r, c)| solve_cell[r * size + c])
+                    .fold(0, |acc, i| acc | 1u128 << i)
             };
+            first_reach[p] = starts[p];
         }
-        let symmetries = symmetries(shape, classic, &starts);
-        Tables {
+        if !classic {
+            for (b, &owner) in game.owners().iter().enumerate() {
+                if owner != 0 && board.cells()[b] != 0 {
+                    first_reach[owner as usize - 1] |= around(b);
+                }
+            }
+        }
+        let symmetries = match over {
+            SolveCells::Board => symmetries(shape, classic, &starts),
+            SolveCells::Empty => vec![(0..cells).collect()],
+        };
+        let at = |b: usize| (b / size, b % size);
+        Some(Tables {
             size,
             cells,
-            row_of: (0..cells).map(|i| i / size).collect(),
-            col_of: (0..cells).map(|i| i % size).collect(),
-            block_of: (0..cells)
-                .map(|i| shape.block_of(i / size, i % size))
+            row_of: board_cell.iter().map(|&b| at(b).0).collect(),
+            col_of: board_cell.iter().map(|&b| at(b).1).collect(),
+            block_of: board_cell
+                .iter()
+                .map(|&b| shape.block_of(at(b).0, at(b).1))
                 .collect(),
+            board_cell,
+            solve_cell,
             neighbours,
-            starts,
+            first_reach,
             classic,
             value_bits: (usize::BITS - size.leading_zeros()) as usize,
+            rename_values: over == SolveCells::Board,
             symmetric_fill: if symmetries.len() > FEW_SYMMETRIES {
                 MANY_SYMMETRIES_FILL
             } else {
                 cells
             },
             symmetries,
-        }
+        })
     }
 
     /// 64-bit words of a state key.

@@ -16,7 +16,7 @@ use crate::protocol::{parse_line, Command};
 
 /// Future points of the player to move minus the opponent's under perfect play, by plain
 /// minimax over [`Game::play`] (the referee decides every taboo move with its solver).
-fn brute_value(game: &Game) -> i32 {
+pub(super) fn brute_value(game: &Game) -> i32 {
     if game.is_over() {
         return 0;
     }
@@ -52,7 +52,7 @@ fn position(line: &str) -> Game {
 /// A random 2x2 position near the end of a game: a solution grid with `empty` cells
 /// cleared (sometimes with a value added that leaves the sudoku unsolvable), random owners,
 /// starting cells, taboo moves, turn and scores.
-fn random_position(rng: &mut SplitMix64, mode: Mode, empty: usize, spoil: bool) -> Game {
+pub(super) fn random_position(rng: &mut SplitMix64, mode: Mode, empty: usize, spoil: bool) -> Game {
     let shape = Shape::new(2, 2).unwrap();
     let mut cells = full_grid(shape, rng);
     let mut order: Vec<usize> = (0..16).collect();

@@ -1,7 +1,7 @@
-//! The exact endgame: near the end of a game on a board the exact solver takes
-//! ([`crate::exact`]), `default` runs the tree search first with a share of its limit, then
-//! solves the position over the real rules (every solution of the board, every taboo move
-//! as a pass) with the rest, the tree search's move searched first. A finished solve is the
+//! The exact endgame: near the end of a game on a board of any size ([`crate::exact`]),
+//! `default` runs the tree search first with a share of its limit, then solves the position
+//! over the real rules (every solution of the board, every taboo move as a pass) with the
+//! rest, the tree search's move searched first. A finished solve is the
 //! answer (`score ... exact`); a solve cut short still answers a move it proved better than
 //! the tree search's, or else the tree search's move.
 //!
@@ -42,11 +42,11 @@ pub(super) const TREE_ONLY_NODES: u64 = 200_000;
 /// so `go depth` stays reproducible).
 pub(super) const DEPTH_ONLY_NODES: u64 = 1_000_000;
 
-/// Whether the exact solve is tried on `game` at all.
+/// Whether the exact solve is tried on `game` at all: on a board of any size (one of more
+/// than [`exact::MAX_CELLS`] cells is solved over its empty cells).
 pub(super) fn worth_trying(game: &Game) -> bool {
-    let board = game.board();
-    let empties = board.cells().iter().filter(|&&v| v == 0).count();
-    board.shape().cells() <= exact::MAX_CELLS && empties <= MAX_EMPTIES
+    let empties = game.board().cells().iter().filter(|&&v| v == 0).count();
+    empties <= MAX_EMPTIES
 }
 
 /// The limits of the tree search that runs before the exact solve: its share of the time

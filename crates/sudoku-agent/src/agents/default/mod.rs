@@ -30,7 +30,7 @@
 //!   and the node one thread searches (fill, unfill, passes).
 //! - [`table`]: the lock-free transposition table and its [`table::Bound`]s.
 //! - [`worker`]: one search thread: move ordering, negamax, evaluation, root iteration.
-//! - [`endgame`]: the exact solve near the end of a game on small boards, after a short
+//! - [`endgame`]: the exact solve near the end of a game on any board, after a short
 //!   tree search whose move it searches first.
 //! - this file: stop signals and [`search`], which runs the main worker
 //!   and the helpers (lazy SMP).
@@ -191,7 +191,7 @@ pub fn search(
     if !endgame::worth_trying(game) {
         return tree(&stopper, report).outcome;
     }
-    // Near the end of a small game the tree search runs first with a share of the limit; its
+    // Near the end of a game the tree search runs first with a share of the limit; its
     // move is the exact solve's first guess, and the answer when the solve does not finish.
     let first = Stopper {
         flag: stop_flag,

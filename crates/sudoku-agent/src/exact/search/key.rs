@@ -1,6 +1,7 @@
 //! State keys of the exact search: the value of every cell, the reach of each player, the
 //! taboo-listed moves still proposable and the player to move, packed into `K` words and
-//! minimised over the board's symmetries and renamings of the values.
+//! minimised over the board's symmetries and renamings of the values (a solve over the
+//! empty cells of a big board has neither: its keys are the state as it is).
 
 use std::hash::{Hash, Hasher};
 
@@ -51,11 +52,18 @@ impl<const K: usize> Search<'_, K> {
 
     /// The key of the state seen through the cell map `map` (new cell `i` shows old cell
     /// `map[i]`), values renamed in order of first appearance, then values not on the board
-    /// by where they are taboo-listed (values alike in both are interchangeable).
+    /// by where they are taboo-listed (values alike in both are interchangeable); without
+    /// [`super::Tables::rename_values`] the values as they are.
     fn key_under(&self, map: &[usize], live: &[u32], playable: [u128; 2]) -> Key<K> {
         let size = self.t.size;
         let mut label = [0u8; 33];
         let mut next = 1u8;
+        if !self.t.rename_values {
+            for (v, l) in label.iter_mut().enumerate().skip(1).take(size) {
+                *l = v as u8;
+            }
+            next = size as u8 + 1;
+        }
         for &cell in map {
             let v = self.values[cell] as usize;
             if v != 0 && label[v] == 0 {
