@@ -244,19 +244,27 @@ fn both_ways_agree_on_small_boards() {
     }
 }
 
-#[test]
-fn big_boards_with_too_many_empty_cells_are_refused() {
-    let shape = Shape::new(4, 4).unwrap();
-    let empty = Game::from_parts(
-        Board::empty(shape),
-        vec![0; 256],
+/// `board` under classic rules with nothing played: player 1 to move, no scores, no taboo.
+fn classic_game(board: Board) -> Game {
+    let shape = board.shape();
+    let cells = shape.cells();
+    let starts = starting_cells(Mode::Classic, shape, 0);
+    Game::from_parts(
+        board,
+        vec![0; cells],
         Mode::Classic,
         Player::One,
         [0, 0],
         Vec::new(),
-        starting_cells(Mode::Classic, shape, 0),
+        starts,
     )
-    .unwrap();
+    .unwrap()
+}
+
+#[test]
+fn big_boards_with_too_many_empty_cells_are_refused() {
+    let shape = Shape::new(4, 4).unwrap();
+    let empty = classic_game(Board::empty(shape));
     assert_eq!(
         solve(&empty, Budget::default()),
         Err(OutOfBudget::TooLarge { empty_cells: 256 })
@@ -268,16 +276,7 @@ fn big_boards_with_too_many_empty_cells_are_refused() {
         *cell = 0;
     }
     let board = Board::from_cells(shape, &cells).unwrap();
-    let game = Game::from_parts(
-        board,
-        vec![0; 256],
-        Mode::Classic,
-        Player::One,
-        [0, 0],
-        Vec::new(),
-        starting_cells(Mode::Classic, shape, 0),
-    )
-    .unwrap();
+    let game = classic_game(board);
     let budget = Budget {
         max_nodes: 1000,
         max_solutions: 100,
