@@ -143,30 +143,19 @@ fn several_solution_position(
     Game::from_parts(board, owners, mode, turn, scores, taboo, starts).unwrap()
 }
 
+/// Every move of `game` valued by a solve over `over`.
+fn solved_over(game: &Game, over: SolveCells) -> Solution {
+    solve_over(game, Budget::default(), &|| false, true, None, over)
+        .map_err(|u| u.why)
+        .expect("solved")
+}
+
 fn every_cell(game: &Game) -> Solution {
-    solve_over(
-        game,
-        Budget::default(),
-        &|| false,
-        true,
-        None,
-        SolveCells::Board,
-    )
-    .map_err(|u| u.why)
-    .expect("solved")
+    solved_over(game, SolveCells::Board)
 }
 
 fn empty_cells(game: &Game) -> Solution {
-    solve_over(
-        game,
-        Budget::default(),
-        &|| false,
-        true,
-        None,
-        SolveCells::Empty,
-    )
-    .map_err(|u| u.why)
-    .expect("solved")
+    solved_over(game, SolveCells::Empty)
 }
 
 /// Every move's value and effect, and the game value, must be the same both ways.
