@@ -1,5 +1,4 @@
-//! Rules of the two grid puzzles our engines play, the sudoku solver they rely on, and two
-//! small referees (Connect Four, Battleship) that no engine plays.
+//! Rules of the two grid puzzles our engines play and the sudoku solver they rely on.
 //!
 //! This crate is the single source of truth for the rules: the engines, the arena, the
 //! self-play driver and (through the engines' `play` commands) the Python front ends all ask
@@ -15,10 +14,6 @@
 //!   validating game builder), the solver (one request and answer type, one dispatch, an
 //!   optional node budget), checker and generator, and the competitive game rules (classic
 //!   and allowed-squares modes, taboo moves).
-//! - [`connect_four`]: a list of moves such as `F_Yellow` replayed on the 7x6 board to its
-//!   winner, draw or undecided end, each bad move a typed error naming its index and text.
-//! - [`battleship`]: whether a 10x10 field of ship and water cells holds the classic fleet,
-//!   placed by the rules, and if not the first fault in a documented order.
 //! - [`rng`]: the one seeded generator (SplitMix64), shared by the sudoku generator, random
 //!   starting cells and the engines' Zobrist keys.
 //!
@@ -29,9 +24,7 @@
 //! illegal"): each module has its own typed error enums and no function panics on bad input.
 #![deny(missing_docs)]
 
-pub mod battleship;
 pub mod blockudoku;
-pub mod connect_four;
 pub mod rng;
 pub mod sudoku;
 

@@ -21,6 +21,16 @@ impl SplitMix64 {
         (((self.next_u64() >> 32) * bound as u64) >> 32) as usize
     }
 
+    /// A uniform number in `[0, 1)`, from the high 53 bits.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// True with probability `p`.
+    pub fn chance(&mut self, p: f64) -> bool {
+        self.unit() < p
+    }
+
     /// Fisher-Yates shuffle with [`SplitMix64::below`].
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
         for i in (1..items.len()).rev() {

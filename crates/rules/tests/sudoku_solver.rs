@@ -15,8 +15,6 @@ use puzzle_rules::sudoku::solver::{
     Request,
 };
 use puzzle_rules::sudoku::{reference, Board, Shape};
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 
 fn data(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -249,7 +247,7 @@ fn committed_collections_are_what_their_command_makes() {
 /// A random board of a shape: a correct grid with holes (solvable), sometimes with a few
 /// givens replaced by other legal values (often unsolvable), or random legal placements on an
 /// empty board (any outcome).
-fn random_board(shape: Shape, rng: &mut SmallRng, wild: bool) -> Board {
+fn random_board(shape: Shape, rng: &mut SplitMix64, wild: bool) -> Board {
     let size = shape.size();
     let cells_n = shape.cells();
     // Random placements on an empty board make hard unsolvable boards past 9x9, where the
@@ -262,24 +260,24 @@ fn random_board(shape: Shape, rng: &mut SmallRng, wild: bool) -> Board {
     } else {
         0.55
     };
-    match rng.gen_range(0..kinds) {
+    match rng.below(kinds) {
         0 | 1 => {
-            let mut cells = full_grid(shape, &mut SplitMix64(rng.gen()));
-            let holes = rng.gen_range(0.2..max_holes);
+            let mut cells = full_grid(shape, &mut SplitMix64(rng.next_u64()));
+            let holes = 0.2 + (max_holes - 0.2) * rng.unit();
             for c in cells.iter_mut() {
-                if rng.gen_bool(holes) {
+                if rng.chance(holes) {
                     *c = 0;
                 }
             }
             let mut board = Board::from_cells(shape, &cells).unwrap();
-            if rng.gen_range(0..2) == 1 {
-                for _ in 0..rng.gen_range(1..4) {
-                    let cell = rng.gen_range(0..cells_n);
+            if rng.below(2) == 1 {
+                for _ in 0..1 + rng.below(3) {
+                    let cell = rng.below(cells_n);
                     let (r, c) = (cell / size, cell % size);
                     board.clear(r, c);
                     let cands = board.candidates(r, c);
                     if cands != 0 {
-                        let pick = rng.gen_range(0..cands.count_ones());
+                        let pick = rng.below(cands.count_ones() as usize);
                         let mut bits = cands;
                         for _ in 0..pick {
                             bits &= bits - 1;
@@ -293,11 +291,11 @@ fn random_board(shape: Shape, rng: &mut SmallRng, wild: bool) -> Board {
         }
         _ => {
             let mut board = Board::empty(shape);
-            let target = rng.gen_range(0..cells_n * 2 / 5 + 1);
+            let target = rng.below(cells_n * 2 / 5 + 1);
             for _ in 0..target {
-                let cell = rng.gen_range(0..cells_n);
+                let cell = rng.below(cells_n);
                 let (r, c) = (cell / size, cell % size);
-                let v = rng.gen_range(1..=size as u8);
+                let v = 1 + rng.below(size) as u8;
                 if board
                     .check(puzzle_rules::sudoku::Move::new(r, c, v))
                     .is_ok()
@@ -312,7 +310,7 @@ fn random_board(shape: Shape, rng: &mut SmallRng, wild: bool) -> Board {
 
 #[test]
 fn random_boards_agree_with_the_reference() {
-    let mut rng = SmallRng::seed_from_u64(20261122);
+    let mut rng = SplitMix64(20261122);
     for (m, n, boards) in [
         (2, 2, 400),
         (2, 3, 300),
@@ -352,7 +350,7 @@ fn random_boards_agree_with_the_reference() {
 /// share no code) must agree.
 #[test]
 fn sparse_random_boards_agree_between_fast_paths() {
-    let mut rng = SmallRng::seed_from_u64(7);
+    let mut rng = SplitMix64(7);
     let shape = nine();
     let mut outcomes = [0usize; 3];
     for _ in 0..3000 {
@@ -390,7 +388,7 @@ fn sixteen_by_sixteen_agrees_between_fast_paths() {
     use puzzle_rules::sudoku::generate::generate;
     use puzzle_rules::sudoku::solver::sixteen as solver16;
     let shape = Shape::new(4, 4).unwrap();
-    let mut rng = SmallRng::seed_from_u64(16);
+    let mut rng = SplitMix64(16);
     let mut outcomes = [0usize; 3];
     let mut check = |board: &Board| {
         let answer = solver16::solve_cells(board.cells(), 2, true, usize::MAX);
@@ -412,17 +410,17 @@ fn sixteen_by_sixteen_agrees_between_fast_paths() {
         let board = if k % 3 == 2 {
             random_board(shape, &mut rng, true)
         } else {
-            let mut cells = full_grid(shape, &mut SplitMix64(rng.gen()));
-            let holes = rng.gen_range(0.4..0.7);
+            let mut cells = full_grid(shape, &mut SplitMix64(rng.next_u64()));
+            let holes = 0.4 + 0.3 * rng.unit();
             for c in cells.iter_mut() {
-                if rng.gen_bool(holes) {
+                if rng.chance(holes) {
                     *c = 0;
                 }
             }
             let mut board = Board::from_cells(shape, &cells).unwrap();
             for _ in 0..k % 3 * 2 {
                 // Move one given to another legal value: often no solution any more.
-                let cell = rng.gen_range(0..256);
+                let cell = rng.below(256);
                 let (r, c) = (cell / 16, cell % 16);
                 if board.get(r, c) != 0 {
                     board.clear(r, c);
@@ -531,16 +529,16 @@ fn a_larger_budget_keeps_every_decision_of_a_smaller_one() {
 fn larger_budgets_keep_decisions(shape: Shape, seed: u64) {
     use puzzle_rules::sudoku::solver::count_solutions_within;
     let size = shape.size();
-    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut rng = SplitMix64(seed);
     let mut outcomes = [0usize; 3];
     for k in 0..24 {
         let mut board = Board::empty(shape);
-        let target = shape.cells() * rng.gen_range(30..=45) / 100;
+        let target = shape.cells() * (30 + rng.below(16)) / 100;
         let mut placed = 0;
         while placed < target {
-            let cell = rng.gen_range(0..shape.cells());
+            let cell = rng.below(shape.cells());
             let (r, c) = (cell / size, cell % size);
-            let mv = puzzle_rules::sudoku::Move::new(r, c, rng.gen_range(1..=size as u8));
+            let mv = puzzle_rules::sudoku::Move::new(r, c, 1 + rng.below(size) as u8);
             if board.check(mv).is_ok() {
                 board.place(mv);
                 placed += 1;

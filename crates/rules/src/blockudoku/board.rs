@@ -292,18 +292,17 @@ mod tests {
 
     #[test]
     fn clearing_matches_a_region_by_region_check() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        let mut rng = crate::rng::SplitMix64(5);
         for n in 0..20_000 {
             // Dense boards so that many placements complete one or several regions.
             let density = [0.6, 0.8, 0.9, 0.97][n % 4];
             let mut bits = 0u128;
             for i in 0..CELLS {
-                if rng.gen_bool(density) {
+                if rng.chance(density) {
                     bits |= 1u128 << i;
                 }
             }
-            let mask = (!bits & FULL) & rng.gen::<u128>();
+            let mask = (!bits & FULL) & ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128);
             let filled = bits | mask;
             let full: Vec<u128> = REGIONS
                 .iter()

@@ -194,8 +194,7 @@ mod tests {
 
     #[test]
     fn small_sets_match_brute_force() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+        let mut rng = crate::rng::SplitMix64(11);
         let sets = [
             vec![p(1), p(4), p(28)],
             vec![p(8), p(9), p(28), p(32), p(33), p(6)],
@@ -205,7 +204,7 @@ mod tests {
             let dealer = Dealer::new(set);
             for density in [0.3, 0.5, 0.6, 0.7, 0.8] {
                 for _ in 0..25 {
-                    let board = Board::from_fn(|_| rng.gen_bool(density));
+                    let board = Board::from_fn(|_| rng.chance(density));
                     assert_eq!(
                         dealer.dead_deals(board),
                         brute_dead_deals(set, board),
@@ -218,11 +217,10 @@ mod tests {
 
     #[test]
     fn catalogue_matches_brute_force_on_crowded_boards() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(12);
+        let mut rng = crate::rng::SplitMix64(12);
         let dealer = Dealer::new(catalogue());
         for _ in 0..3 {
-            let board = Board::from_fn(|_| rng.gen_bool(0.62));
+            let board = Board::from_fn(|_| rng.chance(0.62));
             assert_eq!(
                 dealer.dead_deals(board),
                 brute_dead_deals(catalogue(), board)
@@ -233,8 +231,7 @@ mod tests {
     // A dead pair as defined: two pieces of the set the rules' own test cannot place.
     #[test]
     fn dead_pairs_match_brute_force() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(13);
+        let mut rng = crate::rng::SplitMix64(13);
         // Boards of each density, `per` of them: has_dead_pair against the definition (two
         // pieces of `set` the rules' own test cannot place); how many were dead and live.
         let mut check = |set: &[Piece], densities: &[f64], per: usize| {
@@ -242,7 +239,7 @@ mod tests {
             let (mut dead, mut live) = (0, 0);
             for &density in densities {
                 for _ in 0..per {
-                    let board = Board::from_fn(|_| rng.gen_bool(density));
+                    let board = Board::from_fn(|_| rng.chance(density));
                     let brute = set
                         .iter()
                         .any(|a| set.iter().any(|b| !can_place_all(board, &[a, b])));

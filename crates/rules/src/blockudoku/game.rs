@@ -331,11 +331,10 @@ mod tests {
 
     #[test]
     fn dead_hand_matches_brute_force_on_random_boards() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        let mut rng = crate::rng::SplitMix64(7);
         for _ in 0..300 {
-            let board = Board::from_fn(|_| rng.gen_bool(0.72));
-            let hand: Vec<&Piece> = (0..3).map(|_| p(rng.gen_range(1..=47))).collect();
+            let board = Board::from_fn(|_| rng.chance(0.72));
+            let hand: Vec<&Piece> = (0..3).map(|_| p(1 + rng.below(47))).collect();
             assert_eq!(hand_is_dead(board, &hand), brute_dead(board, &hand));
         }
     }

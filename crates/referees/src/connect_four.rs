@@ -6,7 +6,7 @@
 //! plays one [`Move`] at a time for callers that already hold parsed moves.
 //!
 //! ```
-//! use puzzle_rules::connect_four::{decide, Colour, Outcome, Verdict};
+//! use referees::connect_four::{decide, Colour, Outcome, Verdict};
 //! let moves = ["A_Red", "B_Yellow", "A_Red", "B_Yellow", "A_Red", "B_Yellow", "A_Red"];
 //! let Verdict::Decided(decision) = decide(&moves).unwrap() else { panic!() };
 //! assert_eq!(decision.outcome, Outcome::Winner(Colour::Red));

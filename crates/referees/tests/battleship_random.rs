@@ -1,8 +1,8 @@
 //! The Battleship check on seeded random fleets: every field placed by the rules is valid,
 //! and one flipped cell always makes it invalid (the fleet has exactly 20 cells).
 
-use puzzle_rules::battleship::{Cell, Field, FleetFault, FLEET, SIZE};
 use puzzle_rules::rng::SplitMix64;
+use referees::battleship::{Cell, Field, FleetFault, FLEET, SIZE};
 
 type Grid = [[bool; SIZE]; SIZE];
 

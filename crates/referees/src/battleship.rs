@@ -10,7 +10,7 @@
 //! so `B3` is the second cell of the third line.
 //!
 //! ```
-//! use puzzle_rules::battleship::{Field, FleetFault};
+//! use referees::battleship::{Field, FleetFault};
 //! let field: Field = "\
 //! 1000011000
 //! 1010000010

@@ -2,11 +2,11 @@
 //! referee: a plain grid of stacks, and after every move a scan of every four-cell window
 //! of the whole board.
 
-use puzzle_rules::connect_four::{
+use puzzle_rules::rng::SplitMix64;
+use referees::connect_four::{
     decide, decide_with, AfterDecision, Colour, Decision, Game, IllegalMove, Move, MoveFault,
     Outcome, Verdict, COLUMNS, ROWS,
 };
-use puzzle_rules::rng::SplitMix64;
 
 /// The naive board: each column a stack of discs, bottom first.
 type Stacks = Vec<Vec<Colour>>;

@@ -17,14 +17,7 @@ fn example(name: &str) -> PathBuf {
     if !path.exists() {
         let target_dir = profile_dir.parent().unwrap();
         let mut build = Command::new(env!("CARGO"));
-        build.args([
-            "build",
-            "-p",
-            "puzzle-rules",
-            "--example",
-            name,
-            "--target-dir",
-        ]);
+        build.args(["build", "-p", "referees", "--example", name, "--target-dir"]);
         build.arg(target_dir);
         if profile_dir.ends_with("release") {
             build.arg("--release");

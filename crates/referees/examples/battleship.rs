@@ -2,13 +2,13 @@
 //!
 //! `battleship [FILE]` reads a field (ten lines of ten `0`/`1` digits) from FILE, or from
 //! stdin when FILE is `-` or missing, and prints `valid` (exit 0) or the first reason the
-//! field does not hold the classic fleet (exit 1), as `puzzle_rules::battleship` defines it.
+//! field does not hold the classic fleet (exit 1), as `referees::battleship` defines it.
 //! A file that cannot be read or is not a field is one line on stderr and exit code 2.
 
 use std::io::Read;
 use std::process::ExitCode;
 
-use puzzle_rules::battleship::Field;
+use referees::battleship::Field;
 
 const USAGE: &str =
     "usage: battleship [FILE] (a field of ten lines of ten 0/1 digits; - or none: stdin)";

@@ -1,13 +1,13 @@
 //! Connect Four referee on the command line: the moves are the arguments.
 //!
 //! `connect-four [--ignore-after-decision] MOVE...`, e.g. `connect-four F_Yellow A_Red`,
-//! prints `Red`, `Yellow`, `Draw` or `Undecided` (see `puzzle_rules::connect_four` for the
+//! prints `Red`, `Yellow`, `Draw` or `Undecided` (see `referees::connect_four` for the
 //! rules) and exits 0. A bad move or option is one line on stderr and exit code 2. With
 //! `--ignore-after-decision`, moves listed after the decisive one are read but not played.
 
 use std::process::ExitCode;
 
-use puzzle_rules::connect_four::{decide_with, AfterDecision};
+use referees::connect_four::{decide_with, AfterDecision};
 
 const USAGE: &str = "usage: connect-four [--ignore-after-decision] MOVE... (moves like F_Yellow)";
 
