@@ -183,13 +183,21 @@ impl Agent {
     }
 }
 
+/// The position as words fed to the kit's word hasher, whose values are fixed by its own
+/// code (std's `DefaultHasher` may change between Rust releases): every cell value, every
+/// owner, the player to move, then the taboo moves after their count.
 fn position_hash(game: &Game) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    game.board().cells().hash(&mut h);
-    game.owners().hash(&mut h);
-    game.turn().index().hash(&mut h);
-    game.taboo().hash(&mut h);
+    use std::hash::Hasher;
+    let mut h = engine_kit::hash::WordHasher::default();
+    let words = game.board().cells().iter().chain(game.owners());
+    words.for_each(|&byte| h.write_u64(byte as u64));
+    h.write_u64(game.turn().index() as u64);
+    h.write_u64(game.taboo().len() as u64);
+    for m in game.taboo() {
+        h.write_u64(m.row as u64);
+        h.write_u64(m.col as u64);
+        h.write_u64(m.value as u64);
+    }
     h.finish()
 }
 
