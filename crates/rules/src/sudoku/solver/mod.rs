@@ -48,8 +48,8 @@ fn dispatch(board: &Board, request: Request, stop: Option<StopTest>) -> Answer {
     }
 }
 
-/// The name of the compiled copy of the 9x9 solver that runs on this CPU (`scalar`, `avx2`
-/// or `avx512`, see [`nine::Path`]), for tools that report their speed.
+/// The name of the compiled copy of the 9x9 solver that runs on this CPU (`scalar` or
+/// `avx2`, see [`nine::Path`]), for tools that report their speed.
 pub fn path_name() -> &'static str {
     nine::Path::fastest().name()
 }

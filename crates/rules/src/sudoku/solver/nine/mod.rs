@@ -29,10 +29,11 @@
 //! forum-hardest-1106 from 139 to 122 per puzzle (propagations from 306 to 253). On nearly
 //! full grids it costs more than it saves and is skipped ([`propagate::TRIAD_MIN_EMPTY`]).
 //!
-//! The propagation and search are compiled three times ([`Path`]): for the target's
-//! baseline, for x86-64 CPUs with AVX2 and BMI2, and for those that also have AVX-512,
-//! picked at run time; the code is the same but for one BMI2 bit extract (table look-ups on
-//! the baseline path) and the AVX-512 scan for changed digit-bands (`wide.rs`).
+//! The propagation and search are compiled twice ([`Path`]): for the target's baseline and
+//! for x86-64 CPUs with AVX2 and BMI2, picked at run time; the code is the same but for one
+//! BMI2 bit extract (table look-ups on the baseline path). A third copy compiled for AVX-512
+//! was level with the AVX2 one on an AMD EPYC and 7-10% slower on an Intel Xeon, so there is
+//! none (the crate's EXPERIMENTS.md).
 //!
 //! The look-up tables live in `tables.rs`, the grid of the givens in `givens.rs`, the band
 //! logic that propagates a grid to a fixed point in `propagate.rs`, and the branching in
@@ -44,7 +45,6 @@ mod givens;
 mod propagate;
 mod search;
 mod tables;
-mod wide;
 
 /// What [`Grid::candidate_counts`] finds, per band: the cells with at least one candidate
 /// (`one`), with at least two (`two`), and for `k` in 0..4 the cells where some digit `d`
@@ -100,17 +100,11 @@ pub enum Path {
     /// band (the one place where the code differs: same results). Falls back to
     /// [`Path::Scalar`] on CPUs without them.
     Avx2,
-    /// [`Path::Avx2`] plus AVX-512 (F, BW, VL, DQ): the compiler may use mask registers,
-    /// three-input logic and 512-bit vectors, and the scan for changed digit-bands is two
-    /// 16-lane compares (`wide.rs`; same results). Level with [`Path::Avx2`] in speed on
-    /// an AMD EPYC with AVX-512 (see the crate's EXPERIMENTS.md). Falls back to
-    /// [`Path::Scalar`] on CPUs without all of them.
-    Avx512,
 }
 
 impl Path {
     /// Every path, from the plainest to the fastest.
-    pub const ALL: [Path; 3] = [Path::Scalar, Path::Avx2, Path::Avx512];
+    pub const ALL: [Path; 2] = [Path::Scalar, Path::Avx2];
 
     /// The fastest path this CPU supports (detected once, then remembered).
     pub fn fastest() -> Path {
@@ -142,25 +136,16 @@ impl Path {
                     && std::arch::is_x86_feature_detected!("lzcnt")
                     && std::arch::is_x86_feature_detected!("popcnt")
             }
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx512 => {
-                Path::Avx2.is_supported()
-                    && std::arch::is_x86_feature_detected!("avx512f")
-                    && std::arch::is_x86_feature_detected!("avx512bw")
-                    && std::arch::is_x86_feature_detected!("avx512vl")
-                    && std::arch::is_x86_feature_detected!("avx512dq")
-            }
             #[cfg(not(target_arch = "x86_64"))]
-            Path::Avx2 | Path::Avx512 => false,
+            Path::Avx2 => false,
         }
     }
 
-    /// The path's name as tools print it: `scalar`, `avx2` or `avx512`.
+    /// The path's name as tools print it: `scalar` or `avx2`.
     pub fn name(self) -> &'static str {
         match self {
             Path::Scalar => "scalar",
             Path::Avx2 => "avx2",
-            Path::Avx512 => "avx512",
         }
     }
 }
@@ -180,7 +165,7 @@ struct Scalar;
 impl Engine for Scalar {
     #[inline(never)]
     fn propagate(grid: &mut Grid, dirty: u32, claim: bool) -> Result<(), Dead> {
-        grid.propagate_body::<false, false>(dirty, claim)
+        grid.propagate_body::<false>(dirty, claim)
     }
 
     fn search(grid: &mut Grid, tally: &mut Tally) {
@@ -194,7 +179,7 @@ impl Engine for Scalar {
 /// are single instructions: on the baseline path they are a tenth of the time on puzzles
 /// with many givens). Only called after [`Path::is_supported`] said yes (see [`solve_on`]).
 macro_rules! compiled_copy {
-    ($engine:ident, $features:literal, $wide:literal, $propagate:ident, $search:ident, $solve:ident) => {
+    ($engine:ident, $features:literal, $propagate:ident, $search:ident, $solve:ident) => {
         #[doc = concat!("The copy compiled with `", $features, "`.")]
         #[cfg(target_arch = "x86_64")]
         struct $engine;
@@ -203,7 +188,7 @@ macro_rules! compiled_copy {
         #[target_feature(enable = $features)]
         #[inline(never)]
         fn $propagate(grid: &mut Grid, dirty: u32, claim: bool) -> Result<(), Dead> {
-            grid.propagate_body::<true, $wide>(dirty, claim)
+            grid.propagate_body::<true>(dirty, claim)
         }
 
         #[cfg(target_arch = "x86_64")]
@@ -245,18 +230,9 @@ macro_rules! compiled_copy {
 compiled_copy!(
     Avx2,
     "avx2,bmi1,bmi2,lzcnt,popcnt",
-    false,
     propagate_avx2,
     search_avx2,
     solve_avx2
-);
-compiled_copy!(
-    Avx512,
-    "avx512f,avx512bw,avx512vl,avx512dq,avx2,bmi1,bmi2,lzcnt,popcnt",
-    true,
-    propagate_avx512,
-    search_avx512,
-    solve_avx512
 );
 
 /// Counts solutions of a 9x9 puzzle (81 cells, row-major, 0 empty, values 1..=9) up to
@@ -297,11 +273,6 @@ fn solve_on(path: Path, cells: &[u8; 81], limit: usize, want_first: bool) -> Tal
         Path::Avx2 if path.is_supported() => {
             // SAFETY: the CPU has every feature `solve_avx2` enables (checked just above).
             unsafe { solve_avx2(cells, &mut tally) }
-        }
-        #[cfg(target_arch = "x86_64")]
-        Path::Avx512 if path.is_supported() => {
-            // SAFETY: the CPU has every feature `solve_avx512` enables (checked just above).
-            unsafe { solve_avx512(cells, &mut tally) }
         }
         _ => {
             let mut grid = Grid::from_cells(cells);

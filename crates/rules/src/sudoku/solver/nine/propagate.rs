@@ -8,14 +8,14 @@ use super::{Counts, Dead, Grid};
 /// faster on serg-benchmark than always, and the same on the other collections).
 pub(super) const TRIAD_MIN_EMPTY: u32 = 40;
 /// The live mini-rows of a digit-band word (bit `3 * row + box`) with BMI2's bit extract:
-/// one instruction instead of three table look-ups. Only for [`super::Path::Avx2`] and
-/// [`super::Path::Avx512`] (see [`Grid::update_one`]); elsewhere it is never called.
+/// one instruction instead of three table look-ups. Only for [`super::Path::Avx2`] (see
+/// [`Grid::update_one`]); elsewhere it is never called.
 #[inline(always)]
 pub(super) fn live_minirows_pext(p: u32) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
-        // SAFETY: only called with `PEXT` true, i.e. from the AVX2 and AVX-512 copies, which
-        // run only on CPUs with BMI2 (`Path::is_supported`).
+        // SAFETY: only called with `PEXT` true, i.e. from the AVX2 copy, which runs only on
+        // CPUs with BMI2 (`Path::is_supported`).
         unsafe { std::arch::x86_64::_pext_u32(p | (p >> 1) | (p >> 2), 0o111_111_111) as usize }
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -76,21 +76,14 @@ impl Grid {
     /// column locks and solved rows) cost more than the scans it saved: 10% on
     /// serg-benchmark, more when the next word to visit waited on those bits.
     #[inline(always)]
-    pub(super) fn update<const PEXT: bool, const WIDE: bool>(
-        &mut self,
-        mut dirty: u32,
-    ) -> Result<(), Dead> {
+    pub(super) fn update<const PEXT: bool>(&mut self, mut dirty: u32) -> Result<(), Dead> {
         while dirty != 0 {
             while dirty != 0 {
                 let sub = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
                 self.update_one::<PEXT>(sub)?;
             }
-            dirty = if WIDE {
-                self.changed_words_wide()
-            } else {
-                self.changed_words()
-            };
+            dirty = self.changed_words();
         }
         Ok(())
     }
@@ -306,13 +299,13 @@ impl Grid {
     /// Propagates to a fixed point. `Ok` means solved or stuck (a guess is needed). Inlined
     /// into each compiled copy of the solver ([`super::Engine::propagate`]).
     #[inline(always)]
-    pub(super) fn propagate_body<const PEXT: bool, const WIDE: bool>(
+    pub(super) fn propagate_body<const PEXT: bool>(
         &mut self,
         mut dirty: u32,
         claim: bool,
     ) -> Result<(), Dead> {
         loop {
-            self.update::<PEXT, WIDE>(dirty)?;
+            self.update::<PEXT>(dirty)?;
             if self.is_solved() {
                 return Ok(());
             }
