@@ -225,10 +225,13 @@ def blockudoku(args):
 
 def sudoku(args):
     """`--junk LINE`: also print LINE after the first proposal and after the last one (an
-    engine that misbehaves)."""
+    engine that misbehaves); `--error-on-position`: refuse every position (the empty 9x9
+    board the engine starts on stays); `--hang-on-go`: after the proposals, answer nothing
+    more and read no more."""
     out = sys.stdout
     junk = args[args.index("--junk") + 1] if "--junk" in args else None
-    empty = []
+    # Like the real agent, it starts on the empty 9x9 board.
+    empty = [(r, c) for r in range(9) for c in range(9)]
     for line in sys.stdin:
         t = line.split()
         if not t:
@@ -239,6 +242,8 @@ def sudoku(args):
                       "option name Agent type combo default default var default var greedy\nhello ok\n")
         elif t[0] == "isready":
             out.write("readyok\n")
+        elif t[0] == "position" and "--error-on-position" in args:
+            out.write("error position refused by the fake\n")
         elif t[0] == "position":
             rows = t[2].split("/")
             empty = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row.replace("+", "").replace("-", "")) if ch == "."]
@@ -251,6 +256,9 @@ def sudoku(args):
             if junk:
                 out.write(junk + "\n")
                 out.flush()
+            if "--hang-on-go" in args:
+                import time
+                time.sleep(60)
             if "infinite" in t:
                 # Like the real agent under `go infinite`: wait for stop (or the end of input).
                 for line2 in sys.stdin:
