@@ -34,6 +34,8 @@ PANEL_W = 290
 # The window opens within a 1366x768 screen; every control stays reachable down to MIN_SIZE.
 START_SIZE = (820, 600)
 MIN_SIZE = (640, 480)
+# How long the engine's tools work before Hint turns into Stop (ms).
+STOP_AFTER_MS = 300
 PUZZLE_DIR = pathlib.Path(__file__).resolve().parent / "puzzles"
 # Sizes as the window names them, and the block shape the tools take.
 SIZE_OF_SHAPE = {"2x2": "4x4", "2x3": "6x6", "3x3": "9x9", "3x4": "12x12", "4x4": "16x16"}
@@ -122,6 +124,7 @@ class PuzzleApp:
         self.candidate_pending: Optional[str] = None
         # Every question to the engine's tools runs on this worker; answers come back here.
         self.calls = EngineCalls(root, on_error=lambda err: self.status(f"the engine failed: {err}", error=True))
+        self.calls.on_busy.append(self.busy_changed)
 
         root.title("Sudoku puzzle")
         if not root.winfo_ismapped():
@@ -171,7 +174,7 @@ class PuzzleApp:
 
         actions = Flow(side)
         actions.pack(fill="x", pady=2)
-        self.hint_button = tk.Button(actions, text="Hint", command=self.hint)
+        self.hint_button = tk.Button(actions, text="Hint", width=5, command=self.hint_or_stop)
         self.check_button = tk.Button(actions, text="Check", command=self.check)
         self.solve_button = tk.Button(actions, text="Solve", command=self.solve)
         self.reset_button = tk.Button(actions, text="Reset", command=self.reset)
@@ -511,6 +514,26 @@ class PuzzleApp:
         self.calls.call(lambda: self.tools.solve(grid), found,
                         lambda err: self.status(f"solve failed: {err}", error=True))
         return True
+
+    def busy_changed(self, busy: bool) -> None:
+        """Hint reads Stop while the engine's tools have been working for STOP_AFTER_MS (a
+        quick answer does not make the button flicker)."""
+        if busy:
+            self.root.after(STOP_AFTER_MS, self.offer_stop)
+        else:
+            self.hint_button.config(text="Hint")
+
+    def offer_stop(self) -> None:
+        if not self.closed and not self.calls.idle:
+            self.hint_button.config(text="Stop")
+
+    def hint_or_stop(self) -> None:
+        """The Hint button: Stop while the engine works (its tool runs end at once), else Hint."""
+        if self.hint_button.cget("text") == "Stop":
+            self.tools.stop()
+            self.status("stopped: the engine was asked no further")
+        else:
+            self.hint()
 
     def hint(self) -> bool:
         """One correct value: on the selected cell if it is empty or wrong, else the first empty cell."""

@@ -520,9 +520,12 @@ class LineEngine:
 
     def _search(
         self, line: str, movetime: Optional[int], infinite: bool, timeout: Optional[float],
-        stop_after: Optional[float], on_line: Callable[[str], None],
+        stop_after: Optional[float], on_line: Callable[[str], None], cancel: Optional[threading.Event] = None,
     ) -> List[str]:
-        """Runs one `go` line to its `bestmove`; returns every line it printed."""
+        """Runs one `go` line to its `bestmove`; returns every line it printed. `cancel`: an
+        event another thread may set to stop the search, before it starts too: when it is set
+        by the time the `go` line is written, `stop` follows at once (a `stop` sent earlier
+        would reach an engine not yet searching and be lost)."""
         if timeout is None:
             if infinite:
                 timeout = None if stop_after is None else stop_after + self.margin
@@ -548,6 +551,8 @@ class LineEngine:
         try:
             # Behind a sync point, as every request (the module's docstring).
             self._write(["isready", line])
+            if cancel is not None and cancel.is_set():
+                self._stop_quietly()
             if timer is not None:
                 timer.start()
             self._discard_stray(line, self.startup_timeout if timeout is None else min(timeout, self.startup_timeout))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Union
 
@@ -164,8 +165,10 @@ class BlockudokuEngine(LineEngine):
         timeout: Optional[float] = None,
         stop_after: Optional[float] = None,
         on_info: Optional[Callable[[Dict[str, object]], None]] = None,
+        cancel: Optional[threading.Event] = None,
     ) -> SearchResult:
-        """Searches the current position; see LineEngine for the timeout rules."""
+        """Searches the current position; see LineEngine for the timeout rules. Setting `cancel`
+        (from any thread, even before the search starts) stops it: it answers at once."""
         line = self._go_line(movetime, nodes, infinite, {})
         infos: List[Dict[str, object]] = []
 
@@ -176,7 +179,7 @@ class BlockudokuEngine(LineEngine):
                 if on_info is not None:
                     on_info(info)
 
-        lines = self._search(line, movetime, infinite, timeout, stop_after, seen)
+        lines = self._search(line, movetime, infinite, timeout, stop_after, seen, cancel)
         tokens = lines[-1].split()[1:]
         if tokens == ["none"]:
             return SearchResult([], True, infos, lines)

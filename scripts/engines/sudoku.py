@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
@@ -232,12 +233,14 @@ class SudokuEngine(LineEngine):
         stop_after: Optional[float] = None,
         on_propose: Optional[Callable[[SudokuMove], None]] = None,
         on_info: Optional[Callable[[Dict[str, object]], None]] = None,
+        cancel: Optional[threading.Event] = None,
     ) -> SearchResult:
         """Searches the position for the side to move, to `movetime` ms, `nodes`, `depth`, or
         until `stop` (`infinite`; `stop_after` seconds stops it for you). `on_propose` sees each
         `propose` line as it comes (the course framework keeps the last), `on_info` each parsed
         `info` line. The result's `move` is None for `bestmove none` (no playable cell).
-        Waits at most the limit plus `margin` seconds (EngineTimeout), or `timeout`.
+        Waits at most the limit plus `margin` seconds (EngineTimeout), or `timeout`. Setting
+        `cancel` (from any thread, even before the search starts) stops it: it answers at once.
 
         >>> engine.go(movetime=100).move                                   # doctest: +SKIP
         SudokuMove(row=4, col=4, value=5)
@@ -258,7 +261,7 @@ class SudokuEngine(LineEngine):
                 if on_info is not None:
                     on_info(info)
 
-        result.lines = self._search(line, movetime, infinite, timeout, stop_after, seen)
+        result.lines = self._search(line, movetime, infinite, timeout, stop_after, seen, cancel)
         tokens = result.lines[-1].split()[1:]
         if tokens != ["none"]:
             if len(tokens) != 1:

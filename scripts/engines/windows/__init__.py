@@ -20,6 +20,7 @@ from .foundation import (
     Flow,
     GameChoice,
     ScrollPanel,
+    Search,
     controls,
     fully_visible,
     stop_search,
@@ -27,6 +28,6 @@ from .foundation import (
 from .supervision import EngineSupervision
 
 __all__ = [
-    "BoardAndPanel", "BusyIndicator", "Dialogs", "EngineCalls", "EngineSupervision", "Flow", "GameChoice", "ScrollPanel",
+    "BoardAndPanel", "BusyIndicator", "Dialogs", "EngineCalls", "EngineSupervision", "Flow", "GameChoice", "ScrollPanel", "Search",
     "controls", "fully_visible", "stop_search",
 ]

@@ -148,6 +148,30 @@ def stop_search(engine: LineEngine) -> None:
         pass
 
 
+class Search:
+    """One search a window asked for, stoppable from the Tk thread at any moment: before the
+    worker has started it (it then stops as soon as it starts), while it runs (`stop`: the
+    engine answers at once with what it has), or after (nothing happens).
+
+    On the worker: `run(engine, go)` calls `go(cancel=event)` (a driver's `go`); on the Tk
+    thread: `stop()`."""
+
+    def __init__(self) -> None:
+        self.cancel = threading.Event()
+        self.engine: Optional[LineEngine] = None
+
+    def run(self, engine: LineEngine, go: Callable[..., object]) -> object:
+        self.engine = engine  # before the `go` line is written: see stop()
+        return go(cancel=self.cancel)
+
+    def stop(self) -> None:
+        # Either the worker sees the event once its `go` line is out, or the engine is set by
+        # then and the `stop` sent here follows the `go`: never a `stop` lost before its search.
+        self.cancel.set()
+        if self.engine is not None:
+            stop_search(self.engine)
+
+
 class BusyIndicator:
     """A small moving bar with a word while the engine works; an empty space of the same size
     otherwise (so nothing beside it moves)."""

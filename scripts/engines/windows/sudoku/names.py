@@ -11,6 +11,7 @@ from ... import SudokuMove
 SIZES = ("2x2 (4x4 grid)", "2x3 (6x6 grid)", "3x3 (9x9 grid)", "3x4 (12x12 grid)", "4x4 (16x16 grid)",
          "4x5 (20x20 grid)", "5x5 (25x25 grid)")
 NO_ANALYSIS = "analysis: press Hint"  # the analysis panel with no search to show
+HINT_TEXT = "Hint / analyse"  # the Hint button; it reads Stop while a search runs
 
 
 class BoardSizeError(ValueError):

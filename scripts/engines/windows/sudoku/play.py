@@ -11,8 +11,8 @@ from typing import Callable, List, Optional, Tuple
 
 from ... import EngineDied, SudokuEngine, SudokuMove, SudokuState
 from ...record import Step
-from ..foundation import stop_search
-from .names import HUMAN, NO_ANALYSIS, move_name, pv_text
+from ..foundation import Search
+from .names import HINT_TEXT, HUMAN, NO_ANALYSIS, move_name, pv_text
 
 
 def apply_setup(engine: SudokuEngine, setup: Tuple[str, str]) -> None:
@@ -71,7 +71,7 @@ class GamePlay:
 
     def on_engine_death(self, err: EngineDied) -> None:
         self.generation += 1  # a search of the dead engine has nothing more to say
-        self.thinking = False
+        self.set_thinking(False)
 
     def resume_job(self) -> Callable[[SudokuEngine], None]:
         """The game on screen, given to the restarted engine: the same set-up and the same
@@ -98,9 +98,24 @@ class GamePlay:
     def cancel_search(self) -> None:
         """Stops a search in progress at once (`stop`); its answer is dropped when it comes."""
         self.generation += 1
-        if self.thinking and self.searching is not None:
-            stop_search(self.searching)
-        self.thinking = False
+        if self.running is not None:
+            self.running.stop()
+        self.set_thinking(False)
+
+    def stop_thinking(self) -> None:
+        """Stop: the running search answers at once with what it has (a hint is shown, an
+        agent's move played)."""
+        if self.running is not None:
+            self.running.stop()
+            self.status("stopped: the engine answers with what it has")
+
+    def set_thinking(self, thinking: bool, kind: str = "") -> None:
+        """A search starts or ends: Hint reads Stop while one runs."""
+        self.thinking, self.search_kind = thinking, kind
+        if not thinking:
+            self.running = None
+        self.hint_button.config(text="Stop" if thinking else HINT_TEXT)
+
     # --- moves -------------------------------------------------------------------------------
 
     def player_kind(self, player: int) -> str:
@@ -114,6 +129,8 @@ class GamePlay:
         the move list follow when it answers."""
         if self.moving:
             return
+        if self.thinking and self.search_kind == "hint":
+            self.cancel_search()  # a move during a hint stops it, and is played at once
         player = self.state.turn if self.state is not None else 1
         self.moving = True
 
@@ -175,7 +192,7 @@ class GamePlay:
             self.status("the game is over: no hint")
             return
         if self.thinking:
-            self.status("the engine is busy")
+            self.stop_thinking()  # the button reads Stop
             return
         self.hint = None
         self.status(f"analysing for player {self.state.turn}...")
@@ -184,7 +201,8 @@ class GamePlay:
     def search(self, kind: str, agent: str) -> None:
         """A search on the worker: a hint on the referee, an agent's move on that player's own
         session (made the first time; told only the moves since its last search)."""
-        self.thinking, self.search_kind = True, kind
+        self.set_thinking(True, kind)
+        running = self.running = Search()
         self.analysis_var.set(f"analysis ({agent}): searching...")
         generation = self.generation
         movetime = self.movetime()
@@ -203,11 +221,8 @@ class GamePlay:
                     session = PlayerSession.start(self.engine, agent)
                 session.sync(setup, moves, agent)
                 engine = session.engine
-            self.searching = engine
-            try:
-                return engine.go(movetime=movetime, on_info=lambda value: self.calls.post(info, value))
-            finally:
-                self.searching = None
+            return running.run(engine, lambda **kw: engine.go(
+                movetime=movetime, on_info=lambda value: self.calls.post(info, value), **kw))
 
         def keep_session() -> None:
             if session is not None and kind == "move":
@@ -220,14 +235,14 @@ class GamePlay:
             keep_session()
             if generation != self.generation:
                 return
-            self.thinking = False
+            self.set_thinking(False)
             self.engine_failed(err)
 
         def answered(result) -> None:
             keep_session()
             if generation != self.generation:
                 return  # a search cancelled by a new game, a jump or a dead engine
-            self.thinking = False
+            self.set_thinking(False)
             if not result.infos:
                 self.analysis_var.set("analysis: the agent reported no search lines")
             if kind == "hint":

@@ -20,10 +20,10 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from ... import MODES, EngineError, SudokuEngine, SudokuMove, SudokuState
 from ...record import Setup, Step
-from ..foundation import BoardAndPanel, BusyIndicator, Dialogs, EngineCalls, Flow, GameChoice, ScrollPanel
+from ..foundation import BoardAndPanel, BusyIndicator, Dialogs, EngineCalls, Flow, GameChoice, ScrollPanel, Search
 from ..supervision import EngineSupervision
 from .board import ALLOWED, BOARD_PX, COLOURS, HINT, LABELS_PX, SELECTED, SELECTED_OUTLINE, BoardView
-from .names import HUMAN, NO_ANALYSIS, SIZES, BoardSizeError, block_shape, size_name
+from .names import HINT_TEXT, HUMAN, NO_ANALYSIS, SIZES, BoardSizeError, block_shape, size_name
 from .play import GamePlay, PlayerSession, apply_setup
 from .records import GameRecords
 
@@ -50,7 +50,7 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         self.selected: Optional[Tuple[int, int]] = None
         self.thinking = False  # a search (an agent's move or a hint) is running
         self.search_kind = ""
-        self.searching: Optional[SudokuEngine] = None  # the engine a running search is on (for Stop)
+        self.running: Optional[Search] = None  # the running search (Stop stops it)
         self.moving = False  # a move is with the referee: no other until it answers
         self.generation = 0  # bumps on every new game or jump, so a stale search result is dropped
         # One engine per agent player (PlayerSession), made when the player first moves.
@@ -120,7 +120,7 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         # The values first: a click on a cell, then on a value (or a key) moves.
         self.values_frame = Flow(side, gap=0)
         self.values_frame.pack(fill="x")
-        self.hint_button = tk.Button(side, text="Hint / analyse", command=self.show_hint)
+        self.hint_button = tk.Button(side, text=HINT_TEXT, command=self.show_hint)
         self.hint_button.pack(fill="x", pady=(2, 0))
         self.analysis_var = tk.StringVar(value=NO_ANALYSIS)
         # A fixed height: the controls below do not move when the analysis grows or shrinks.
