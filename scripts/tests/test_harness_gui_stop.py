@@ -89,3 +89,30 @@ def test_puzzle_window_wait_is_stopped(tk_root, tmp_path):
         assert "stopped" in app.status_var.get()
     finally:
         app.close()
+
+
+def test_engine_play_waits_while_the_close_question_is_open(tk_root):
+    """The engine plays on its own; Close asks: the score the question names stays on the board
+    until it is answered, and Cancel lets the engine go on."""
+    import tkinter as tk
+
+    import blockudoku_gui
+    from engines import BlockudokuEngine
+    from engine_testing import fake_command
+
+    engine = BlockudokuEngine(fake_command("blockudoku"))
+    app = blockudoku_gui.BlockudokuApp(tk.Toplevel(tk_root), engine, engine.catalogue(), seed=3, delay=20)
+    try:
+        settle(app)
+        app.toggle_engine()
+        assert wait_for(tk_root, lambda: app.game.placed >= 2, 20)
+        app.ask_close()
+        asked = app.game.score
+        assert f"({asked} points)" in app.dialogs.text
+        pump(tk_root, 1.0)
+        assert app.game.score == asked and app.autoplay
+        app.dialogs.button("Cancel").invoke()
+        assert wait_for(tk_root, lambda: app.game.score > asked, 20)
+    finally:
+        app.close()
+        engine.quit()

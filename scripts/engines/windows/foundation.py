@@ -208,6 +208,7 @@ class Dialogs:
         self.title = title
         self.window: Optional[tk.Toplevel] = None
         self.text = ""  # the open dialog's text ("" when none; tests read it)
+        self.asking = False  # a question is open: engine play waits for the answer
         self.last_error = ""  # the last error shown
 
     def error(self, text: str, title: Optional[str] = None) -> None:
@@ -215,15 +216,23 @@ class Dialogs:
         self.last_error = text
         self._open(title or self.title, text, [("OK", self.close)], fg=ALARM)
 
-    def ask_close(self, text: str, close: Callable[[], None]) -> None:
-        """Asks before closing: Close runs `close`, Cancel (or Escape) keeps the window."""
+    def ask_close(self, text: str, close: Callable[[], None], cancelled: Optional[Callable[[], None]] = None) -> None:
+        """Asks before closing: Close runs `close`, Cancel (or Escape) keeps the window and runs
+        `cancelled`. While it asks, `asking` is true: the window's engine play waits."""
         def confirm() -> None:
             self.close()
             close()
 
-        self._open("Close " + self.title, text, [("Close", confirm), ("Cancel", self.close)], fg=NORMAL)
+        def cancel() -> None:
+            self.close()
+            if cancelled is not None:
+                cancelled()
+
+        self._open("Close " + self.title, text, [("Close", confirm), ("Cancel", cancel)], fg=NORMAL)
+        self.asking = True
 
     def close(self) -> None:
+        self.asking = False
         if self.window is not None:
             try:
                 self.window.destroy()
@@ -252,8 +261,8 @@ class Dialogs:
         for label, command in buttons:
             tk.Button(row, text=label, width=8, command=command).pack(side="left", padx=4)
         win.bind("<Return>", lambda _e: buttons[0][1]())
-        win.bind("<Escape>", lambda _e: self.close())
-        win.protocol("WM_DELETE_WINDOW", self.close)
+        win.bind("<Escape>", lambda _e: buttons[-1][1]())
+        win.protocol("WM_DELETE_WINDOW", buttons[-1][1])
         self.root.update_idletasks()
         win.geometry(f"+{self.root.winfo_rootx() + 40}+{self.root.winfo_rooty() + 120}")
         self.window, self.text = win, text

@@ -152,8 +152,8 @@ class EnginePlay:
     def engine_step(self) -> None:
         """One beat of the engine demo: show the next placement, then play it."""
         self.autoplay_job = None
-        if not self.autoplay:
-            return
+        if not self.autoplay or self.dialogs.asking:
+            return  # a question open: resume_play goes on when it is answered
         if not self.pending:
             self.search(self.engine_answered)
             return
@@ -172,6 +172,11 @@ class EnginePlay:
             self.autoplay_job = self.root.after(self.delay, self.engine_step)
 
         self.place(slot, placement.row - 1, placement.col - 1, placed)
+
+    def resume_play(self) -> None:
+        """The question is answered (Cancel): the engine's own play goes on."""
+        if self.autoplay and self.autoplay_job is None and not self.search_running:
+            self.autoplay_job = self.root.after(self.delay // 2, self.engine_step)
 
     def engine_answered(self, seq: Optional[List[Tuple[int, Placement]]]) -> None:
         if not self.autoplay:

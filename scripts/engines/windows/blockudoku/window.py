@@ -221,8 +221,9 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
     def ask_close(self) -> None:
         """Closing the window: asks first when a game is in progress, then ends the engine."""
         if self.unsaved():
+            # The engine's own play waits while the question is open (engine_step).
             self.dialogs.ask_close(f"The game in progress ({self.game.score} points) is not saved. Close anyway?",
-                                   self.close)
+                                   self.close, self.resume_play)
         else:
             self.close()
 

@@ -175,6 +175,8 @@ class GamePlay:
         """Starts a search in the background when an agent is to move (at the game's end only)."""
         if self.closed or self.thinking or self.moving or self.game_over or self.state is None or self.engine_dead is not None:
             return
+        if self.dialogs.asking:
+            return  # the question's Cancel calls this again
         if self.view != len(self.steps):
             return
         agent = self.player_kind(self.state.turn)

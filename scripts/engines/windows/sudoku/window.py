@@ -210,8 +210,9 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
     def ask_close(self) -> None:
         """Closing the window: asks first when a game is in progress, then ends the engines."""
         if self.steps and not self.game_over and not self.closed:
+            # The agents wait while the question is open (maybe_agent_move).
             self.dialogs.ask_close(f"The game in progress ({len(self.steps)} moves) is not saved. Close anyway?",
-                                   self.close_window)
+                                   self.close_window, self.maybe_agent_move)
         else:
             self.close_window()
 
