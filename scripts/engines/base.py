@@ -42,7 +42,7 @@ import time
 from dataclasses import dataclass, field, fields
 from typing import Callable, ClassVar, Deque, Dict, List, Optional, Pattern, Sequence, Tuple, Union
 
-from .errors import EngineCallOnTkThread, EngineDied, EngineError, EngineProblem, EngineTimeout, ProtocolViolation
+from .errors import EngineDied, EngineError, EngineProblem, EngineTimeout, ProtocolViolation
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 # Where stray lines (answers to no request) are reported.
@@ -210,14 +210,6 @@ class LineEngine:
     # The longest line of output kept (bytes, the line end not counted): the protocols' own
     # limit on a line. A longer one kills the engine (the module's docstring).
     max_line_bytes = 1 << 20
-    # The window tests set this to the Tk thread: any command but `stop` (Stop) and `quit` (the
-    # window closing) sent from it raises
-    # EngineCallOnTkThread (and is listed in `tk_thread_calls`), for every engine at once.
-    forbidden_thread: ClassVar[Optional[threading.Thread]] = None
-    tk_thread_calls: ClassVar[List[str]] = []
-    # Set by the window tests: the first window to start (engines.windows.EngineCalls) makes its
-    # Tk thread the forbidden one.
-    guard_windows: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -330,9 +322,6 @@ class LineEngine:
         for line in lines:
             if "\n" in line or "\r" in line:
                 raise ValueError("a command is one line")
-            if LineEngine.forbidden_thread is threading.current_thread() and line not in ("stop", "quit"):
-                LineEngine.tk_thread_calls.append(line)
-                raise EngineCallOnTkThread(f"{line!r} sent on the Tk thread")
         with self._write_lock:
             self.transcript.extend("> " + line for line in lines)
             try:

@@ -5,29 +5,19 @@ drivers they talk through:
 
     from engines.windows import BoardAndPanel, EngineCalls, EngineSupervision
 
-`foundation`: engine calls off the Tk thread (`EngineCalls`, `stop_search`), the busy bar,
-dialogs, the choice of game in a record (`GameChoice`), and layouts that reflow
-(`BoardAndPanel`, `ScrollPanel`, `Flow`). `supervision`: the status line, error dialogs, and
+`engine_calls`: engine calls off the Tk thread (`EngineCalls`, `Search`, `stop_search`) and
+the busy bar; `dialogs`: dialogs and the choice of game in a record (`GameChoice`); `layout`:
+layouts that reflow (`BoardAndPanel`, `ScrollPanel`, `Flow`) and the opening size. `supervision`: the status line, error dialogs, and
 what happens when the engine fails, dies or is restarted (`EngineSupervision`). Only the
 windows import this subpackage, so `import engines` never loads Tkinter; `import
 engines.windows` does not load the two windows either.
 """
-from .foundation import (
-    BoardAndPanel,
-    BusyIndicator,
-    Dialogs,
-    EngineCalls,
-    Flow,
-    GameChoice,
-    ScrollPanel,
-    Search,
-    controls,
-    fully_visible,
-    stop_search,
-)
+from .dialogs import Dialogs, GameChoice
+from .engine_calls import BusyIndicator, EngineCalls, Search, stop_search
+from .layout import BoardAndPanel, Flow, ScrollPanel, controls, fully_visible, open_on_screen, opening_size
 from .supervision import EngineSupervision
 
 __all__ = [
     "BoardAndPanel", "BusyIndicator", "Dialogs", "EngineCalls", "EngineSupervision", "Flow", "GameChoice", "ScrollPanel", "Search",
-    "controls", "fully_visible", "stop_search",
+    "controls", "fully_visible", "open_on_screen", "opening_size", "stop_search",
 ]

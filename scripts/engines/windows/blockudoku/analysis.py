@@ -10,7 +10,7 @@ import tkinter as tk
 from typing import List, Optional, Tuple
 
 from ... import BlockudokuEngine, EngineProblem, Piece
-from ..foundation import Flow
+from ..layout import Flow
 from .canvas import COLOURS
 from .game import Game
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Callable, List, Optional, Tuple
 
 from ... import BlockudokuEngine, EngineDied, EngineError, Placement
-from ..foundation import stop_search
+from ..engine_calls import stop_search
 
 
 class EnginePlay:

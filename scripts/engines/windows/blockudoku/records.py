@@ -11,7 +11,8 @@ from typing import List
 
 from ...blockudoku_record import Record, RecordError, RecordGame, format_record, parse_record
 from ... import EngineError
-from ..foundation import Flow, GameChoice
+from ..dialogs import GameChoice
+from ..layout import Flow
 from .canvas import PANEL_W
 from .game import Game
 

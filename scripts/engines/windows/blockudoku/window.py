@@ -21,7 +21,9 @@ from typing import Dict, List, Optional, Tuple
 
 from ... import BlockudokuEngine, EngineError, EngineProblem, Piece, Placement, load_catalogue
 from ...cli import HelpFormatter
-from ..foundation import BoardAndPanel, BusyIndicator, Dialogs, EngineCalls, Flow, ScrollPanel
+from ..dialogs import Dialogs
+from ..engine_calls import BusyIndicator, EngineCalls
+from ..layout import BoardAndPanel, Flow, ScrollPanel, open_on_screen
 from ..supervision import EngineSupervision
 from .analysis import AnalysisBoard
 from .canvas import CANVAS_H, CANVAS_W, PANEL_W, BoardCanvas, Layout
@@ -30,8 +32,9 @@ from .game import Game, GameFlow, Snapshot
 from .records import RecordReplay
 
 STATUS_WRAP = (620, 500)  # status line width in pixels: alone, and beside Restart engine
-# The window opens within a 1366x768 screen (title bar and task bar included); every control
-# stays reachable down to MIN_SIZE (the side panel moves below the board and scrolls).
+# The size the window asks for on a 1366x768 screen: it opens scaled to the screen it is on
+# (within it; layout.opening_size); every control stays reachable down to MIN_SIZE (the side
+# panel moves below the board and scrolls).
 START_SIZE = (900, 640)
 MIN_SIZE = (640, 480)
 
@@ -101,7 +104,7 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
         """The menu, the header (score, busy bar), the status line and the board beside its
         side panel; returns the panel's frame."""
         root.title("Blockudoku")
-        root.geometry(f"{START_SIZE[0]}x{START_SIZE[1]}")
+        open_on_screen(root, START_SIZE, MIN_SIZE)
         root.minsize(*MIN_SIZE)
         root.report_callback_exception = self.report_exception
         self.dialogs = Dialogs(root, "Blockudoku")

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import tkinter as tk
 from tkinter import ttk
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple
 
 from ... import SudokuMove, SudokuState
 from ...record import Step
 from ...sudoku import value_char
+from ..layout import clipped
 from .names import move_name
 
 BOARD_PX = 450  # the board's side at the window's first size; it follows the window
@@ -100,6 +101,10 @@ class BoardView:
             self.play(None)
 
     # --- drawing -------------------------------------------------------------------------------
+
+    def clipped_labels(self) -> List[str]:
+        """The row and column numbers not wholly on the canvas (tests read it)."""
+        return clipped(self.canvas, "label")
 
     def on_resize(self, event) -> None:
         side = max(120, min(event.width, event.height) - LABELS_PX - 4)

@@ -11,7 +11,7 @@ from typing import Callable, List, Optional, Tuple
 
 from ... import EngineDied, SudokuEngine, SudokuMove, SudokuState
 from ...record import Step
-from ..foundation import Search
+from ..engine_calls import Search
 from .names import HINT_TEXT, HUMAN, NO_ANALYSIS, move_name, pv_text
 
 

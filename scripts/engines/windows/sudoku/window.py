@@ -20,7 +20,9 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from ... import MODES, EngineError, SudokuEngine, SudokuMove, SudokuState
 from ...record import Setup, Step
-from ..foundation import BoardAndPanel, BusyIndicator, Dialogs, EngineCalls, Flow, GameChoice, ScrollPanel, Search
+from ..dialogs import Dialogs, GameChoice
+from ..engine_calls import BusyIndicator, EngineCalls, Search
+from ..layout import BoardAndPanel, Flow, ScrollPanel, open_on_screen
 from ..supervision import EngineSupervision
 from .board import ALLOWED, BOARD_PX, COLOURS, HINT, LABELS_PX, SELECTED, SELECTED_OUTLINE, BoardView
 from .names import HINT_TEXT, HUMAN, NO_ANALYSIS, SIZES, BoardSizeError, block_shape, size_name
@@ -28,8 +30,9 @@ from .play import GamePlay, PlayerSession, apply_setup
 from .records import GameRecords
 
 PANEL_W = 320  # the side panel: values, hint, moves, the game's settings
-# The window opens within a 1366x768 screen; every control stays reachable down to MIN_SIZE
-# (the side panel moves below the board and scrolls).
+# The size the window asks for on a 1366x768 screen: it opens scaled to the screen it is on
+# (within it; layout.opening_size); every control stays reachable down to MIN_SIZE (the side
+# panel moves below the board and scrolls).
 START_SIZE = (820, 600)
 MIN_SIZE = (640, 480)
 
@@ -85,7 +88,7 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         side panel; returns the panel's frame."""
         root.title("Competitive Sudoku")
         if not root.winfo_ismapped():
-            root.geometry(f"{START_SIZE[0]}x{START_SIZE[1]}")
+            open_on_screen(root, START_SIZE, MIN_SIZE)
         root.minsize(*MIN_SIZE)
         agent_opt = self.engine.options.get("Agent")
         self.agents = list(agent_opt.choices) if agent_opt and agent_opt.choices else [agent_opt.default if agent_opt else "default"]
