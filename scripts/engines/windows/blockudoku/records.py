@@ -24,7 +24,8 @@ class RecordReplay:
         """The game on screen as a record (an open game: no result line)."""
         rec = Record(set_ids=list(self.piece_ids), scoring=self.scoring_var.get() or "blockudoku",
                      comment="blockudoku_gui.py")
-        rec.games.append(RecordGame(index="0", seed=self.seed(), events=list(self.events)))
+        # Games are numbered from 1, as `blockudoku-lab selfplay` numbers them.
+        rec.games.append(RecordGame(index="1", seed=self.seed(), events=list(self.events)))
         return rec
 
     def save_record(self, path: str) -> None:
@@ -35,6 +36,7 @@ class RecordReplay:
         except OSError as err:
             self.show_error(f"Cannot save {path}: {err.strerror}")
             return
+        self.saved_events = list(self.events)  # closing now loses nothing
         self.status(f"saved {path}")
 
     def ask_save_record(self) -> None:

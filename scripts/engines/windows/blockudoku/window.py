@@ -70,6 +70,7 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
         self.layout = Layout.fit(CANVAS_W, CANVAS_H)
         # The game as a record: ("hand", ids) and ("play", [Placement]) events, slots 1-3.
         self.events: List[Tuple[str, list]] = []
+        self.saved_events: Optional[List[Tuple[str, list]]] = None  # the events last saved
         # Analysis board: on, the game it replaced, the selected tray slot, the last answer.
         self.analysing = False
         self.game_before: Optional[Game] = None
@@ -218,8 +219,10 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
         return self.dialogs.window
 
     def unsaved(self) -> bool:
-        """A game in progress that closing would lose (placements made, no record loaded)."""
-        return self.replay_states is None and self.game.placed > 0 and not self.analysing
+        """A game in progress that closing would lose: placements made since it was last saved
+        (none when a record is shown or the analysis board is on)."""
+        return (self.replay_states is None and self.game.placed > 0 and not self.analysing
+                and self.events != self.saved_events)
 
     def ask_close(self) -> None:
         """Closing the window: asks first when a game is in progress, then ends the engine."""

@@ -41,6 +41,7 @@ class GameRecords:
         except OSError as err:
             self.show_error(f"cannot save {path}: {err.strerror or err}", "Save game")
             return False
+        self.saved = (self.setup, list(self.steps))
         self.status(f"saved {len(self.steps)} moves to {os.path.basename(path)}")
         return True
 
@@ -87,6 +88,7 @@ class GameRecords:
             self.start_from(setup, first)
             self.start.players, self.start.times = rec.setup.players, rec.setup.times
             self.steps, self.view = steps, len(steps)
+            self.saved = (setup, list(steps))
             self.state, self.game_over = last, last.result is not None
             self.show_game_choice(path, games, index)
             self.draw()

@@ -73,6 +73,8 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         self.steps: List[Step] = []
         self.view = 0
         self.hint: Optional[SudokuMove] = None
+        # The game as last loaded or saved (set-up and steps): closing asks only when it changed.
+        self.saved: Optional[Tuple[Tuple[str, str], List[Step]]] = None
         self.board_px = BOARD_PX
         self.left = 0  # the blank left of the row numbers when the canvas is wider than tall
 
@@ -212,12 +214,17 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
 
     def ask_close(self) -> None:
         """Closing the window: asks first when a game is in progress, then ends the engines."""
-        if self.steps and not self.game_over and not self.closed:
+        if self.unsaved() and not self.closed:
             # The agents wait while the question is open (maybe_agent_move).
             self.dialogs.ask_close(f"The game in progress ({len(self.steps)} moves) is not saved. Close anyway?",
                                    self.close_window, self.maybe_agent_move)
         else:
             self.close_window()
+
+    def unsaved(self) -> bool:
+        """A game in progress that closing would lose: moves played since it was started,
+        loaded or saved (stepping through the moves changes nothing)."""
+        return bool(self.steps) and not self.game_over and (self.setup, self.steps) != self.saved
 
     def close_window(self) -> None:
         self.close()
