@@ -3,7 +3,7 @@
 import tkinter as tk
 
 import pytest
-from engine_testing import direct, real_engine, settle
+from engine_testing import ARTIFACTS, direct, real_engine, screenshot, settle
 
 from engines import BlockudokuEngine, SudokuEngine
 from test_harness_gui import click_cell, drag, sudoku_app, value_button
@@ -61,6 +61,72 @@ def test_sudoku_close_asks_only_about_a_changed_game(tk_root, tmp_path):
         value_button(app, 4).invoke()
         settle(app)
         assert app.unsaved()  # a move played on it
+    finally:
+        app.close()
+        engine.quit()
+
+
+def test_sudoku_analysis_panel_shows_its_whole_answer(tk_root):
+    """A long line from the engine is cut between moves to the panel's rows, never under the
+    legend: score, depth and line all show."""
+    from tkinter import font as tkfont
+
+    from engines.windows.sudoku.names import ANALYSIS_FONT, ANALYSIS_LINES
+    from engines.windows.sudoku.play import wrapped_rows
+
+    with direct():
+        engine = real_engine("sudoku-agent", SudokuEngine)
+    app = sudoku_app(tk_root, engine, board="5x5", mode="classic", players=("human", "human"), movetime=100)
+    try:
+        settle(app)
+        pv = [f"{r},{c}={v}" for r, c, v in zip(range(25), range(25), range(1, 26))]
+        app.show_info({"score": 12, "depth": 9, "nodes": 123456, "pv": pv})
+        tk_root.update_idletasks()
+        text = app.analysis_var.get()
+        font = tkfont.Font(root=tk_root, font=ANALYSIS_FONT)
+        width = int(app.analysis_label.cget("wraplength"))
+        rows = sum(wrapped_rows(font, line, width) for line in text.splitlines())
+        assert rows <= ANALYSIS_LINES, text
+        assert text.startswith("score +12") and "depth 9" in text and text.endswith("...")
+        label, legend = app.analysis_label, app.legend
+        assert legend.winfo_y() >= label.winfo_y() + label.winfo_height()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        screenshot(tk_root, ARTIFACTS / "sudoku-analysis-long-line.png")
+    finally:
+        app.close()
+        engine.quit()
+
+
+def test_blockudoku_analysis_rows_show_every_figure_and_the_status_follows_the_slot(tk_root):
+    from tkinter import font as tkfont
+
+    import blockudoku_gui
+    from engines.windows.blockudoku.lines import LINE_FONT
+
+    engine = real_engine("blockudoku", BlockudokuEngine)
+    with direct():
+        catalogue = engine.catalogue()
+    app = blockudoku_gui.BlockudokuApp(tk_root, engine, catalogue, seed=2)
+    try:
+        settle(app)
+        app.enter_analysis()
+        app.set_slot(0, 1)
+        assert "slot 2 selected" in app.status_var.get()  # the selection moved on: so does the status
+        app.set_slot(1, 2)
+        app.set_slot(2, 3)
+        assert "slot 1 selected" in app.status_var.get()
+        app.analyse()
+        settle(app)
+        tk_root.update_idletasks()
+        rows = app.panel.get(0, "end")
+        assert len(rows) == len(app.analysis) == 3 and int(app.panel.cget("height")) >= 3
+        font = tkfont.Font(root=tk_root, font=LINE_FONT)
+        for row, line in zip(rows, app.analysis):
+            figures = row[:row.index("%") + 1 + len(str(line.eval)) + 2].rstrip()
+            assert f"+{line.points}" in figures and str(line.eval) in figures
+            assert font.measure(figures) <= app.panel.winfo_width(), row  # every figure in view
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        screenshot(tk_root, ARTIFACTS / "blockudoku-analysis-lines.png")
     finally:
         app.close()
         engine.quit()

@@ -7,12 +7,13 @@ into `SudokuApp` (window.py).
 """
 from __future__ import annotations
 
+from tkinter import font as tkfont
 from typing import Callable, List, Optional, Tuple
 
 from ... import EngineDied, SudokuEngine, SudokuMove, SudokuState
 from ...record import Step
 from ..engine_calls import Search
-from .names import HINT_TEXT, HUMAN, NO_ANALYSIS, move_name, pv_text
+from .names import ANALYSIS_FONT, ANALYSIS_LINES, HINT_TEXT, HUMAN, NO_ANALYSIS, move_name, pv_text
 
 
 def apply_setup(engine: SudokuEngine, setup: Tuple[str, str]) -> None:
@@ -30,6 +31,18 @@ def replay(engine: SudokuEngine, setup: Tuple[str, str], moves: List[Optional[Su
     apply_setup(engine, setup)
     for move in moves:
         engine.play(move) if move is not None else engine.play_none()
+
+
+def wrapped_rows(font, text: str, width: int) -> int:
+    """How many rows `text` takes wrapped word by word to `width` pixels in `font`."""
+    rows, current = 1, ""
+    for word in text.split():
+        candidate = f"{current} {word}".strip()
+        if current and font.measure(candidate) > width:
+            rows, current = rows + 1, word
+        else:
+            current = candidate
+    return rows
 
 
 class PlayerSession:
@@ -264,9 +277,20 @@ class GamePlay:
         if "depth" in info:
             lines.append(f"depth {info['depth']}" + (f", {info['nodes']} nodes" if "nodes" in info else ""))
         if info.get("pv"):
-            lines.append("line " + pv_text(info["pv"]))
+            lines.append(self.fitted_line("line " + pv_text(info["pv"]), ANALYSIS_LINES - len(lines)))
         if lines:
             self.analysis_var.set("\n".join(lines))
+
+    def fitted_line(self, text: str, rows: int) -> str:
+        """`text` cut (between moves, ending in `...`) to what the analysis panel shows on
+        `rows` rows, wrapped word by word as Tk wraps it."""
+        font = tkfont.Font(root=self.root, font=ANALYSIS_FONT)
+        width = int(self.analysis_label.cget("wraplength"))
+        kept = text.split()
+        while len(kept) > 1 and wrapped_rows(font, " ".join(kept) + (" ..." if len(kept) < len(text.split()) else ""),
+                                             width) > rows:
+            kept.pop()
+        return " ".join(kept) + (" ..." if len(kept) < len(text.split()) else "")
 
     def refresh(self) -> None:
         """Asks the engine for the position (on the worker), then draws it."""

@@ -25,7 +25,7 @@ from ..engine_calls import BusyIndicator, EngineCalls, Search
 from ..layout import BoardAndPanel, Flow, ScrollPanel, open_on_screen
 from ..supervision import EngineSupervision
 from .board import ALLOWED, BOARD_PX, COLOURS, HINT, LABELS_PX, SELECTED, SELECTED_OUTLINE, BoardView
-from .names import HINT_TEXT, HUMAN, NO_ANALYSIS, SIZES, BoardSizeError, block_shape, size_name
+from .names import ANALYSIS_FONT, ANALYSIS_LINES, HINT_TEXT, HUMAN, NO_ANALYSIS, SIZES, BoardSizeError, block_shape, size_name
 from .play import GamePlay, PlayerSession, apply_setup
 from .records import GameRecords
 
@@ -128,9 +128,11 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         self.hint_button = tk.Button(side, text=HINT_TEXT, command=self.show_hint)
         self.hint_button.pack(fill="x", pady=(2, 0))
         self.analysis_var = tk.StringVar(value=NO_ANALYSIS)
-        # A fixed height: the controls below do not move when the analysis grows or shrinks.
+        # A fixed height, room for all show_info writes (score, depth, and the line on up to
+        # ANALYSIS_LINES - 2 rows): the controls below do not move as it changes, and no line
+        # of it is ever cut.
         self.analysis_label = tk.Label(side, textvariable=self.analysis_var, justify="left", anchor="nw",
-                                       wraplength=PANEL_W - 20, height=3, font=("Helvetica", 9))
+                                       wraplength=PANEL_W - 20, height=ANALYSIS_LINES, font=ANALYSIS_FONT)
         self.analysis_label.pack(fill="x")
         self.legend = tk.Frame(side)
         self.legend.pack(fill="x")
