@@ -130,3 +130,42 @@ def test_blockudoku_analysis_rows_show_every_figure_and_the_status_follows_the_s
     finally:
         app.close()
         engine.quit()
+
+
+def test_piece_files_are_read_by_the_lab_for_the_window(tk_root, tmp_path):
+    """`--pieces` takes what `blockudoku-lab selfplay --pieces` takes (the project's own hard
+    set of ids, the catalogue file, shapes of a set's own); a file it refuses is its one line."""
+    import blockudoku_gui
+    from engine_testing import ROOT, real_binary
+    from engines import piece_set
+
+    lab = real_binary("blockudoku-lab")
+    with direct():
+        engine = real_engine("blockudoku", BlockudokuEngine)
+        catalogue = engine.catalogue()
+    hard = piece_set(ROOT / "crates" / "blockudoku" / "data" / "hard-pieces.txt", catalogue, lab)
+    assert sorted(hard) == list(range(14, 48)) and all(hard[i] == catalogue[i] for i in hard)
+    assert piece_set(ROOT / "crates" / "rules" / "data" / "blockudoku-pieces.txt", catalogue, lab) == catalogue
+    own = tmp_path / "own.txt"
+    own.write_text("8\n1 2 cells .#/#.\n")  # piece 8, and a catalogue line of piece 3
+    assert sorted(piece_set(own, catalogue, lab)) == [3, 8]
+    woodoku = tmp_path / "woodoku.txt"
+    woodoku.write_text("..#/.#./#..\n.#./#.#/.#.\n")  # piece 7, and a shape no catalogue piece has
+    pieces = piece_set(woodoku, catalogue, lab)
+    assert sorted(pieces) == [7, 101] and pieces[101].shape == ".#./#.#/.#."
+    bad = tmp_path / "bad.txt"
+    bad.write_text("99\n")
+    with pytest.raises(ValueError) as info:
+        piece_set(bad, catalogue, lab)
+    assert "\n" not in str(info.value) and "bad.txt" in str(info.value)
+    # The window deals from the set, and the engine takes a piece of the set's own as its shape.
+    app = blockudoku_gui.BlockudokuApp(tk_root, engine, pieces, seed=4)
+    try:
+        settle(app)
+        assert set(app.game.hand) <= {7, 101} and app.engine_dead is None and not app.dialogs.last_error
+        sent = [line for line in engine.transcript if line.startswith("> position")]
+        assert sent and all(" 101" not in line for line in sent)  # its own piece goes as its shape
+        assert 101 in app.game.hand and any(".#./#.#/.#." in line for line in sent)
+    finally:
+        app.close()
+        engine.quit()

@@ -197,6 +197,7 @@ def run_gui(*args, env=None):
     (["--player1", "human", "--player2", "human", "--engine", "/nonexistent/sudoku-agent"], None,
      "/nonexistent/sudoku-agent"),
     (["--player1", "human", "--player2", "human"], {"DISPLAY": ""}, "no display"),
+    (["--mode", "puzzle", "--board", "5x5"], None, "--board 5x5: the puzzle mode has the boards 2x2"),
 ])
 def test_one_line_errors(display, args, env, expected):
     proc = run_gui(*args, env=env)

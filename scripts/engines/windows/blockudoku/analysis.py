@@ -13,7 +13,7 @@ from ... import BlockudokuEngine, EngineProblem, Piece
 from ..layout import Flow
 from .lines import LinesPanel, line_row
 from .canvas import COLOURS
-from .game import Game
+from .model import Game
 
 PALETTE_CELL = 5  # palette pieces: cells of this many pixels, each piece in a box of 28
 PALETTE_BOX, PALETTE_COLUMNS = 28, 10
@@ -255,7 +255,7 @@ class AnalysisBoard:
             lines = int(self.lines_var.get())
         except ValueError:
             lines = 3
-        board, hand, score, streak, movetime = (self.game.board, list(self.game.hand), self.game.score,
+        board, hand, score, streak, movetime = (self.game.board, self.specs(self.game.hand), self.game.score,
                                                 self.game.streak, self.movetime())
 
         def work():

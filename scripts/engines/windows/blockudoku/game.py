@@ -1,6 +1,6 @@
-"""The Blockudoku window's game: the position on screen (`Game`), what undo restores
-(`Snapshot`), and the game's flow: dealing hands from the seed, a placement through the
-engine's `play`, which pieces fit (`fits`), the end of a game, undo.
+"""The Blockudoku window's game flow: dealing hands from the seed, a placement through the
+engine's `play`, which pieces fit (`fits`), the end of a game, undo; the game itself is
+model.py's (`Game`, `Snapshot`, no Tk).
 
 Only the dealing happens here (uniform with replacement over the catalogue, from the seed, as
 in the original game); every rule is the engine's. `GameFlow` is mixed into `BlockudokuApp`
@@ -10,30 +10,10 @@ from __future__ import annotations
 
 import random
 import tkinter as tk
-from dataclasses import dataclass, field
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple, Union
 
-from ... import BlockudokuEngine, Placement, cells_of
-
-
-@dataclass
-class Snapshot:
-    """Everything undo needs to restore, including where the dealer's random stream was."""
-
-    board: str
-    hand: List[Optional[int]]
-    score: int
-    streak: int
-    rng_state: object
-
-
-@dataclass
-class Game:
-    board: str = "." * 81
-    hand: List[Optional[int]] = field(default_factory=lambda: [None, None, None])
-    score: int = 0
-    streak: int = 0
-    placed: int = 0
+from ... import BlockudokuEngine, Placement, cells_of, piece_spec
+from .model import Game, Snapshot
 
 
 class GameFlow:
@@ -49,8 +29,13 @@ class GameFlow:
         """The hand slots in protocol order, and a job telling an engine the position on screen
         (taken now, on the Tk thread; run later on the worker)."""
         slots = [s for s, _ in self.remaining()]
-        board, hand, score, streak = self.game.board, [self.game.hand[s] for s in slots], self.game.score, self.game.streak
+        board, hand, score, streak = self.game.board, self.specs([self.game.hand[s] for s in slots]), self.game.score, self.game.streak
         return slots, lambda engine: engine.position(board, hand, score, streak)
+
+    def specs(self, hand: List[Optional[int]]) -> List[Union[None, int, str]]:
+        """The hand as a `position` line names it: catalogue ids, the shapes of a piece set's
+        own pieces (`piece_spec`), None for an empty slot."""
+        return [None if pid is None else piece_spec(self.catalogue[pid]) for pid in hand]
 
     def compute_fits(self) -> None:
         """Asks the engine which pieces of the hand fit somewhere (`fits`: no search); the

@@ -14,7 +14,7 @@ from ... import EngineError
 from ..dialogs import GameChoice
 from ..layout import Flow
 from .canvas import PANEL_W
-from .game import Game
+from .model import Game
 
 
 class RecordReplay:
@@ -119,7 +119,7 @@ class RecordReplay:
                     states.append(state)
                 continue
             for placement in items:
-                self.engine.position(state.board, state.hand, state.score, state.streak)
+                self.engine.position(state.board, self.specs(state.hand), state.score, state.streak)
                 after = self.engine.play([placement])
                 hand = list(state.hand)
                 hand[placement.slot - 1] = None

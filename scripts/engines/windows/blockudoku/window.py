@@ -19,7 +19,7 @@ import tkinter as tk
 from tkinter import ttk
 from typing import Dict, List, Optional, Tuple
 
-from ... import BlockudokuEngine, EngineError, EngineProblem, Piece, Placement, load_catalogue
+from ... import BlockudokuEngine, EngineError, EngineProblem, Piece, Placement, piece_set
 from ...cli import HelpFormatter
 from ..dialogs import Dialogs
 from ..engine_calls import BusyIndicator, EngineCalls
@@ -28,7 +28,8 @@ from ..supervision import EngineSupervision
 from .analysis import AnalysisBoard
 from .canvas import CANVAS_H, CANVAS_W, PANEL_W, BoardCanvas, Layout
 from .engine_play import EnginePlay
-from .game import Game, GameFlow, Snapshot
+from .game import GameFlow
+from .model import Game, Snapshot
 from .records import RecordReplay
 
 STATUS_WRAP = (620, 500)  # status line width in pixels: alone, and beside Restart engine
@@ -255,7 +256,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--agent", help="the engine's Agent option to start with (default: the engine's; "
                                         "an agent it does not have is refused before the window opens)")
     parser.add_argument("--delay", type=int, default=350, help="ms between animated engine placements")
-    parser.add_argument("--pieces", help="piece catalogue file to draw from (default: ask the engine)")
+    parser.add_argument("--pieces", help="piece set file to deal from, as blockudoku-lab selfplay --pieces reads it "
+                                         "(default: the engine's 47 pieces)")
     parser.add_argument("--analysis", action="store_true", help="open on the analysis board")
     parser.add_argument("--load", metavar="FILE", help="open a game record and replay it (protocol/records.md)")
     args = parser.parse_args(argv)
@@ -270,7 +272,9 @@ def main(argv: Optional[List[str]] = None) -> int:
             engine.quit()
             parser.error(f"--agent {args.agent}: {err.message}")
     try:
-        catalogue = load_catalogue(args.pieces) if args.pieces else engine.catalogue()
+        catalogue = engine.catalogue()
+        if args.pieces:
+            catalogue = piece_set(args.pieces, catalogue)  # read by blockudoku-lab, as batch_eval.py's
     except (OSError, ValueError, EngineProblem) as err:
         engine.quit()
         parser.error(f"--pieces {args.pieces}: {err}" if args.pieces else f"the engine's catalogue: {err}")
