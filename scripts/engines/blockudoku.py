@@ -132,9 +132,15 @@ class BlockudokuEngine(LineEngine):
         `/`, or 81 truthy values), a hand of 1-3 pieces (catalogue ids 1-47, shape strings such
         as `##/#.`, None for a slot already played), and the score and streak.
 
+        EngineError when the engine refuses it, or when the board or hand cannot be written as a
+        `position` line at all (then nothing is sent; the message says why).
+
         >>> engine.position("#" * 40 + "." * 41, [28, 1, None], score=120)   # doctest: +SKIP
         """
-        line = self.position_line(board, pieces, score, streak)
+        try:
+            line = self.position_line(board, pieces, score, streak)
+        except ValueError as err:
+            raise EngineError(str(err), "position") from None
         self.command(line)
 
     @staticmethod

@@ -403,3 +403,20 @@ def test_go_to_a_stopped_engine_fails_after_movetime_and_margin():
         assert time.monotonic() - start < 5
     finally:
         engine.kill()
+
+
+def test_a_position_that_cannot_be_written_is_an_engine_error():
+    """What cannot even be a `position` line is refused as EngineError (the documented error),
+    nothing sent; the engine stays in step."""
+    with BlockudokuEngine(fake_command("blockudoku")) as engine:
+        for board, pieces in (("#.#", [1]), ("." * 81, [1, 2, 3, 4]), ("x" * 81, [1])):
+            with pytest.raises(EngineError) as info:
+                engine.position(board, pieces)
+            assert info.value.command == "position"
+        engine.position(pieces=[1])
+    with SudokuEngine(fake_command("sudoku")) as engine:
+        for args, kwargs in ((("4x", "...."), {}), ((2, 2, "1.../..../..../...."), {"mode": "diagonal"}),
+                             ((2, 2, "1.../..../..../...."), {"turn": 3})):
+            with pytest.raises(EngineError):
+                engine.position(*args, **kwargs)
+        engine.isready()

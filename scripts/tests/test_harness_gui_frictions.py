@@ -169,3 +169,20 @@ def test_piece_files_are_read_by_the_lab_for_the_window(tk_root, tmp_path):
     finally:
         app.close()
         engine.quit()
+
+
+def test_sudoku_messages_in_the_players_words(tk_root, tmp_path):
+    with direct():
+        engine = real_engine("sudoku-agent", SudokuEngine)
+    app = sudoku_app(tk_root, engine, board="2x2", mode="classic", players=("human", "human"), movetime=100)
+    try:
+        settle(app)
+        app.pass_turn()
+        settle(app)
+        assert app.status_var.get() == "no pass: the player to move has a legal move"
+        app.new_game(str(tmp_path / "missing.txt"))
+        settle(app)
+        assert app.dialogs.last_error == "cannot open the board file missing.txt: No such file or directory"
+    finally:
+        app.close()
+        engine.quit()

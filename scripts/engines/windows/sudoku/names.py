@@ -3,6 +3,7 @@ shape like 3x3 or the grid it makes, 9x9), cells and moves (1-based, `r1c2=5`), 
 line, and the player kind `human`."""
 from __future__ import annotations
 
+import re
 from typing import List, Tuple
 
 from ... import SudokuMove
@@ -62,3 +63,15 @@ def pv_text(words: List[str]) -> str:
     return " ".join(out)
 
 HUMAN = "human"  # a player the window does not ask an engine about
+
+
+# The protocol's words at the head of an engine's `error` (the command, its argument), and the
+# system's error number at its end: not the player's words.
+_PROTOCOL_HEAD = re.compile(r"^(?:(?:play|position|go|setoption|none|file '[^']*'|\S+=\S+):\s*)+")
+_OS_ERROR = re.compile(r"\s*\(os error \d+\)$")
+
+
+def engine_reason(message: str) -> str:
+    """The reason in an engine's refusal, in the player's words: `play: none: the player to
+    move has a legal move` -> `the player to move has a legal move`."""
+    return _OS_ERROR.sub("", _PROTOCOL_HEAD.sub("", message.strip())) or message.strip()

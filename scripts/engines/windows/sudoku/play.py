@@ -13,7 +13,7 @@ from typing import Callable, List, Optional, Tuple
 from ... import EngineDied, SudokuEngine, SudokuMove, SudokuState
 from ...record import Step
 from ..engine_calls import Search
-from .names import ANALYSIS_FONT, ANALYSIS_LINES, HINT_TEXT, HUMAN, NO_ANALYSIS, move_name, pv_text
+from .names import ANALYSIS_FONT, ANALYSIS_LINES, HINT_TEXT, HUMAN, NO_ANALYSIS, engine_reason, move_name, pv_text
 
 
 def apply_setup(engine: SudokuEngine, setup: Tuple[str, str]) -> None:
@@ -153,7 +153,8 @@ class GamePlay:
 
         def refused(err: BaseException) -> None:
             self.moving = False
-            self.engine_refused(err, lambda refusal: self.status(f"{move_name(move) if move else 'pass'}: {refusal.message}"))
+            what = move_name(move) if move else "no pass"
+            self.engine_refused(err, lambda refusal: self.status(f"{what}: {engine_reason(refusal.message)}"))
 
         def played(result) -> None:
             self.moving = False

@@ -25,7 +25,8 @@ from ..engine_calls import BusyIndicator, EngineCalls, Search
 from ..layout import BoardAndPanel, Flow, ScrollPanel, open_on_screen
 from ..supervision import EngineSupervision
 from .board import ALLOWED, BOARD_PX, COLOURS, HINT, LABELS_PX, SELECTED, SELECTED_OUTLINE, BoardView
-from .names import ANALYSIS_FONT, ANALYSIS_LINES, HINT_TEXT, HUMAN, NO_ANALYSIS, SIZES, BoardSizeError, block_shape, size_name
+from .names import (ANALYSIS_FONT, ANALYSIS_LINES, HINT_TEXT, HUMAN, NO_ANALYSIS, SIZES, BoardSizeError, block_shape,
+                    engine_reason, size_name)
 from .play import GamePlay, PlayerSession, apply_setup
 from .records import GameRecords
 
@@ -268,7 +269,9 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
 
         def refused(err: BaseException) -> None:
             if isinstance(err, (ValueError, EngineError)):
-                self.show_error(f"cannot set up that board: {getattr(err, 'message', err)}", "Board")
+                reason = engine_reason(getattr(err, "message", str(err)))
+                what = f"cannot open the board file {os.path.basename(path)}" if path else "cannot set up that board"
+                self.show_error(f"{what}: {reason}", "Board")
             else:
                 self.engine_failed(err)
 
