@@ -93,12 +93,22 @@ def test_one_run_at_a_time_per_results_file(tmp_path):
     import fcntl
 
     out = tmp_path / "busy.jsonl"
-    with open(str(out) + ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a run still going would
+    with open(out, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a run still going would
         proc = run_batch("blockudoku", "--chains", "1", "--exposure", "50", "--engine", str(FAKE), "--out", str(out))
-    assert proc.returncode == 2 and "another batch_eval run is writing" in proc.stderr and not out.exists()
+    assert proc.returncode == 2 and "another batch_eval run is writing" in proc.stderr and out.read_text() == ""
     proc = run_batch("blockudoku", "--chains", "1", "--exposure", "50", "--engine", str(FAKE), "--out", str(out))
     assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["busy.jsonl"]  # no lock file left behind
+
+
+def test_a_missing_file_is_refused_before_any_job_runs(tmp_path):
+    out = tmp_path / "x.jsonl"
+    for args in (["sudoku", "--boards", "3x3," + str(tmp_path / "no-board.txt")],
+                 ["blockudoku", "--pieces", str(tmp_path / "no-pieces.txt")]):
+        proc = run_batch(*args, "--seeds", "1-3", "--engine", str(FAKE), "--out", str(out))
+        assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+        assert "No such file" in proc.stderr and "again" not in proc.stderr and not out.exists()
 
 
 def test_probe_chains_pool_the_engines_own_chain_records(tmp_path):
