@@ -186,3 +186,55 @@ def test_sudoku_messages_in_the_players_words(tk_root, tmp_path):
     finally:
         app.close()
         engine.quit()
+
+
+def test_a_records_long_seed_shows_whole(tk_root, tmp_path):
+    import subprocess
+    from tkinter import font as tkfont
+
+    import blockudoku_gui
+    from engine_testing import real_binary, wait_for
+
+    path = tmp_path / "game.bkr"
+    subprocess.run([str(real_binary("blockudoku-lab")), "selfplay", "--games", "1", "--seed", "1", "--max-rounds", "3",
+                    "--record", str(path)], check=True, capture_output=True, timeout=60)
+    seed = next(line.split()[3] for line in path.read_text().splitlines() if line.startswith("game "))
+    assert len(seed) >= 19
+    engine = real_engine("blockudoku", BlockudokuEngine)
+    with direct():
+        catalogue = engine.catalogue()
+    app = blockudoku_gui.BlockudokuApp(tk_root, engine, catalogue, seed=2)
+    try:
+        settle(app)
+        assert app.load_record(str(path))
+        settle(app)
+        assert wait_for(tk_root, lambda: app.seed_var.get() == seed, 5)
+        entry = app.seed_entry
+        assert tkfont.Font(root=tk_root, font=entry.cget("font")).measure(seed) <= entry.winfo_width()
+    finally:
+        app.close()
+        engine.quit()
+
+
+@pytest.mark.parametrize("script, args", [("blockudoku_gui.py", ["--seed", "1"]),
+                                          ("sudoku_gui.py", ["--player1", "human", "--player2", "human"]),
+                                          ("sudoku_gui.py", ["--mode", "puzzle"])])
+def test_ctrl_c_in_the_terminal_closes_the_window_without_a_traceback(display, script, args):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from engine_testing import SCRIPTS
+
+    proc = subprocess.Popen([sys.executable, str(SCRIPTS / script), *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ, DISPLAY=display))
+    time.sleep(1.5)  # the window is up, or nearly: a Ctrl-C at any moment ends it the same way
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise
+    assert proc.returncode == 130 and "Traceback" not in err, err

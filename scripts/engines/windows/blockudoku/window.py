@@ -24,6 +24,7 @@ from ...cli import HelpFormatter
 from ..dialogs import Dialogs
 from ..engine_calls import BusyIndicator, EngineCalls
 from ..layout import BoardAndPanel, Flow, ScrollPanel, open_on_screen
+from ..run import INTERRUPTED, run_window
 from ..supervision import EngineSupervision
 from .analysis import AnalysisBoard
 from .canvas import CANVAS_H, CANVAS_W, PANEL_W, BoardCanvas, Layout
@@ -172,7 +173,8 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
         seed_pair = tk.Frame(settings)
         tk.Label(seed_pair, text="Seed").pack(side="left")
         self.seed_var = tk.StringVar(value=str(seed if seed is not None else random.randrange(1, 10**6)))
-        self.seed_entry = tk.Entry(seed_pair, textvariable=self.seed_var, width=8)
+        # Wide enough for any seed a record holds (a 64-bit number: up to 20 digits).
+        self.seed_entry = tk.Entry(seed_pair, textvariable=self.seed_var, width=21)
         self.seed_entry.pack(side="left", padx=(2, 0))
         self.seed_entry.bind("<Return>", lambda _e: self.new_game())
         ms_pair = tk.Frame(settings)
@@ -248,6 +250,14 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    """scripts/blockudoku_gui.py: its exit status (INTERRUPTED after Ctrl-C in the terminal, at any moment)."""
+    try:
+        return run(argv)
+    except KeyboardInterrupt:
+        return INTERRUPTED
+
+
+def run(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description="Blockudoku front end driving the engine through its protocol.",
                                      formatter_class=HelpFormatter)
     parser.add_argument("--engine", help="engine command (default: blockudoku from $ENGINE_BIN_DIR or target/release)")
@@ -289,7 +299,6 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.analysis:
         app.enter_analysis()
     try:
-        root.mainloop()
+        return run_window(root, app.close)
     finally:
         app.engine.quit()
-    return 0

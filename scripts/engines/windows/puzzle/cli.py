@@ -8,6 +8,7 @@ from typing import List, Optional
 
 from ...cli import HelpFormatter
 from ...tools import DIFFICULTIES, SudokuTools
+from ..run import INTERRUPTED, run_window
 from .model import SIZE_OF_SHAPE
 from .window import PuzzleApp
 
@@ -15,6 +16,14 @@ USAGE = "The classic single-player sudoku in a Tkinter window, with sudoku-agent
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    """scripts/sudoku_puzzle_gui.py: its exit status (INTERRUPTED after Ctrl-C in the terminal, at any moment)."""
+    try:
+        return run(argv)
+    except KeyboardInterrupt:
+        return INTERRUPTED
+
+
+def run(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=USAGE, formatter_class=HelpFormatter)
     parser.add_argument("--engine", help="sudoku-agent binary, the referee and solver "
                                          "(default: $ENGINE_BIN_DIR, target/release, PATH)")
@@ -35,10 +44,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     app = PuzzleApp(root, tools, shape=args.board, difficulty=args.difficulty, seed=args.seed)
     if args.file:
         app.open_path(os.path.abspath(args.file))
-    try:
-        root.mainloop()
-    except KeyboardInterrupt:
-        pass  # Ctrl-C in the terminal: the window closes without a traceback
-    finally:
+
+    def close() -> None:
         app.close()
-    return 0
+        root.destroy()
+
+    return run_window(root, close)

@@ -20,6 +20,7 @@ from ..dialogs import Dialogs
 from ..engine_calls import EngineCalls
 from .names import HUMAN, BoardSizeError, block_shape
 from ..puzzle import SIZE_OF_SHAPE, PuzzleApp
+from ..run import INTERRUPTED, run_window
 from .window import SudokuApp
 
 
@@ -100,6 +101,14 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    """scripts/sudoku_gui.py: its exit status (INTERRUPTED after Ctrl-C in the terminal, at any moment)."""
+    try:
+        return run(argv)
+    except KeyboardInterrupt:
+        return INTERRUPTED
+
+
+def run(argv: Optional[List[str]] = None) -> int:
     """scripts/sudoku_gui.py: the window of the chosen mode, or one line on a bad option (exit 2)."""
     parser = _parser()
     args = parser.parse_args(argv)
@@ -143,13 +152,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 2
     if args.load and isinstance(app, SudokuApp):
         app.load_game(os.path.abspath(args.load))
-    try:
-        root.mainloop()
-    except KeyboardInterrupt:
-        pass  # Ctrl-C in the terminal: the window closes without a traceback
-    finally:
+
+    def close() -> None:
         window.close()
-    return 0
+        root.destroy()
+
+    return run_window(root, close)
 
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
