@@ -163,3 +163,24 @@ def test_bad_probe_options_are_one_line(tmp_path):
                        (["--chains", "1", "--probes", "exact", "--split", "1"], "--split must be at least 2")):
         proc = run_batch("blockudoku", *args, "--out", out)
         assert proc.returncode == 2 and says in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, args
+
+
+def test_hazard_panels_share_one_scale():
+    """Two agents with hazards ten times apart: their panels have one y scale, from 0 to above
+    the higher band, so they compare; each title ends with the final estimate."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from engines.batch.plot import over_units_figure
+
+    rows = [{"game": "blockudoku", "agent": "low", "scoring": "", "series": [(1, 1000)] * 10},
+            {"game": "blockudoku", "agent": "high", "scoring": "", "series": [(10, 1000)] * 10}]
+    fig = over_units_figure(plt, "blockudoku", rows)
+    try:
+        low, high = fig.axes[0], fig.axes[1]
+        assert low.get_ylim() == high.get_ylim() and low.get_ylim()[0] == 0 and low.get_ylim()[1] > 10
+        assert low.get_title().startswith("low: 1.0 (") and "after 10 units" in high.get_title()
+    finally:
+        plt.close(fig)
