@@ -120,6 +120,16 @@ class BlockudokuEngine(LineEngine):
 
     binary_name = "blockudoku"
     protocol_name = "blockudoku"
+    # Commands that leave the engine's position as it was (everything else may change it).
+    KEEP_POSITION = frozenset({"isready", "fits", "show", "catalogue", "analyse", "setoption", "eval"})
+    # The `position` line of what the engine holds, as this driver last set it (`position`) or
+    # read it (`play`'s answer); None when unknown. `position()` sends nothing when it matches.
+    held: Optional[str] = None
+
+    def request(self, line: str, *args, **kwargs) -> List[str]:
+        if line.split()[:1] and line.split()[0] not in self.KEEP_POSITION:
+            self.held = None  # a command that may change the position: no longer known
+        return super().request(line, *args, **kwargs)
 
     def position(
         self,
@@ -135,13 +145,20 @@ class BlockudokuEngine(LineEngine):
         EngineError when the engine refuses it, or when the board or hand cannot be written as a
         `position` line at all (then nothing is sent; the message says why).
 
+        Nothing is sent when the engine holds that very position already: the one this driver
+        last set, or the one `play` answered (so `position`, `play`, `position` of the position
+        after the play, `play` ... costs one round trip a placement).
+
         >>> engine.position("#" * 40 + "." * 41, [28, 1, None], score=120)   # doctest: +SKIP
         """
         try:
             line = self.position_line(board, pieces, score, streak)
         except ValueError as err:
             raise EngineError(str(err), "position") from None
+        if line == self.held:
+            return  # the engine holds it already (its last `position`, or its `play` answer)
         self.command(line)
+        self.held = line
 
     @staticmethod
     def position_line(board=None, pieces: Iterable[PieceSpec] = (), score=None, streak=None) -> str:
@@ -243,7 +260,12 @@ class BlockudokuEngine(LineEngine):
 
         Raises EngineError (and the position is unchanged) when one is illegal.
         """
-        return self.parse_state(self.ask("play " + " ".join(str(p) for p in placements)))
+        state = self.parse_state(self.ask("play " + " ".join(str(p) for p in placements)))
+        try:
+            self.held = self.position_line(state.board, state.pieces, state.score, state.streak)
+        except ValueError:
+            self.held = None  # no piece left: no position line names it
+        return state
 
     @staticmethod
     def parse_state(line: str) -> PlayState:

@@ -420,3 +420,22 @@ def test_a_position_that_cannot_be_written_is_an_engine_error():
             with pytest.raises(EngineError):
                 engine.position(*args, **kwargs)
         engine.isready()
+
+
+def test_position_the_engine_holds_is_not_sent_again():
+    """After `play`, the position it answered is the engine's: `position` of it sends nothing;
+    any other position, or a command that may change it, is sent."""
+    with BlockudokuEngine(fake_command("blockudoku")) as engine:
+        engine.position(pieces=[1, 2, 3])
+        state = engine.play(["1@r1c1"])
+        engine.transcript.clear()
+        engine.position(state.board, state.pieces, state.score, state.streak)
+        assert not [l for l in engine.transcript if l.startswith("> position")]
+        engine.newgame()
+        engine.position(state.board, state.pieces, state.score, state.streak)
+        assert len([l for l in engine.transcript if l.startswith("> position")]) == 1
+        engine.position(state.board, state.pieces, state.score, state.streak)
+        assert len([l for l in engine.transcript if l.startswith("> position")]) == 1
+        engine.command("position empty pieces 5")  # set by hand: no longer known
+        engine.position(state.board, state.pieces, state.score, state.streak)
+        assert len([l for l in engine.transcript if l.startswith("> position")]) == 3

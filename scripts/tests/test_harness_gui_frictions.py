@@ -238,3 +238,32 @@ def test_ctrl_c_in_the_terminal_closes_the_window_without_a_traceback(display, s
         proc.kill()
         raise
     assert proc.returncode == 130 and "Traceback" not in err, err
+
+
+def test_blockudoku_engine_play_asks_little_per_placement(tk_root):
+    """The engine playing on its own: per placement one `play` and one `fits`, a `position` and
+    a `go` per hand (the driver does not send a position the engine holds); about 6 lines
+    sent a placement with their sync points (12 before the driver kept track)."""
+    import collections
+
+    import blockudoku_gui
+    from engine_testing import wait_for
+
+    engine = real_engine("blockudoku", BlockudokuEngine)
+    with direct():
+        catalogue = engine.catalogue()
+    app = blockudoku_gui.BlockudokuApp(tk_root, engine, catalogue, seed=5, delay=1)
+    try:
+        settle(app)
+        engine.transcript.clear()
+        app.toggle_engine()
+        assert wait_for(tk_root, lambda: app.game.placed >= 12, 60)
+        app.toggle_engine()
+        settle(app)
+        placed = app.game.placed
+        sent = collections.Counter(line.split()[1] for line in engine.transcript if line.startswith("> "))
+        assert sent["play"] == placed and sent["position"] <= placed / 3 + 1, sent
+        assert sum(sent.values()) <= 7 * placed, sent
+    finally:
+        app.close()
+        engine.quit()

@@ -26,11 +26,12 @@ class GameFlow:
         return [(slot, pid) for slot, pid in enumerate(self.game.hand) if pid is not None]
 
     def position_job(self) -> Tuple[List[int], Callable[[BlockudokuEngine], None]]:
-        """The hand slots in protocol order, and a job telling an engine the position on screen
-        (taken now, on the Tk thread; run later on the worker)."""
-        slots = [s for s, _ in self.remaining()]
-        board, hand, score, streak = self.game.board, self.specs([self.game.hand[s] for s in slots]), self.game.score, self.game.streak
-        return slots, lambda engine: engine.position(board, hand, score, streak)
+        """The hand slots in protocol order (the tray's: a played slot is sent as `-`), and a
+        job telling an engine the position on screen (taken now, on the Tk thread; run later on
+        the worker). The whole tray is sent as the engine's `play` leaves it, so the driver sends
+        nothing when the engine holds the position already (`BlockudokuEngine.position`)."""
+        board, hand, score, streak = self.game.board, self.specs(self.game.hand), self.game.score, self.game.streak
+        return [0, 1, 2], lambda engine: engine.position(board, hand, score, streak)
 
     def specs(self, hand: List[Optional[int]]) -> List[Union[None, int, str]]:
         """The hand as a `position` line names it: catalogue ids, the shapes of a piece set's
