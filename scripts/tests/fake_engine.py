@@ -119,7 +119,8 @@ def blockudoku(args):
                     elif t[i] == "pieces":
                         i += 1
                         while i < len(t) and t[i] not in ("score", "streak"):
-                            shape(t[i])
+                            if t[i] != "-":  # a slot already played, as in `play` replies
+                                shape(t[i])
                             np_.append(t[i])
                             i += 1
                     elif t[i] == "score":
@@ -128,7 +129,7 @@ def blockudoku(args):
                         nt = int(t[i + 1]); i += 2
                     else:
                         raise ValueError(t[i])
-                assert 1 <= len(np_) <= 3
+                assert 1 <= len(np_) <= 3 and any(p != "-" for p in np_)
                 board, pieces, score, streak = nb, np_, ns, nt
             except (ValueError, AssertionError, IndexError, KeyError) as e:
                 out.write(f"error bad position {e}\n")
@@ -170,6 +171,8 @@ def blockudoku(args):
                 continue
             b, moves, ok = board, [], True
             for slot, p in enumerate(pieces, 1):
+                if p == "-":
+                    continue
                 cells = shape(p)
                 spot = next(((r, c) for r in range(9) for c in range(9) if fits(b, cells, r, c)), None)
                 if spot is None:
@@ -191,6 +194,8 @@ def blockudoku(args):
                     slot, rest = tok.split("@")
                     r, c = rest[1:].split("c")
                     slot, r, c = int(slot), int(r) - 1, int(c) - 1
+                    if not 1 <= slot <= len(pieces) or pieces[slot - 1] == "-":
+                        raise ValueError(slot)
                     cells = shape(pieces[slot - 1])
                 except (ValueError, IndexError):
                     err = f"bad placement {tok}"
@@ -207,9 +212,11 @@ def blockudoku(args):
                 out.write(f"error {err or 'nothing to play'}\n")
             else:
                 board, score, streak = b, s, st
-                pieces = [p for i, p in enumerate(pieces, 1) if i not in used]
+                # A played slot stays as `-`, so slot numbers stay those of the position.
+                pieces = ["-" if i in used else p for i, p in enumerate(pieces, 1)]
+                shown = " ".join(pieces) if any(p != "-" for p in pieces) else "none"
                 rows = "/".join(board[i:i + 9] for i in range(0, 81, 9))
-                out.write(f"position board {rows} pieces {' '.join(pieces) or 'none'} score {score} streak {streak} cleared {cleared}\n")
+                out.write(f"position board {rows} pieces {shown} score {score} streak {streak} cleared {cleared}\n")
         elif cmd == "fits":
             words = ["-" if p == "-" else "1" if any(fits(board, shape(p), r, c) for r in range(9) for c in range(9)) else "0"
                      for p in pieces]

@@ -140,7 +140,7 @@ def test_error_line_becomes_engine_error():
         engine.position(pieces=[1, 2])
         with pytest.raises(EngineError):
             engine.play(["1@r1c1", "1@r5c5"])  # a slot used twice: refused, nothing changed
-        assert engine.play(["1@r1c1"]).pieces == ["2"]
+        assert engine.play(["1@r1c1"]).pieces == [None, "2"]
 
 
 def test_dead_engine_reports_exit_code_and_stderr():

@@ -14,7 +14,7 @@ SIZES = ("2x2 (4x4 grid)", "2x3 (6x6 grid)", "3x3 (9x9 grid)", "3x4 (12x12 grid)
 NO_ANALYSIS = "analysis: press Hint"  # the analysis panel with no search to show
 HINT_TEXT = "Hint / analyse"  # the Hint button; it reads Stop while a search runs
 ANALYSIS_FONT = ("Helvetica", 9)
-ANALYSIS_LINES = 5  # rows of the analysis panel: score, depth, and the engine's line on three
+ANALYSIS_LINES = 4  # rows of the analysis panel: score and depth, and the engine's line on three
 
 
 class BoardSizeError(ValueError):

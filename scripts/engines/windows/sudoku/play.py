@@ -271,12 +271,14 @@ class GamePlay:
         self.calls.call(work, answered, failed)
 
     def show_info(self, info: dict) -> None:
-        """The analysis panel from one `info` line: score (for the side to move), depth, nodes, line."""
-        lines = []
+        """The analysis panel from one `info` line: score (for the side to move), depth and nodes
+        on one row, then the line on the rows left."""
+        figures = []
         if "score" in info:
-            lines.append(f"score {info['score']:+}" + (" (exact)" if info.get("exact") else ""))
+            figures.append(f"score {info['score']:+}" + (" (exact)" if info.get("exact") else ""))
         if "depth" in info:
-            lines.append(f"depth {info['depth']}" + (f", {info['nodes']} nodes" if "nodes" in info else ""))
+            figures.append(f"depth {info['depth']}" + (f", {info['nodes']} nodes" if "nodes" in info else ""))
+        lines = [", ".join(figures)] if figures else []
         if info.get("pv"):
             lines.append(self.fitted_line("line " + pv_text(info["pv"]), ANALYSIS_LINES - len(lines)))
         if lines:

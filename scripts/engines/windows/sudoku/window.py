@@ -129,9 +129,8 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         self.hint_button = tk.Button(side, text=HINT_TEXT, command=self.show_hint)
         self.hint_button.pack(fill="x", pady=(2, 0))
         self.analysis_var = tk.StringVar(value=NO_ANALYSIS)
-        # A fixed height, room for all show_info writes (score, depth, and the line on up to
-        # ANALYSIS_LINES - 2 rows): the controls below do not move as it changes, and no line
-        # of it is ever cut.
+        # A fixed height, room for all show_info writes (score and depth, and the line on the
+        # rows left): the controls below do not move as it changes, and no line of it is cut.
         self.analysis_label = tk.Label(side, textvariable=self.analysis_var, justify="left", anchor="nw",
                                        wraplength=PANEL_W - 20, height=ANALYSIS_LINES, font=ANALYSIS_FONT)
         self.analysis_label.pack(fill="x")
@@ -142,7 +141,7 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         self.swatch(self.legend, "white", "hint", outline=HINT)
 
         tk.Label(side, text="Moves").pack(anchor="w")
-        self.move_list = tk.Listbox(side, width=22, height=5, exportselection=False)
+        self.move_list = tk.Listbox(side, width=22, height=4, exportselection=False)
         self.move_list.pack(fill="x")
         self.move_list.bind("<<ListboxSelect>>", self.on_move_selected)
         replay = self.replay_row = tk.Frame(side)
