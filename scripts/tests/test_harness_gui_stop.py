@@ -53,7 +53,7 @@ def test_sudoku_hint_is_stopped_by_stop_or_by_a_move(tk_root):
         app.selected = (0, 0)
         seconds = idle_after(app, lambda: app.choose_value(1))
         note("sudoku window, a move during a 10 s hint", seconds)
-        assert seconds < 5 and [s.move for s in app.steps] == [SudokuMove(0, 0, 1)]
+        assert seconds < 5 and [s.move for s in app.game.steps] == [SudokuMove(0, 0, 1)]
         assert app.hint is None and not app.thinking and app.hint_button.cget("text") == HINT_TEXT
 
         # The same before the search has even started: the stop is not lost.
@@ -61,7 +61,7 @@ def test_sudoku_hint_is_stopped_by_stop_or_by_a_move(tk_root):
         app.selected = (8, 8)
         seconds = idle_after(app, lambda: app.choose_value(2))
         note("sudoku window, a move at once after Hint", seconds)
-        assert seconds < 5 and len(app.steps) == 2
+        assert seconds < 5 and len(app.game.steps) == 2
     finally:
         app.close()
         engine.quit()

@@ -245,12 +245,12 @@ def test_sudoku_agents_keep_their_sessions(tk_root):
     engine.setoption("Threads", 1)
     app = sudoku_gui.SudokuApp(tk_root, engine, board="3x3", mode="classic", players=("default", "mcts"), movetime=30)
     try:
-        assert wait_for(tk_root, lambda: len(app.steps) >= 20 or app.game_over, 120)
+        assert wait_for(tk_root, lambda: len(app.game.steps) >= 20 or app.game_over, 120)
         app.player_vars[0].set("human")
         app.player_vars[1].set("human")
         app.cancel_search()
         settle(app)
-        assert len(app.steps) >= 20
+        assert len(app.game.steps) >= 20
         sessions = app.sessions
         assert sorted(sessions) == [1, 2]
         for player, agent in ((1, "default"), (2, "mcts")):
@@ -262,7 +262,7 @@ def test_sudoku_agents_keep_their_sessions(tk_root):
             assert sum(l.startswith("> play") for l in sent) >= 19
             assert sum(l.startswith("> position") for l in sent) == 1 and sum(l == "> newgame" for l in sent) == 1
         # The move list follows the game: its last move is in view.
-        assert app.move_list.size() == len(app.steps) + 1 and app.move_list.bbox(len(app.steps)) is not None
+        assert app.move_list.size() == len(app.game.steps) + 1 and app.move_list.bbox(len(app.game.steps)) is not None
         # The referee (and the hints) never had its agent changed.
         assert not [l for l in engine.transcript if l.startswith("> setoption name Agent")]
     finally:

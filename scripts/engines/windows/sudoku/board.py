@@ -197,16 +197,16 @@ class BoardView:
         the taboo list (who found each taboo move; `start` for those the game began with)."""
         self.move_list.delete(0, "end")
         self.move_list.insert("end", "0. start")
-        for k, step in enumerate(self.steps, 1):
+        for k, step in enumerate(self.game.steps, 1):
             self.move_list.insert("end", self.move_entry(k, step))
         self.move_list.selection_clear(0, "end")
-        self.move_list.selection_set(self.view)
-        self.move_list.see(self.view)
-        who = {step.move: step.player for step in self.steps[:self.view] if step.taboo}
+        self.move_list.selection_set(self.game.view)
+        self.move_list.see(self.game.view)
+        who = {step.move: step.player for step in self.game.steps[:self.game.view] if step.taboo}
         self.taboo_list.delete(0, "end")
         for move in st.taboo:
             self.taboo_list.insert("end", f"{move_name(move)} " + (f"P{who[move]}" if move in who else "start"))
-        at_start, at_end = self.view == 0, self.view == len(self.steps)
+        at_start, at_end = self.game.view == 0, self.game.view == len(self.game.steps)
         for name, off in (("first", at_start), ("back", at_start), ("forward", at_end), ("last", at_end)):
             self.replay_buttons[name].config(state="disabled" if off else "normal")
 

@@ -89,7 +89,7 @@ class GamePlay:
     def resume_job(self) -> Callable[[SudokuEngine], None]:
         """The game on screen, given to the restarted engine: the same set-up and the same
         moves, played through its own `play`. The players' sessions start afresh."""
-        setup, moves = self.setup, list(self.moves)
+        setup, moves = self.game.setup, list(self.game.moves)
         sessions, self.sessions = list(self.sessions.values()), {}
 
         def resume(engine: SudokuEngine) -> None:
@@ -99,11 +99,6 @@ class GamePlay:
                 replay(engine, setup, moves)
 
         return resume
-
-    @property
-    def moves(self) -> List[Optional[SudokuMove]]:
-        """The moves that led to the position on the board."""
-        return [step.move for step in self.steps[:self.view]]
 
     def engine_resumed(self) -> None:
         self.refresh()  # and an agent to move goes on
@@ -159,9 +154,7 @@ class GamePlay:
         def played(result) -> None:
             self.moving = False
             reply, state = result
-            del self.steps[self.view:]  # a move played while stepping back starts a new line
-            self.steps.append(Step(player, move, reply.outcome == "taboo"))
-            self.view = len(self.steps)
+            self.game.play(Step(player, move, reply.outcome == "taboo"))  # stepped back: a new line
             self.hint = None
             # The panel spoke of the position before this move (an agent's own search is kept).
             self.analysis_var.set(f"player {player}'s search:\n{searched}" if searched else NO_ANALYSIS)
@@ -191,7 +184,7 @@ class GamePlay:
             return
         if self.dialogs.asking:
             return  # the question's Cancel calls this again
-        if self.view != len(self.steps):
+        if not self.game.at_end:
             return
         agent = self.player_kind(self.state.turn)
         if agent == HUMAN:
@@ -222,7 +215,7 @@ class GamePlay:
         self.analysis_var.set(f"analysis ({agent}): searching...")
         generation = self.generation
         movetime = self.movetime()
-        setup, moves, player = self.setup, list(self.moves), self.state.turn
+        setup, moves, player = self.game.setup, list(self.game.moves), self.state.turn
         session = self.sessions.get(player)
 
         def info(value: dict) -> None:

@@ -16,10 +16,9 @@ from __future__ import annotations
 import os
 import tkinter as tk
 from tkinter import filedialog, ttk
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 from ... import MODES, EngineError, SudokuEngine, SudokuMove, SudokuState
-from ...record import Setup, Step
 from ..dialogs import Dialogs, GameChoice
 from ..engine_calls import BusyIndicator, EngineCalls, Search
 from ..layout import BoardAndPanel, Flow, ScrollPanel, open_on_screen
@@ -27,6 +26,7 @@ from ..supervision import EngineSupervision
 from .board import ALLOWED, BOARD_PX, COLOURS, HINT, LABELS_PX, SELECTED, SELECTED_OUTLINE, BoardView
 from .names import (ANALYSIS_FONT, ANALYSIS_LINES, HINT_TEXT, HUMAN, NO_ANALYSIS, SIZES, BoardSizeError, block_shape,
                     engine_reason, size_name)
+from .model import SudokuGame
 from .play import GamePlay, PlayerSession, apply_setup
 from .records import GameRecords
 
@@ -65,17 +65,10 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         self.last_reply = ""
         self.game_over = False
         self.board_file: Optional[str] = None
-        # How the game on screen came about, so a restarted engine can be given it again and a
-        # record can be saved: the set-up (a `position` line or a board file), the start
-        # position as the engine read it, every step (who played what), and how many of the
-        # steps the board shows (fewer while stepping back through the game).
-        self.setup: Optional[Tuple[str, str]] = None
-        self.start: Optional[Setup] = None
-        self.steps: List[Step] = []
-        self.view = 0
+        # How the game on screen came about (model.py), so a restarted engine can be given it
+        # again and a record can be saved.
+        self.game = SudokuGame()
         self.hint: Optional[SudokuMove] = None
-        # The game as last loaded or saved (set-up and steps): closing asks only when it changed.
-        self.saved: Optional[Tuple[Tuple[str, str], List[Step]]] = None
         self.board_px = BOARD_PX
         self.left = 0  # the blank left of the row numbers when the canvas is wider than tall
 
@@ -147,9 +140,9 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         replay = self.replay_row = tk.Frame(side)
         replay.pack(fill="x", pady=2)
         self.replay_buttons = {}
-        for name, text, command in (("first", "|<", lambda: self.goto(0)), ("back", "<", lambda: self.goto(self.view - 1)),
-                                    ("forward", ">", lambda: self.goto(self.view + 1)),
-                                    ("last", ">|", lambda: self.goto(len(self.steps)))):
+        for name, text, command in (("first", "|<", lambda: self.goto(0)), ("back", "<", lambda: self.goto(self.game.view - 1)),
+                                    ("forward", ">", lambda: self.goto(self.game.view + 1)),
+                                    ("last", ">|", lambda: self.goto(len(self.game.steps)))):
             self.replay_buttons[name] = tk.Button(replay, text=text, width=2, command=command)
             self.replay_buttons[name].pack(side="left")
         # A record of several games: which one is shown.
@@ -218,7 +211,7 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         """Closing the window: asks first when a game is in progress, then ends the engines."""
         if self.unsaved() and not self.closed:
             # The agents wait while the question is open (maybe_agent_move).
-            self.dialogs.ask_close(f"The game in progress ({len(self.steps)} moves) is not saved. Close anyway?",
+            self.dialogs.ask_close(f"The game in progress ({len(self.game.steps)} moves) is not saved. Close anyway?",
                                    self.close_window, self.maybe_agent_move)
         else:
             self.close_window()
@@ -226,7 +219,7 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
     def unsaved(self) -> bool:
         """A game in progress that closing would lose: moves played since it was started,
         loaded or saved (stepping through the moves changes nothing)."""
-        return bool(self.steps) and not self.game_over and (self.setup, self.steps) != self.saved
+        return self.game.unsaved(self.game_over)
 
     def close_window(self) -> None:
         self.close()
@@ -287,10 +280,9 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
     def start_from(self, setup: Tuple[str, str], state: SudokuState) -> None:
         """The game now starts at `state` (what the engine read from `setup`): the Board and Mode
         choices follow it (a rows-mode board file shows rows)."""
-        self.setup, self.steps, self.view, self.hint = setup, [], 0, None
+        self.game.begin(setup, state, (self.player_kind(1), self.player_kind(2)), (self.time_text(1), self.time_text(2)))
+        self.hint = None
         self.analysis_var.set(NO_ANALYSIS)
-        self.start = Setup.from_state(state, (self.player_kind(1), self.player_kind(2)),
-                                      tuple(self.time_text(p) for p in (1, 2)))
         self.size_var.set(size_name(state.m, state.n))
         self.mode_var.set(state.mode)
 
