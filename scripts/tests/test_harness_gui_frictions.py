@@ -242,8 +242,8 @@ def test_ctrl_c_in_the_terminal_closes_the_window_without_a_traceback(display, s
 
 def test_blockudoku_engine_play_asks_little_per_placement(tk_root):
     """The engine playing on its own: per placement one `play` and one `fits`, a `position` and
-    a `go` per hand (the driver does not send a position the engine holds); about 6 lines
-    sent a placement with their sync points (12 before the driver kept track)."""
+    a `go` per hand (the driver does not send a position the engine holds); the lines sent a
+    placement, with their sync points, are printed (`-s`)."""
     import collections
 
     import blockudoku_gui
@@ -257,11 +257,13 @@ def test_blockudoku_engine_play_asks_little_per_placement(tk_root):
         settle(app)
         engine.transcript.clear()
         app.toggle_engine()
-        assert wait_for(tk_root, lambda: app.game.placed >= 12, 60)
+        assert wait_for(tk_root, lambda: app.game.placed >= 30, 60)
         app.toggle_engine()
         settle(app)
         placed = app.game.placed
         sent = collections.Counter(line.split()[1] for line in engine.transcript if line.startswith("> "))
+        print(f"{placed} placements: {sum(sent.values()) / placed:.1f} lines sent a placement "
+              f"({sent['isready'] / placed:.1f} isready), by command {dict(sent)}")
         assert sent["play"] == placed and sent["position"] <= placed / 3 + 1, sent
         assert sum(sent.values()) <= 7 * placed, sent
     finally:
