@@ -1,14 +1,17 @@
 """The Tkinter windows: the Blockudoku window (`engines.windows.blockudoku`, run by
 scripts/blockudoku_gui.py), the Competitive Sudoku window (`engines.windows.sudoku`, run by
-scripts/sudoku_gui.py), and what they and scripts/sudoku_puzzle_gui.py share, apart from the
-drivers they talk through:
+scripts/sudoku_gui.py), the sudoku puzzle window (`engines.windows.puzzle`, run by both
+sudoku_gui.py --mode puzzle and scripts/sudoku_puzzle_gui.py), and what they share, apart from
+the drivers they talk through:
 
     from engines.windows import BoardAndPanel, EngineCalls, EngineSupervision
 
 `engine_calls`: engine calls off the Tk thread (`EngineCalls`, `Search`, `stop_search`) and
 the busy bar; `dialogs`: dialogs and the choice of game in a record (`GameChoice`); `layout`:
-layouts that reflow (`BoardAndPanel`, `ScrollPanel`, `Flow`) and the opening size. `supervision`: the status line, error dialogs, and
-what happens when the engine fails, dies or is restarted (`EngineSupervision`). Only the
+layouts that reflow (`BoardAndPanel`, `ScrollPanel`, `Flow`) and the opening size from the
+screen; `run`: the event loop of a script's window, and Ctrl-C; `supervision`: the status line,
+error dialogs, and what happens when the engine fails, dies or is restarted
+(`EngineSupervision`). Each window keeps its game in a `model.py` that imports no Tk. Only the
 windows import this subpackage, so `import engines` never loads Tkinter; `import
 engines.windows` does not load the two windows either.
 """
