@@ -1,7 +1,7 @@
 """Each window opens sized from the screen it is on. Under an Xvfb of each screen size
 (640x480, 800x600, 1366x768, 1920x1080) screen_probe.py opens the three windows as their
-scripts do: from 800x600 up each lies inside the screen; at every size every control is in the
-window or scrolled into reach; the board grows with the screen; no row or column label is cut,
+scripts do: each lies inside the screen (on 640x480 too, a little shorter than the 640x480 it
+can otherwise be made), and every control is in the window or scrolled into reach; the board grows with the screen; no row or column label is cut,
 the windows maximised on 1920x1080 included. Screenshots: tests/artifacts/screen-*.png."""
 import json
 import os
@@ -51,7 +51,7 @@ def test_windows_open_sized_from_the_screen():
         for r in reports:
             name = f"{r['window']} on {width}x{height}" + (" maximised" if r["maximised"] else "")
             x, y, w, h = r["place"]
-            if width >= 800 and not r["maximised"]:
+            if not r["maximised"]:
                 assert x >= 0 and y >= 0 and x + w <= width and y + h <= height, f"{name}: {r['place']}"
             assert not r["out_of_reach"], f"{name}: out of reach {r['out_of_reach']}"
             assert not r["clipped_labels"], f"{name}: labels cut {r['clipped_labels']}"

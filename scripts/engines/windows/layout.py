@@ -247,6 +247,18 @@ def clipped(canvas, tag: str) -> List[str]:
     return out
 
 
+def label_room(canvas_side: int) -> int:
+    """The room (pixels) for a board's row and column numbers on a canvas of that side: 18 on
+    a laptop, more on a larger board, so the numbers can grow with the cells."""
+    return max(18, canvas_side // 28)
+
+
+def label_points(room: int, cell: float) -> int:
+    """The size (points) of a board's row and column numbers: they fill most of their room
+    (a point is up to 1.4 pixels), never more than a third of a cell, at least 7."""
+    return max(7, min(int(cell * 0.33), int(room / 1.4) - 2))
+
+
 # The screen the windows' wanted sizes are for, and what a screen keeps for the title bar and
 # a task bar (pixels, width and height).
 LAPTOP = (1366, 768)
@@ -264,11 +276,15 @@ def opening_size(screen: Tuple[int, int], wanted: Tuple[int, int], minimum: Tupl
 
 
 def open_on_screen(root: tk.Tk, wanted: Tuple[int, int], minimum: Tuple[int, int]) -> Tuple[int, int]:
-    """Sizes a new window from the screen it is on (`opening_size`) and centres it there (the
-    title bar's room above it); returns the size."""
+    """Sizes a new window from the screen it is on (`opening_size`), centres it there (the title
+    bar's room above it), and lets it shrink to `minimum`, or to the screen less its bars when
+    the screen is smaller still (a 640x480 screen: every control is reachable, the panel
+    scrolls); returns the size."""
     screen = (root.winfo_screenwidth(), root.winfo_screenheight())
     width, height = opening_size(screen, wanted, minimum)
-    x = max(0, (screen[0] - width) // 2)
-    y = max(0, (screen[1] - SCREEN_MARGIN[1] - height) // 2)
-    root.geometry(f"{width}x{height}+{x}+{y}")
+    root.minsize(*(min(low, side - margin) for low, side, margin in zip(minimum, screen, SCREEN_MARGIN)))
+    if not root.winfo_ismapped():
+        x = max(0, (screen[0] - width) // 2)
+        y = max(0, (screen[1] - SCREEN_MARGIN[1] - height) // 2)
+        root.geometry(f"{width}x{height}+{x}+{y}")
     return width, height

@@ -108,7 +108,6 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
         side panel; returns the panel's frame."""
         root.title("Blockudoku")
         open_on_screen(root, START_SIZE, MIN_SIZE)
-        root.minsize(*MIN_SIZE)
         root.report_callback_exception = self.report_exception
         self.dialogs = Dialogs(root, "Blockudoku")
         self.calls = EngineCalls(root, on_error=self.engine_failed)

@@ -6,6 +6,7 @@ import tkinter as tk
 from typing import Dict, List, Optional, Tuple
 
 from ...sudoku import value_char
+from ..layout import label_points, label_room
 from .model import Cell, Puzzle
 
 BOARD_PX = 468  # the grid's side at the window's first size; it follows the window
@@ -22,6 +23,7 @@ class PuzzleBoard:
         self.canvas = tk.Canvas(parent, width=BOARD_PX + LABELS_PX + 4, height=BOARD_PX + LABELS_PX + 4, bg="white",
                                 highlightthickness=0)
         self.board_px = BOARD_PX
+        self.labels_px = LABELS_PX  # room for the numbers: it grows with the board (label_room)
         self.left = 0  # the blank left of the row numbers when the canvas is wider than tall
         self.size = 9
         self.on_resize = on_resize
@@ -29,8 +31,9 @@ class PuzzleBoard:
 
     def resized(self, event) -> None:
         """The grid follows the window, both ways."""
-        side = max(120, min(event.width, event.height) - LABELS_PX - 4)
-        left = max(0, (event.width - side - LABELS_PX - 4) // 2)
+        self.labels_px = label_room(min(event.width, event.height))
+        side = max(120, min(event.width, event.height) - self.labels_px - 4)
+        left = max(0, (event.width - side - self.labels_px - 4) // 2)
         if (side, left) != (self.board_px, self.left):
             self.board_px, self.left = side, left
             if self.on_resize is not None:
@@ -41,7 +44,7 @@ class PuzzleBoard:
 
     def origin(self) -> Tuple[float, float]:
         """The grid's top-left pixel (right of the row numbers, under the column numbers)."""
-        return self.left + LABELS_PX + 2, LABELS_PX + 2
+        return self.left + self.labels_px + 2, self.labels_px + 2
 
     def cell_at(self, x: float, y: float) -> Optional[Cell]:
         cell = self.cell_px()
@@ -68,11 +71,11 @@ class PuzzleBoard:
 
     def draw_labels(self) -> None:
         cell, (ox, oy) = self.cell_px(), self.origin()
-        font = ("Helvetica", max(7, min(11, int(cell * 0.3))))
+        font = ("Helvetica", label_points(self.labels_px, cell))
         for k in range(self.size):
             self.canvas.create_text(ox + (k + 0.5) * cell, oy / 2, text=str(k + 1), font=font, fill="#666",
                                     tags=("label",))
-            self.canvas.create_text(self.left + LABELS_PX / 2, oy + (k + 0.5) * cell, text=str(k + 1), font=font,
+            self.canvas.create_text(self.left + self.labels_px / 2, oy + (k + 0.5) * cell, text=str(k + 1), font=font,
                                     fill="#666", tags=("label",))
 
     def draw_cell(self, puzzle: Puzzle, at: Cell, candidates: Optional[Dict[Cell, List[int]]]) -> None:

@@ -65,9 +65,7 @@ class PuzzleApp(PuzzleMoves):
         """The title row (with the clock), the status line, the grid beside its side panel;
         returns the panel's frame."""
         root.title("Sudoku puzzle")
-        if not root.winfo_ismapped():
-            open_on_screen(root, START_SIZE, MIN_SIZE)
-        root.minsize(*MIN_SIZE)
+        open_on_screen(root, START_SIZE, MIN_SIZE)
         self.top = top = tk.Frame(root)
         top.pack(fill="x", padx=8, pady=4)
         self.title_var = tk.StringVar()

@@ -12,7 +12,7 @@ from typing import List, Optional, Tuple
 from ... import SudokuMove, SudokuState
 from ...record import Step
 from ...sudoku import value_char
-from ..layout import clipped
+from ..layout import clipped, label_points, label_room
 from .names import move_name
 
 BOARD_PX = 450  # the board's side at the window's first size; it follows the window
@@ -107,8 +107,9 @@ class BoardView:
         return clipped(self.canvas, "label")
 
     def on_resize(self, event) -> None:
-        side = max(120, min(event.width, event.height) - LABELS_PX - 4)
-        left = max(0, (event.width - side - LABELS_PX - 4) // 2)
+        self.labels_px = label_room(min(event.width, event.height))
+        side = max(120, min(event.width, event.height) - self.labels_px - 4)
+        left = max(0, (event.width - side - self.labels_px - 4) // 2)
         if (side, left) != (self.board_px, self.left):
             self.board_px, self.left = side, left
             if self.state is not None:
@@ -120,7 +121,7 @@ class BoardView:
 
     def cell_at(self, x: float, y: float) -> Optional[Tuple[int, int]]:
         size, cell = self.geometry()
-        origin = LABELS_PX + 2
+        origin = self.labels_px + 2
         x -= self.left
         if x < origin or y < origin:
             return None
@@ -129,7 +130,7 @@ class BoardView:
 
     def cell_centre(self, r: int, c: int) -> Tuple[int, int]:
         _, cell = self.geometry()
-        origin = LABELS_PX + 2
+        origin = self.labels_px + 2
         return int(self.left + origin + (c + 0.5) * cell), int(origin + (r + 0.5) * cell)
 
     def draw(self) -> None:
@@ -140,10 +141,10 @@ class BoardView:
         size, cell = self.geometry()
         c = self.canvas
         c.delete("all")
-        o = LABELS_PX + 2  # the board's top edge; its left edge is ox
+        o = self.labels_px + 2  # the board's top edge; its left edge is ox
         ox = self.left + o
         side = self.board_px
-        label_font = ("Helvetica", max(7, min(11, int(cell * 0.3))))
+        label_font = ("Helvetica", label_points(self.labels_px, cell))
         for k in range(size):
             c.create_text(ox + (k + 0.5) * cell, o / 2, text=str(k + 1), font=label_font, fill="#666", tags=("label",))
             c.create_text(self.left + o / 2, o + (k + 0.5) * cell, text=str(k + 1), font=label_font, fill="#666", tags=("label",))

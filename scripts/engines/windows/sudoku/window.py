@@ -70,6 +70,7 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         self.game = SudokuGame()
         self.hint: Optional[SudokuMove] = None
         self.board_px = BOARD_PX
+        self.labels_px = LABELS_PX  # room for the row and column numbers: it grows with the board
         self.left = 0  # the blank left of the row numbers when the canvas is wider than tall
 
         side = self.build_frame(root)
@@ -83,9 +84,7 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         """The header (scores, whose turn, busy bar), the status line and the board beside its
         side panel; returns the panel's frame."""
         root.title("Competitive Sudoku")
-        if not root.winfo_ismapped():
-            open_on_screen(root, START_SIZE, MIN_SIZE)
-        root.minsize(*MIN_SIZE)
+        open_on_screen(root, START_SIZE, MIN_SIZE)
         agent_opt = self.engine.options.get("Agent")
         self.agents = list(agent_opt.choices) if agent_opt and agent_opt.choices else [agent_opt.default if agent_opt else "default"]
         self.analysis_agent = agent_opt.default if agent_opt and agent_opt.default else self.agents[0]
