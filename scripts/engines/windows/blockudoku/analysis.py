@@ -20,7 +20,10 @@ PALETTE_BOX, PALETTE_COLUMNS = 28, 10
 
 
 class AnalysisBoard:
-    """The analysis board: its controls, the position edited, the engine's lines."""
+    """The analysis board: its controls, the position edited, the engine's lines. Reads of the
+    window's state, set by the parts that own it: `agent_var`, `analysis_button`, `calls`,
+    `catalogue`, `choice_vars`, `engine`, `engine_button`, `game_buttons`, `hint_button`,
+    `piece_ids`, `settings_row`, `undo_button`."""
 
     def build_analysis_frame(self, root: tk.Misc) -> None:
         """The analysis board's controls, palette and panel (shown in analysis mode only)."""

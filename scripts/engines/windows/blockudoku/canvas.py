@@ -77,7 +77,9 @@ COLOURS = {
 
 
 class BoardCanvas:
-    """The board and the tray on the canvas: drawing, and the mouse."""
+    """The board and the tray on the canvas: drawing, and the mouse. Reads of the window's
+    state, set by the parts that own it: `analysing`, `autoplay`, `canvas`, `catalogue`, `fits`,
+    `game`, `placing`, `replay_states`, `root`, `score_var`, `shown_board`, `shown_played`."""
 
     # --- drawing -----------------------------------------------------------------------------
 

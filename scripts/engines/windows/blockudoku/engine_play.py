@@ -12,7 +12,10 @@ from ..engine_calls import stop_search
 
 
 class EnginePlay:
-    """The engine's settings, hints and play."""
+    """The engine's settings, hints and play. Reads of the window's state, set by the parts that
+    own it: `agent_var`, `analysing`, `calls`, `choice_vars`, `delay`, `dialogs`, `engine`,
+    `engine_button`, `engine_dead`, `hint_button`, `movetime_var`, `replay_states`, `root`,
+    `scoring_var`, `undo_button`."""
 
     # --- settings ----------------------------------------------------------------------------
 

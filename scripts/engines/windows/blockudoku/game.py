@@ -17,7 +17,9 @@ from .model import Game, Snapshot
 
 
 class GameFlow:
-    """The game's flow, from a new deal to game over."""
+    """The game's flow, from a new deal to game over. Reads of the window's state, set by the
+    parts that own it: `analysing`, `autoplay`, `calls`, `catalogue`, `engine`, `engine_dead`,
+    `games_finished`, `history`, `piece_ids`, `replay_states`, `root`, `seed_var`."""
 
     # --- the hand, and which of its pieces fit ---------------------------------------------
 

@@ -18,7 +18,9 @@ from .model import Game
 
 
 class RecordReplay:
-    """Saving, loading and stepping through game records."""
+    """Saving, loading and stepping through game records. Reads of the window's state, set by
+    the parts that own it: `analysing`, `calls`, `catalogue`, `engine`, `events`, `piece_ids`,
+    `root`, `scoring_var`, `seed_var`, `settings_row`."""
 
     def record(self) -> Record:
         """The game on screen as a record (an open game: no result line)."""

@@ -18,7 +18,10 @@ STOP_AFTER_MS = 300
 
 
 class PuzzleMoves:
-    """The player's moves and the engine's help (mixed into PuzzleApp)."""
+    """The player's moves and the engine's help (mixed into PuzzleApp). Reads of the window's
+    state, set by the parts that own it: `animate_ms`, `animate_var`, `banner`, `banner_var`,
+    `board`, `body`, `calls`, `candidate_cache`, `closed`, `hint_button`, `pencil_var`,
+    `puzzle`, `root`, `show_all_var`, `time_var`, `tools`, `top`, `values_frame`."""
 
     # --- clicks and keys ------------------------------------------------------------------------
 

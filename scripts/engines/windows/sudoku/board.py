@@ -26,7 +26,10 @@ SELECTED_OUTLINE = "#4a2a8a"
 
 
 class BoardView:
-    """The board on the canvas, the lists and values beside it, the mouse and the keys."""
+    """The board on the canvas, the lists and values beside it, the mouse and the keys. Reads of
+    the window's state, set by the parts that own it: `canvas`, `game`, `legend`,
+    `legend_allowed`, `move_list`, `replay_buttons`, `score_var`, `state`, `taboo_list`,
+    `turn_var`, `values_frame`."""
 
     # --- the colour legend ---------------------------------------------------------------------
 

@@ -78,7 +78,9 @@ class PlayerSession:
 
 
 class GamePlay:
-    """Moves, searches and the engine's supervision."""
+    """Moves, searches and the engine's supervision. Reads of the window's state, set by the
+    parts that own it: `analysis_agent`, `analysis_label`, `analysis_var`, `calls`, `closed`,
+    `dialogs`, `engine`, `engine_dead`, `game`, `hint_button`, `player_vars`, `root`."""
 
     # --- the engine's supervision (../supervision.py) ---------------------------------------
 

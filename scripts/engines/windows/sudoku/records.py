@@ -16,7 +16,9 @@ from .play import apply_setup, replay
 
 
 class GameRecords:
-    """Saving, loading and stepping through games."""
+    """Saving, loading and stepping through games. Reads of the window's state, set by the parts
+    that own it: `analysis_var`, `calls`, `engine`, `engine_dead`, `game`, `game_choice`,
+    `move_list`, `player_vars`, `replay_row`."""
 
     def game_record(self) -> GameRecord:
         """The game so far (every step, also those after the move on the board) as a record."""
