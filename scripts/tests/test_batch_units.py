@@ -1,5 +1,6 @@
 """batch_eval.py work units on one machine: fixed-exposure chains, game pairs, SPRT; no Ray imported."""
 import json
+import os
 import subprocess
 import sys
 
@@ -75,8 +76,10 @@ def test_without_ray_option_ray_is_not_imported(tmp_path):
     code = ("import runpy, sys; batch_eval = runpy.run_path(sys.argv[1]); "
             "rc = batch_eval['main'](['blockudoku', '--chains', '1', '--exposure', '50', '--engine', sys.argv[2], "
             "'--out', sys.argv[3]]); print('ray' in sys.modules, rc)")
+    # This checkout's package, whatever else is installed (`python3 -c` puts no scripts/ on the path).
+    env = dict(os.environ, PYTHONPATH=str(SCRIPTS))
     proc = subprocess.run([sys.executable, "-c", code, str(BATCH), str(FAKE), str(tmp_path / "x.jsonl")],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, env=env)
     assert proc.stdout.strip().splitlines()[-1] == "False 0", proc.stderr
 
 
