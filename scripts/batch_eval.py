@@ -50,7 +50,7 @@ import sys
 from typing import Optional, Sequence
 
 from engines import BlockudokuEngine, SudokuEngine, find_binary
-from engines.batch.jobs import blockudoku_jobs, check_probes, parse_list, sudoku_jobs
+from engines.batch.jobs import blockudoku_jobs, check_files, check_probes, parse_list, sudoku_jobs
 from engines.batch.results import ResultsBusy, hold_results_file
 from engines.cli import HelpFormatter, check_option_values, missing_statistics
 from engines.batch.units import RayUnavailable
@@ -185,6 +185,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             raise ValueError("--exposure must be at least 1 and --burn-in at least 0")
         if args.game == "blockudoku":
             check_probes(args)
+        check_files(args)
     except ValueError as err:
         print(f"batch_eval: bad arguments ({err})", file=sys.stderr)
         return 2
@@ -202,9 +203,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
               "(give --engine, or --worker-engine for a path on the workers)", file=sys.stderr)
         return 2
     try:
-        hold_results_file(pathlib.Path(args.out))
-        if args.fresh and pathlib.Path(args.out).exists():
-            pathlib.Path(args.out).unlink()
+        hold_results_file(pathlib.Path(args.out), fresh=args.fresh)
         results = run(jobs, binary, pathlib.Path(args.out), args.jobs, args.timeout, max(0, args.retries),
                       ray_address=args.ray, worker_engine=args.worker_engine, sprt=sprt)
     except KeyboardInterrupt:

@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
 """Competitive Sudoku in a Tkinter window: play against the agent, or watch two agents; step
-through and analyse a saved game; or the classic single-player sudoku (`--mode puzzle`,
-scripts/sudoku_puzzle_gui.py).
+through and analyse a saved game; or the classic single-player sudoku (`--mode puzzle`).
 
 The board with its block lines and 1-based row and column numbers, each player's cells in their
 colour, the squares the player to move may use (allowed-squares modes, when the engine reports
@@ -18,28 +17,14 @@ reports.
     python3 scripts/sudoku_gui.py --mode puzzle [--board 3x3] [--difficulty easy] [--seed 1] [--file F]
 
 The Mode choice in the window switches between the competitive modes and `puzzle`. The window
-itself is the package's (engines/windows/sudoku/, one module a concern); the puzzle game is
-scripts/sudoku_puzzle_gui.py's, given to it here.
+itself is the package's (engines/windows/sudoku/ and engines/windows/puzzle/, one module a
+concern).
 """
 import sys
-from typing import List, Optional
 
-from engines.windows import sudoku
-from engines.windows.sudoku import MIN_SIZE, SIZES, BoardSizeError, SudokuApp, block_shape, parse_args
-from sudoku_puzzle_gui import PuzzleApp
+from engines.windows.sudoku import MIN_SIZE, SIZES, BoardSizeError, SudokuApp, Window, block_shape, main, parse_args
 
-__all__ = ["BoardSizeError", "MIN_SIZE", "PuzzleApp", "SIZES", "SudokuApp", "Window", "block_shape", "main", "parse_args"]
-
-
-class Window(sudoku.Window):
-    """The window of this script: the competitive game, and the puzzle game of sudoku_puzzle_gui.py."""
-
-    puzzle_app = PuzzleApp
-
-
-def main(argv: Optional[List[str]] = None) -> int:
-    return sudoku.main(argv, Window)
-
+__all__ = ["BoardSizeError", "MIN_SIZE", "SIZES", "SudokuApp", "Window", "block_shape", "main", "parse_args"]
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -21,7 +21,7 @@ scripts/tests/engine_testing.py. Install: `python3 -m pip install -e scripts`
 from .base import EngineOption, LineEngine, find_binary, parse_info
 from .errors import EngineDied, EngineError, EngineProblem, EngineTimeout, ProtocolViolation
 from .blockudoku import AnalysisLine, BlockudokuEngine, Placement, PlayState, SearchResult as BlockudokuResult, board_rows, normalise_board
-from .pieces import Piece, cells_of, load_catalogue
+from .pieces import Piece, cells_of, piece_set, piece_spec
 from .sudoku import (
     MODES,
     PlayReply,
@@ -37,6 +37,6 @@ from .tools import Grid, Solution, SudokuTools, ToolError
 __all__ = [
     "AnalysisLine", "BlockudokuEngine", "BlockudokuResult", "EngineDied", "EngineError", "EngineOption", "EngineProblem",
     "EngineTimeout", "LineEngine", "Piece", "Placement", "PlayReply", "PlayState", "ProtocolViolation",
-    "MODES", "SudokuEngine", "SudokuMove", "SudokuResult", "SudokuState", "board_rows", "cells_of", "find_binary", "load_catalogue",
+    "MODES", "SudokuEngine", "SudokuMove", "SudokuResult", "SudokuState", "board_rows", "cells_of", "find_binary", "piece_set", "piece_spec",
     "normalise_board", "parse_info", "parse_rows", "rows_string", "Grid", "Solution", "SudokuTools", "ToolError",
 ]

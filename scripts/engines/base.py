@@ -1,9 +1,20 @@
 """The part both engine drivers share: a child process speaking a line protocol.
 
-Modelled on python-chess's `chess.engine`: every wait has a timeout (a startup timeout for the
-handshake, the search limit plus a margin for `go`), an engine that exits becomes an
-`EngineDied` carrying its exit code and the end of its stderr, and an `error ...` line becomes
-an `EngineError`.
+Modelled on python-chess's `chess.engine`: every wait has a timeout, and what the driver holds
+of the engine's output is bounded:
+- reading: the start-up timeout (10 s) for the handshake and each request's answer; for `go`,
+  one deadline for the whole search, its limit plus a margin (`go movetime 100`: 0.1 s + 2 s),
+  after which the driver sends `stop`, waits `stop_grace` (1 s) for the `bestmove` and
+  otherwise kills the engine, and raises `EngineTimeout`;
+- writing: a command the engine does not take in within `write_timeout` (by default the
+  start-up timeout; an engine that stopped reading, once the 64 KB pipe is full) kills the
+  engine and raises `EngineTimeout` (POSIX; elsewhere writes block);
+- one line of the engine's output longer than `max_line_bytes` (1 MiB, the protocols' own line
+  limit; the line end not counted) is not kept: the driver kills the engine and the waiting call
+  raises `ProtocolViolation` (later calls `EngineDied`), so an engine printing without end costs
+  at most 1 MiB.
+An engine that exits becomes an `EngineDied` carrying its exit code and the end of its stderr,
+and an `error ...` line becomes an `EngineError`.
 
 Each answer is matched to its request. Every request (`go`, `play`, `position`, ...) is written
 behind an `isready`, in the same write: the lines before that `readyok` were printed after the
@@ -21,6 +32,7 @@ import logging
 import os
 import pathlib
 import queue
+import select
 import shutil
 import signal
 import subprocess
@@ -30,7 +42,7 @@ import time
 from dataclasses import dataclass, field, fields
 from typing import Callable, ClassVar, Deque, Dict, List, Optional, Pattern, Sequence, Tuple, Union
 
-from .errors import EngineCallOnTkThread, EngineDied, EngineError, EngineTimeout, ProtocolViolation
+from .errors import EngineDied, EngineError, EngineProblem, EngineTimeout, ProtocolViolation
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 # Where stray lines (answers to no request) are reported.
@@ -195,20 +207,16 @@ class LineEngine:
     unlimited_search_timeout = 60.0
     # After a search timed out: how long `stop` may take to bring the `bestmove`.
     stop_grace = 1.0
-    # The window tests set this to the Tk thread: any command but `stop` (Stop) and `quit` (the
-    # window closing) sent from it raises
-    # EngineCallOnTkThread (and is listed in `tk_thread_calls`), for every engine at once.
-    forbidden_thread: ClassVar[Optional[threading.Thread]] = None
-    tk_thread_calls: ClassVar[List[str]] = []
-    # Set by the window tests: the first window to start (engines.windows.EngineCalls) makes its
-    # Tk thread the forbidden one.
-    guard_windows: ClassVar[bool] = False
+    # The longest line of output kept (bytes, the line end not counted): the protocols' own
+    # limit on a line. A longer one kills the engine (the module's docstring).
+    max_line_bytes = 1 << 20
 
     def __init__(
         self,
         command: Union[None, str, os.PathLike, Sequence[Union[str, os.PathLike]]] = None,
         *,
         startup_timeout: float = 10.0,
+        write_timeout: Optional[float] = None,
         margin: Optional[float] = None,
         handshake: bool = True,
         options: Optional[Dict[str, object]] = None,
@@ -221,6 +229,7 @@ class LineEngine:
             command = [command]
         self.argv = [str(c) for c in command]
         self.startup_timeout = startup_timeout
+        self.write_timeout = startup_timeout if write_timeout is None else write_timeout
         self.cwd = cwd
         self.margin = self.default_margin if margin is None else margin
         self.id: Dict[str, str] = {}
@@ -229,7 +238,7 @@ class LineEngine:
         self.settings: Dict[str, object] = {}
         self.protocol: Optional[str] = None
         self._write_lock = threading.Lock()
-        self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        self._lines: "queue.Queue[Union[None, str, ProtocolViolation]]" = queue.Queue()
         self._stderr: Deque[str] = collections.deque(maxlen=50)
         # The last lines of the conversation, `> ` sent and `< ` received as in the protocol
         # docs' transcripts (tests read it to see what a front end told the engine).
@@ -250,6 +259,9 @@ class LineEngine:
             )
         except OSError as err:
             raise EngineDied(None, str(err), "start") from err
+        self._nonblocking_stdin = os.name == "posix"
+        if self._nonblocking_stdin:
+            os.set_blocking(self.proc.stdin.fileno(), False)  # type: ignore[union-attr]
         threading.Thread(target=self._read_stdout, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
         try:
@@ -264,8 +276,21 @@ class LineEngine:
     # --- plumbing -------------------------------------------------------------------------
 
     def _read_stdout(self) -> None:
+        """Queues each line the engine prints; one over `max_line_bytes` kills the engine and
+        queues a ProtocolViolation instead (only its first 60 bytes are kept)."""
         assert self.proc.stdout is not None
-        for raw in iter(self.proc.stdout.readline, b""):
+        cap = self.max_line_bytes
+        while True:
+            raw = self.proc.stdout.readline(cap + 2)
+            if not raw:
+                break
+            if len(raw.rstrip(b"\r\n")) > cap:
+                head = raw[:60].decode("utf-8", "replace")
+                self.transcript.append(f"< {head}... (cut: over {cap} bytes)")
+                self._lines.put(ProtocolViolation(
+                    f"the engine printed a line longer than {cap} bytes, starting {head!r}: engine killed"))
+                self.proc.kill()
+                break
             line = raw.decode("utf-8", "replace").rstrip("\r\n")
             self.transcript.append("< " + line)
             self._lines.put(line)
@@ -297,17 +322,36 @@ class LineEngine:
         for line in lines:
             if "\n" in line or "\r" in line:
                 raise ValueError("a command is one line")
-            if LineEngine.forbidden_thread is threading.current_thread() and line not in ("stop", "quit"):
-                LineEngine.tk_thread_calls.append(line)
-                raise EngineCallOnTkThread(f"{line!r} sent on the Tk thread")
         with self._write_lock:
+            self.transcript.extend("> " + line for line in lines)
             try:
-                assert self.proc.stdin is not None
-                self.transcript.extend("> " + line for line in lines)
-                self.proc.stdin.write("".join(line + "\n" for line in lines).encode())
-                self.proc.stdin.flush()
+                self._write_bytes("".join(line + "\n" for line in lines).encode())
             except (BrokenPipeError, ValueError, OSError):
                 raise self.death(lines[-1]) from None
+
+    def _write_bytes(self, data: bytes) -> None:
+        """Writes `data` to the engine's input; on POSIX gives up after `write_timeout` (the
+        engine is killed and EngineTimeout raised: it stopped reading)."""
+        assert self.proc.stdin is not None
+        if not self._nonblocking_stdin:
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+            return
+        fd = self.proc.stdin.fileno()
+        view = memoryview(data)
+        deadline = time.monotonic() + self.write_timeout
+        while view:
+            try:
+                view = view[os.write(fd, view):]
+                continue
+            except BlockingIOError:
+                pass
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([], [fd], [], left)[1]:
+                self.kill()
+                raise EngineTimeout(
+                    f"the engine took in {len(data) - len(view)} of {len(data)} bytes within "
+                    f"{self.write_timeout:.1f} s (it stopped reading): engine killed")
 
     def request(
         self, line: str, done: Callable[[str], bool], timeout: Optional[float] = None,
@@ -350,6 +394,8 @@ class LineEngine:
         if line is None:
             self._lines.put(None)  # every later read sees the end too
             raise self.death(command)
+        if isinstance(line, ProtocolViolation):
+            raise line
         return line
 
     def read_until(
@@ -435,8 +481,8 @@ class LineEngine:
         one was given through setoption(); the old one is killed if it still runs. The caller
         gives it the position again."""
         self.kill()
-        return type(self)(self.argv, startup_timeout=self.startup_timeout, margin=self.margin,
-                          cwd=self.cwd, options=dict(self.settings))
+        return type(self)(self.argv, startup_timeout=self.startup_timeout, write_timeout=self.write_timeout,
+                          margin=self.margin, cwd=self.cwd, options=dict(self.settings))
 
     def newgame(self) -> None:
         """`newgame`: the engine forgets the game (position, and what it learnt searching it)."""
@@ -463,9 +509,12 @@ class LineEngine:
 
     def _search(
         self, line: str, movetime: Optional[int], infinite: bool, timeout: Optional[float],
-        stop_after: Optional[float], on_line: Callable[[str], None],
+        stop_after: Optional[float], on_line: Callable[[str], None], cancel: Optional[threading.Event] = None,
     ) -> List[str]:
-        """Runs one `go` line to its `bestmove`; returns every line it printed."""
+        """Runs one `go` line to its `bestmove`; returns every line it printed. `cancel`: an
+        event another thread may set to stop the search, before it starts too: when it is set
+        by the time the `go` line is written, `stop` follows at once (a `stop` sent earlier
+        would reach an engine not yet searching and be lost)."""
         if timeout is None:
             if infinite:
                 timeout = None if stop_after is None else stop_after + self.margin
@@ -484,15 +533,21 @@ class LineEngine:
                 errors.append(l.partition(" ")[2].strip())
             on_line(l)
 
+        # One deadline for the sync point and the search: an engine that answers nothing (stopped,
+        # hung) is given up after the search's limit plus the margin.
+        deadline = None if timeout is None else time.monotonic() + timeout
         self._searching = True
         try:
             # Behind a sync point, as every request (the module's docstring).
             self._write(["isready", line])
+            if cancel is not None and cancel.is_set():
+                self._stop_quietly()
             if timer is not None:
                 timer.start()
-            self._discard_stray(line)
+            self._discard_stray(line, self.startup_timeout if timeout is None else min(timeout, self.startup_timeout))
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
             # An invalid `go` is answered with an `error` line and no bestmove at all.
-            lines = self.read_until(lambda l: l.split()[:1] == ["bestmove"] or bool(errors), timeout, line, watch)
+            lines = self.read_until(lambda l: l.split()[:1] == ["bestmove"] or bool(errors), left, line, watch)
         except EngineTimeout:
             # Get the engine back in step before reporting the hang: its `bestmove`, arriving
             # during the next request's sync point, would be reported as a stray line. An
@@ -500,7 +555,7 @@ class LineEngine:
             self._stop_quietly()
             try:
                 self.read_until(lambda l: l.split()[:1] == ["bestmove"], self.stop_grace, "stop")
-            except (EngineTimeout, EngineDied):
+            except EngineProblem:
                 self.kill()
             raise
         finally:
@@ -515,7 +570,7 @@ class LineEngine:
     def _stop_quietly(self) -> None:
         try:
             self.send("stop")
-        except EngineDied:
+        except EngineProblem:
             pass
 
     # --- ending ----------------------------------------------------------------------------
@@ -526,7 +581,7 @@ class LineEngine:
             try:
                 self.send("quit")
                 self.proc.stdin.close()  # type: ignore[union-attr]
-            except (EngineDied, OSError):
+            except (EngineProblem, OSError):
                 pass
             try:
                 self.proc.wait(timeout=timeout)

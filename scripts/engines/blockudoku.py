@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Union
 
@@ -119,6 +120,16 @@ class BlockudokuEngine(LineEngine):
 
     binary_name = "blockudoku"
     protocol_name = "blockudoku"
+    # Commands that leave the engine's position as it was (everything else may change it).
+    KEEP_POSITION = frozenset({"isready", "fits", "show", "catalogue", "analyse", "setoption", "eval"})
+    # The `position` line of what the engine holds, as this driver last set it (`position`) or
+    # read it (`play`'s answer); None when unknown. `position()` sends nothing when it matches.
+    held: Optional[str] = None
+
+    def request(self, line: str, *args, **kwargs) -> List[str]:
+        if line.split()[:1] and line.split()[0] not in self.KEEP_POSITION:
+            self.held = None  # a command that may change the position: no longer known
+        return super().request(line, *args, **kwargs)
 
     def position(
         self,
@@ -131,10 +142,23 @@ class BlockudokuEngine(LineEngine):
         `/`, or 81 truthy values), a hand of 1-3 pieces (catalogue ids 1-47, shape strings such
         as `##/#.`, None for a slot already played), and the score and streak.
 
+        EngineError when the engine refuses it, or when the board or hand cannot be written as a
+        `position` line at all (then nothing is sent; the message says why).
+
+        Nothing is sent when the engine holds that very position already: the one this driver
+        last set, or the one `play` answered (so `position`, `play`, `position` of the position
+        after the play, `play` ... costs one round trip a placement).
+
         >>> engine.position("#" * 40 + "." * 41, [28, 1, None], score=120)   # doctest: +SKIP
         """
-        line = self.position_line(board, pieces, score, streak)
+        try:
+            line = self.position_line(board, pieces, score, streak)
+        except ValueError as err:
+            raise EngineError(str(err), "position") from None
+        if line == self.held:
+            return  # the engine holds it already (its last `position`, or its `play` answer)
         self.command(line)
+        self.held = line
 
     @staticmethod
     def position_line(board=None, pieces: Iterable[PieceSpec] = (), score=None, streak=None) -> str:
@@ -164,8 +188,10 @@ class BlockudokuEngine(LineEngine):
         timeout: Optional[float] = None,
         stop_after: Optional[float] = None,
         on_info: Optional[Callable[[Dict[str, object]], None]] = None,
+        cancel: Optional[threading.Event] = None,
     ) -> SearchResult:
-        """Searches the current position; see LineEngine for the timeout rules."""
+        """Searches the current position; see LineEngine for the timeout rules. Setting `cancel`
+        (from any thread, even before the search starts) stops it: it answers at once."""
         line = self._go_line(movetime, nodes, infinite, {})
         infos: List[Dict[str, object]] = []
 
@@ -176,7 +202,7 @@ class BlockudokuEngine(LineEngine):
                 if on_info is not None:
                     on_info(info)
 
-        lines = self._search(line, movetime, infinite, timeout, stop_after, seen)
+        lines = self._search(line, movetime, infinite, timeout, stop_after, seen, cancel)
         tokens = lines[-1].split()[1:]
         if tokens == ["none"]:
             return SearchResult([], True, infos, lines)
@@ -234,7 +260,12 @@ class BlockudokuEngine(LineEngine):
 
         Raises EngineError (and the position is unchanged) when one is illegal.
         """
-        return self.parse_state(self.ask("play " + " ".join(str(p) for p in placements)))
+        state = self.parse_state(self.ask("play " + " ".join(str(p) for p in placements)))
+        try:
+            self.held = self.position_line(state.board, state.pieces, state.score, state.streak)
+        except ValueError:
+            self.held = None  # no piece left: no position line names it
+        return state
 
     @staticmethod
     def parse_state(line: str) -> PlayState:

@@ -52,7 +52,3 @@ class EngineTimeout(EngineProblem):
 class ProtocolViolation(EngineProblem):
     """The engine answered something the protocol does not allow here."""
 
-
-class EngineCallOnTkThread(RuntimeError):
-    """A window called the engine on its Tk thread (raised only where the window tests forbid
-    it, `engine_testing.forbid_tk_thread` in scripts/tests): the window would freeze until the answer came."""

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .base import LineEngine, MoveNotation, parse_info
-from .errors import ProtocolViolation
+from .errors import EngineError, ProtocolViolation
 
 Cell = Tuple[int, int]
 MODES = ("classic", "rows", "border", "random")
@@ -196,11 +197,19 @@ class SudokuEngine(LineEngine):
         string `1+2./..../...` as the protocol writes them, `+`/`-` marking player 1's/2's
         cells, or a list of rows of ints), and by keyword `mode` (one of MODES), `turn` (1 or
         2), `scores` (a pair), `taboo` (SudokuMoves) and `allowed1`/`allowed2` (the starting
-        cells, (row, col) 0-based). EngineError when the engine refuses it.
+        cells, (row, col) 0-based). EngineError when the engine refuses it, or when what is given
+        cannot be written as a `position` line at all (then nothing is sent; the message says why).
 
         >>> engine.position("3x3", "." * 81, mode="rows")                  # doctest: +SKIP
         >>> engine.position(2, 2, [[1, 0, 0, 0]] + [[0] * 4] * 3, turn=2)   # doctest: +SKIP
         """
+        try:
+            line = self._position_line(m, n, rows, **kwargs)
+        except ValueError as err:
+            raise EngineError(str(err), "position") from None
+        self.command(line)
+
+    def _position_line(self, m: Union[int, str], n: Union[int, str, None], rows, **kwargs) -> str:
         if isinstance(m, str):
             shape = m.lower().split("x")
             if len(shape) != 2 or not all(part.strip().isdigit() for part in shape):
@@ -212,7 +221,7 @@ class SudokuEngine(LineEngine):
             raise TypeError("position needs the block shape (m, n or 'MxN') and the rows")
         if not isinstance(rows, str):
             rows = rows_string(rows)
-        self.command(self.position_line(int(m), int(n), rows.replace("\n", "/").replace(" ", ""), **kwargs))
+        return self.position_line(int(m), int(n), rows.replace("\n", "/").replace(" ", ""), **kwargs)
 
     def position_file(self, path: os.PathLike) -> None:
         """`position file <path>`: a board file in either course-framework format."""
@@ -232,12 +241,14 @@ class SudokuEngine(LineEngine):
         stop_after: Optional[float] = None,
         on_propose: Optional[Callable[[SudokuMove], None]] = None,
         on_info: Optional[Callable[[Dict[str, object]], None]] = None,
+        cancel: Optional[threading.Event] = None,
     ) -> SearchResult:
         """Searches the position for the side to move, to `movetime` ms, `nodes`, `depth`, or
         until `stop` (`infinite`; `stop_after` seconds stops it for you). `on_propose` sees each
         `propose` line as it comes (the course framework keeps the last), `on_info` each parsed
         `info` line. The result's `move` is None for `bestmove none` (no playable cell).
-        Waits at most the limit plus `margin` seconds (EngineTimeout), or `timeout`.
+        Waits at most the limit plus `margin` seconds (EngineTimeout), or `timeout`. Setting
+        `cancel` (from any thread, even before the search starts) stops it: it answers at once.
 
         >>> engine.go(movetime=100).move                                   # doctest: +SKIP
         SudokuMove(row=4, col=4, value=5)
@@ -258,7 +269,7 @@ class SudokuEngine(LineEngine):
                 if on_info is not None:
                     on_info(info)
 
-        result.lines = self._search(line, movetime, infinite, timeout, stop_after, seen)
+        result.lines = self._search(line, movetime, infinite, timeout, stop_after, seen, cancel)
         tokens = result.lines[-1].split()[1:]
         if tokens != ["none"]:
             if len(tokens) != 1:

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import os
 import pathlib
+import signal
 import subprocess
+import threading
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from .base import find_binary
 from .errors import EngineProblem
@@ -31,6 +33,10 @@ DIFFICULTIES = ("easy", "medium", "hard")
 
 class ToolError(EngineProblem):
     """A tool refused its input (`error: ...` on stderr) or did not answer as documented."""
+
+
+class ToolStopped(ToolError):
+    """The run was ended by `SudokuTools.stop` before it answered."""
 
 
 @dataclass(frozen=True)
@@ -132,9 +138,21 @@ def _solver_beside(engine: str) -> str:
         return str(beside)
 
 
+def _kill(proc: subprocess.Popen) -> None:
+    """Ends a tool run and what it started (its process group on POSIX)."""
+    try:
+        if os.name == "posix":
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            proc.kill()
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 class SudokuTools:
     """Runs `sudoku-solver <tool> ...` for the puzzle tools and `sudoku-agent` for the
-    referee's rule (one short process per call)."""
+    referee's rule (one short process per call). Each run ends after `timeout` seconds
+    (ToolError), or at once when `stop` is called from any thread (ToolStopped)."""
 
     def __init__(self, engine: Union[None, str, os.PathLike] = None, timeout: float = 60.0,
                  solver: Union[None, str, os.PathLike] = None):
@@ -146,20 +164,45 @@ class SudokuTools:
         else:
             self.binary = str(find_binary("sudoku-solver"))
         self.timeout = timeout
+        self._lock = threading.Lock()
+        self._running: Set[subprocess.Popen] = set()
+        self._stopped: Set[subprocess.Popen] = set()
+
+    def stop(self) -> None:
+        """Ends every run in progress at once (each raises ToolStopped); later runs go on."""
+        with self._lock:
+            for proc in self._running:
+                _kill(proc)
+            self._stopped |= self._running
 
     # --- plumbing ------------------------------------------------------------------------------
 
     def _run(self, args: Sequence[str], stdin: Optional[str] = None, ok_codes: Iterable[int] = (0,),
              program: Optional[str] = None) -> str:
         program = program or self.binary
+        name = pathlib.Path(program).name
         try:
-            proc = subprocess.run([program, *args], input=stdin, capture_output=True, text=True,
-                                  timeout=self.timeout)
-        except subprocess.TimeoutExpired:
-            name = pathlib.Path(program).name
-            raise ToolError(f"{name} {args[0] if args else ''} took longer than {self.timeout:g} s") from None
+            # A process group of its own (POSIX), so that stop() ends a wrapper's children too.
+            proc = subprocess.Popen([program, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True, start_new_session=os.name == "posix")
         except OSError as err:
             raise ToolError(f"cannot run {program}: {err}") from None
+        with self._lock:
+            self._running.add(proc)
+        try:
+            stdout, stderr = proc.communicate(stdin, timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            _kill(proc)
+            proc.communicate()
+            raise ToolError(f"{name} {args[0] if args else ''} took longer than {self.timeout:g} s") from None
+        finally:
+            with self._lock:
+                self._running.discard(proc)
+                stopped = proc in self._stopped
+                self._stopped.discard(proc)
+        if stopped:
+            raise ToolStopped(f"{name} {args[0] if args else ''} stopped")
+        proc = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
         if proc.returncode not in tuple(ok_codes) or (proc.stderr.strip() and not proc.stdout.strip()):
             message = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else f"exit code {proc.returncode}"
             if message.startswith("error:"):

@@ -16,26 +16,50 @@ Finding the engine, first match wins:
   $SUDOKU_AGENT_BIN        path to the binary
   ./sudoku-agent           next to this file
   $ENGINE_BIN_DIR/sudoku-agent, then <repo>/target/release/sudoku-agent, then PATH
-Options: $SUDOKU_AGENT_OPTIONS as `Name=value,Name=value` (e.g. `Threads=2,Agent=default`).
-$SUDOKU_AGENT_MOVETIME (ms) makes it search for that long and return instead of waiting to be
-killed (for harnesses that do not kill the player).
+Options: $SUDOKU_AGENT_OPTIONS as `Name=value,Name=value` (e.g. `Threads=2,Agent=default`); an
+option the engine refuses is named on stderr and the engine plays on with its default.
+$SUDOKU_AGENT_MOVETIME (a whole number of ms, at least 1) makes it search for that long and
+return instead of waiting to be killed (for harnesses that do not kill the player): it then
+gives the start-up (handshake, options, position) at most SETUP_TIMEOUT (10 s) and the search
+the movetime plus MARGIN (2 s), and returns after that even from an engine that hangs, keeping
+its last legal proposal.
+
+What it proposes: only an engine line `propose i,j=v` or `bestmove i,j=v` with ASCII digits
+(at most 6 each) naming an empty cell of the board and a value from 1 to N; anything else is
+named on stderr and skipped, and the reading goes on, so the last legal proposal counts. A
+position the engine refuses (an `error` before the `readyok` that follows it) is named on
+stderr and no search starts: nothing is proposed. A setting that cannot be read (a movetime
+that is not a whole number of at least 1, an option item without `=`) is named in one line on
+stderr and nothing is proposed. A line of engine output longer than MAX_LINE (1 MiB) ends the
+conversation (the engine is killed; the proposals so far stand).
 """
 from __future__ import annotations
 
 import inspect
 import os
 import pathlib
+import queue
+import re
 import shlex
 import shutil
 import signal
 import subprocess
 import sys
-from typing import List, Optional, Tuple
+import threading
+import time
+from typing import Dict, List, Optional, Tuple
 
 import competitive_sudoku.sudokuai
 from competitive_sudoku.sudoku import Move
 
 HERE = pathlib.Path(__file__).resolve().parent
+# With SUDOKU_AGENT_MOVETIME: the longest wait for the handshake, the options and the position
+# (seconds), and the time past the movetime before the player gives up on `bestmove`.
+SETUP_TIMEOUT = 10.0
+MARGIN = 2.0
+# The longest line of engine output read (bytes): the protocol's own line limit.
+MAX_LINE = 1 << 20
+MOVE_RE = re.compile(r"([0-9]{1,6}),([0-9]{1,6})=([0-9]{1,6})")
 
 
 def engine_command() -> List[str]:
@@ -158,18 +182,44 @@ def position_line(game_state) -> str:
 
 
 def move_on_board(text: str, board) -> Optional[Tuple[int, int, int]]:
-    """(i, j, value) of the engine's move `i,j=value` when it names an empty cell of `board`
-    and a value from 1 to N; None for anything else (an engine's junk never reaches the
+    """(i, j, value) of the engine's move `i,j=value` (ASCII digits, at most 6 each) when it
+    names an empty cell of `board` and a value from 1 to N; None for anything else (an
+    engine's junk, `²` or a number of thousands of digits included, never reaches the
     framework)."""
-    square, sep, value = text.partition("=")
-    parts = square.split(",")
-    if not sep or len(parts) != 2 or not all(p.isdigit() for p in (*parts, value)):
+    m = MOVE_RE.fullmatch(text)
+    if m is None:
         return None
-    i, j, v = int(parts[0]), int(parts[1]), int(value)
+    i, j, v = (int(g) for g in m.groups())
     N = board.N
     if not (0 <= i < N and 0 <= j < N and 1 <= v <= N) or cell_value(board, i, j) != 0:
         return None
     return i, j, v
+
+
+class Setting(ValueError):
+    """An environment setting that cannot be read (named in one line on stderr)."""
+
+
+def movetime_setting() -> Optional[int]:
+    """$SUDOKU_AGENT_MOVETIME as milliseconds (None when unset or empty); Setting otherwise."""
+    text = os.environ.get("SUDOKU_AGENT_MOVETIME", "").strip()
+    if not text:
+        return None
+    if not text.isascii() or not text.isdigit() or len(text) > 9 or int(text) < 1:
+        raise Setting(f"SUDOKU_AGENT_MOVETIME must be a whole number of milliseconds from 1, not {text!r}")
+    return int(text)
+
+
+def option_settings() -> Dict[str, str]:
+    """$SUDOKU_AGENT_OPTIONS (`Name=value,Name=value`) as a dict; Setting for an item without
+    `=` or without a name."""
+    options = {}
+    for item in filter(None, (i.strip() for i in os.environ.get("SUDOKU_AGENT_OPTIONS", "").split(","))):
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise Setting(f"SUDOKU_AGENT_OPTIONS items are Name=value, not {item!r}")
+        options[name.strip()] = value.strip()
+    return options
 
 
 def _die_with_parent() -> None:
@@ -186,64 +236,110 @@ def _die_with_parent() -> None:
             pass
 
 
+class EngineLines:
+    """The engine's output lines, read on a thread so every wait can have a deadline."""
+
+    def __init__(self, proc: subprocess.Popen):
+        self.proc = proc
+        self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        while True:
+            raw = self.proc.stdout.readline(MAX_LINE + 2)
+            if not raw:
+                break
+            if len(raw.rstrip(b"\r\n")) > MAX_LINE:
+                print(f"sudoku-agent: a line over {MAX_LINE} bytes: engine stopped", file=sys.stderr)
+                break
+            self.lines.put(raw.decode("utf-8", "replace").strip())
+        self.lines.put(None)
+
+    def send(self, line: str) -> None:
+        self.proc.stdin.write((line + "\n").encode())
+        self.proc.stdin.flush()
+
+    def read(self, deadline: Optional[float]) -> Optional[str]:
+        """The next line; None at the end of the output or when the deadline has passed."""
+        try:
+            line = self.lines.get(timeout=None if deadline is None else max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            return None
+        if line is None:
+            self.lines.put(None)
+        return line
+
+    def until_ready(self, deadline: Optional[float]) -> Optional[List[str]]:
+        """Sends `isready`; the `error` lines before `readyok` (None when it never came)."""
+        self.send("isready")
+        errors = []
+        while True:
+            line = self.read(deadline)
+            if line is None:
+                return None
+            if line == "readyok":
+                return errors
+            if line.split()[:1] == ["error"]:
+                errors.append(line)
+
+
 class SudokuAI(competitive_sudoku.sudokuai.SudokuAI):
-    """Proposes the engine's moves as the engine finds them."""
+    """Proposes the engine's moves as the engine finds them (the module's docstring)."""
 
     def __init__(self):
         super().__init__()
 
     def compute_best_move(self, game_state) -> None:
+        try:
+            movetime, options = movetime_setting(), option_settings()
+        except Setting as err:
+            print(f"sudoku-agent: {err}", file=sys.stderr)
+            return
         proc = subprocess.Popen(
             engine_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            text=True, bufsize=1, preexec_fn=_die_with_parent if os.name == "posix" else None,
+            preexec_fn=_die_with_parent if os.name == "posix" else None,
         )
         try:
-            self._talk(proc, game_state)
+            self._talk(EngineLines(proc), game_state, movetime, options)
+        except (BrokenPipeError, OSError):
+            pass  # the engine ended: the proposals so far stand
         finally:
             if proc.poll() is None:
                 proc.kill()
             proc.wait()
 
-    def _talk(self, proc: subprocess.Popen, game_state) -> None:
-        def send(line: str) -> None:
-            proc.stdin.write(line + "\n")
-            proc.stdin.flush()
-
-        def read() -> Optional[str]:
-            line = proc.stdout.readline()
-            return line.strip() if line else None
-
-        send("hello")
-        while True:
-            line = read()
+    def _talk(self, engine: EngineLines, game_state, movetime: Optional[int], options: Dict[str, str]) -> None:
+        setup_deadline = None if movetime is None else time.monotonic() + SETUP_TIMEOUT
+        engine.send("hello")
+        while (line := engine.read(setup_deadline)) != "hello ok":
             if line is None:
-                raise RuntimeError("sudoku-agent ended during the handshake")
-            if line == "hello ok":
-                break
-        for item in filter(None, os.environ.get("SUDOKU_AGENT_OPTIONS", "").split(",")):
-            name, _, value = item.partition("=")
-            send(f"setoption name {name.strip()} value {value.strip()}")
-        send(position_line(game_state))
-        movetime = os.environ.get("SUDOKU_AGENT_MOVETIME")
-        send(f"go movetime {int(movetime)}" if movetime else "go infinite")
-        while True:
-            line = read()
-            if line is None:
+                print("sudoku-agent: no handshake (`hello ok`) from the engine", file=sys.stderr)
                 return
+        for name, value in options.items():
+            engine.send(f"setoption name {name} value {value}")
+        for error in engine.until_ready(setup_deadline) or []:
+            print(f"sudoku-agent: an option was refused: {error}", file=sys.stderr)
+        engine.send(position_line(game_state))
+        errors = engine.until_ready(setup_deadline)
+        if errors is None or errors:
+            print(f"sudoku-agent: the engine refused the position: {(errors or ['no answer'])[0]}", file=sys.stderr)
+            return
+        engine.send(f"go movetime {movetime}" if movetime else "go infinite")
+        self._propose(engine, game_state, None if movetime is None else time.monotonic() + movetime / 1000 + MARGIN)
+
+    def _propose(self, engine: EngineLines, game_state, deadline: Optional[float]) -> None:
+        """Proposes each legal move the search names, up to its `bestmove` (or the deadline)."""
+        while (line := engine.read(deadline)) is not None:
             tokens = line.split()
-            if not tokens:
-                continue
-            if tokens[0] == "error":
-                # A position the engine refuses: say why on stderr; the framework will see no move.
+            if tokens[:1] == ["error"]:
                 print(f"sudoku-agent: {line}", file=sys.stderr)
-                if not movetime:
-                    return
-            elif tokens[0] in ("propose", "bestmove") and len(tokens) >= 2 and tokens[1] != "none":
+                return
+            if tokens[:1] in (["propose"], ["bestmove"]) and len(tokens) >= 2 and tokens[1] != "none":
                 move = move_on_board(tokens[1], game_state.board)
                 if move is None:
                     # Junk from the engine: keep the last legal proposal and go on reading.
-                    print(f"sudoku-agent: ignored {line!r}: not a move on this board", file=sys.stderr)
+                    print(f"sudoku-agent: ignored {line[:80]!r}: not a move on this board", file=sys.stderr)
                 else:
                     self.propose_move(make_move(*move))
-            if tokens[0] == "bestmove":
+            if tokens[:1] == ["bestmove"]:
                 return

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import threading
 import time
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 import pytest
 
@@ -191,45 +191,72 @@ def tk_root(display):
         pass
 
 
+class EngineCallOnTkThread(RuntimeError):
+    """A window called the engine on its Tk thread (under `forbid_tk_thread`): the window would
+    freeze until the answer came."""
+
+
+class _TkGuard:
+    """What `forbid_tk_thread` watches: the Tk thread of the first window started (None: no
+    guard), and the commands sent from it."""
+
+    thread: Optional[threading.Thread] = None
+    active = False
+    calls: List[str] = []
+
+
 @pytest.fixture
 def forbid_tk_thread():
-    """Once a window has started, every engine command but `stop` sent from its (the Tk)
-    thread raises EngineCallOnTkThread: the windows must ask their engines on a worker thread.
-    The test's own calls from then on go inside `with direct():`. Fails the test if a window
-    broke the rule."""
-    from engines.errors import EngineCallOnTkThread
+    """Once a window has started (its EngineCalls made), every engine command but `stop` (Stop)
+    and `quit` (the window closing) sent from its (the Tk) thread raises EngineCallOnTkThread:
+    the windows must ask their engines on a worker thread. The test's own calls from then on go
+    inside `with direct():`. Fails the test if a window broke the rule. The driver and the
+    windows know nothing of this: their methods are wrapped here for the test."""
     from engines.tools import SudokuTools
+    from engines.windows.engine_calls import EngineCalls
 
-    LineEngine.tk_thread_calls.clear()
-    LineEngine.guard_windows = True
-    run = SudokuTools._run
+    _TkGuard.calls, _TkGuard.thread, _TkGuard.active = [], None, True
+    run, write, calls_init = SudokuTools._run, LineEngine._write, EngineCalls.__init__
+
+    def on_tk_thread(what: str) -> None:
+        if _TkGuard.thread is threading.current_thread():
+            _TkGuard.calls.append(what)
+            raise EngineCallOnTkThread(f"{what!r} sent on the Tk thread")
+
+    def guarded_write(engine, lines):
+        for line in lines:
+            if line not in ("stop", "quit"):
+                on_tk_thread(line)
+        return write(engine, lines)
 
     def guarded_run(tools, args, *rest, **kwargs):
         # The sudoku tools are one-shot runs of the engine binary: the same rule holds.
-        if LineEngine.forbidden_thread is threading.current_thread():
-            LineEngine.tk_thread_calls.append("sudoku-agent " + " ".join(args))
-            raise EngineCallOnTkThread(f"sudoku-agent {' '.join(args)} run on the Tk thread")
+        on_tk_thread("sudoku-agent " + " ".join(args))
         return run(tools, args, *rest, **kwargs)
 
-    SudokuTools._run = guarded_run
+    def recording_init(calls, root, *args, **kwargs):
+        if _TkGuard.active and _TkGuard.thread is None:
+            _TkGuard.thread = threading.current_thread()
+        calls_init(calls, root, *args, **kwargs)
+
+    SudokuTools._run, LineEngine._write, EngineCalls.__init__ = guarded_run, guarded_write, recording_init
     try:
         yield
     finally:
-        SudokuTools._run = run
-        LineEngine.guard_windows = False
-        LineEngine.forbidden_thread = None
-    assert not LineEngine.tk_thread_calls, f"engine calls on the Tk thread: {LineEngine.tk_thread_calls}"
+        SudokuTools._run, LineEngine._write, EngineCalls.__init__ = run, write, calls_init
+        _TkGuard.thread, _TkGuard.active = None, False
+    assert not _TkGuard.calls, f"engine calls on the Tk thread: {_TkGuard.calls}"
 
 
 @contextlib.contextmanager
 def direct():
     """A test's own engine calls from the Tk thread (not the window's), under forbid_tk_thread."""
-    saved = LineEngine.forbidden_thread
-    LineEngine.forbidden_thread = None
+    saved = _TkGuard.thread
+    _TkGuard.thread = None
     try:
         yield
     finally:
-        LineEngine.forbidden_thread = saved if LineEngine.guard_windows else None
+        _TkGuard.thread = saved if _TkGuard.active else None
 
 
 def settle(app, seconds: float = 60.0) -> bool:
@@ -239,6 +266,14 @@ def settle(app, seconds: float = 60.0) -> bool:
     ok = wait_for(app.root, lambda: app.calls.idle, seconds)
     pump(app.root)
     return ok
+
+
+def inside_screen(root) -> bool:
+    """True when the whole window lies on its screen."""
+    root.update_idletasks()
+    x, y = root.winfo_x(), root.winfo_y()
+    return (x >= 0 and y >= 0 and x + root.winfo_width() <= root.winfo_screenwidth()
+            and y + root.winfo_height() <= root.winfo_screenheight())
 
 
 def pump(root, seconds: float = 0.0) -> None:

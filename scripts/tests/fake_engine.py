@@ -119,7 +119,8 @@ def blockudoku(args):
                     elif t[i] == "pieces":
                         i += 1
                         while i < len(t) and t[i] not in ("score", "streak"):
-                            shape(t[i])
+                            if t[i] != "-":  # a slot already played, as in `play` replies
+                                shape(t[i])
                             np_.append(t[i])
                             i += 1
                     elif t[i] == "score":
@@ -128,7 +129,7 @@ def blockudoku(args):
                         nt = int(t[i + 1]); i += 2
                     else:
                         raise ValueError(t[i])
-                assert 1 <= len(np_) <= 3
+                assert 1 <= len(np_) <= 3 and any(p != "-" for p in np_)
                 board, pieces, score, streak = nb, np_, ns, nt
             except (ValueError, AssertionError, IndexError, KeyError) as e:
                 out.write(f"error bad position {e}\n")
@@ -170,6 +171,8 @@ def blockudoku(args):
                 continue
             b, moves, ok = board, [], True
             for slot, p in enumerate(pieces, 1):
+                if p == "-":
+                    continue
                 cells = shape(p)
                 spot = next(((r, c) for r in range(9) for c in range(9) if fits(b, cells, r, c)), None)
                 if spot is None:
@@ -191,6 +194,8 @@ def blockudoku(args):
                     slot, rest = tok.split("@")
                     r, c = rest[1:].split("c")
                     slot, r, c = int(slot), int(r) - 1, int(c) - 1
+                    if not 1 <= slot <= len(pieces) or pieces[slot - 1] == "-":
+                        raise ValueError(slot)
                     cells = shape(pieces[slot - 1])
                 except (ValueError, IndexError):
                     err = f"bad placement {tok}"
@@ -207,9 +212,11 @@ def blockudoku(args):
                 out.write(f"error {err or 'nothing to play'}\n")
             else:
                 board, score, streak = b, s, st
-                pieces = [p for i, p in enumerate(pieces, 1) if i not in used]
+                # A played slot stays as `-`, so slot numbers stay those of the position.
+                pieces = ["-" if i in used else p for i, p in enumerate(pieces, 1)]
+                shown = " ".join(pieces) if any(p != "-" for p in pieces) else "none"
                 rows = "/".join(board[i:i + 9] for i in range(0, 81, 9))
-                out.write(f"position board {rows} pieces {' '.join(pieces) or 'none'} score {score} streak {streak} cleared {cleared}\n")
+                out.write(f"position board {rows} pieces {shown} score {score} streak {streak} cleared {cleared}\n")
         elif cmd == "fits":
             words = ["-" if p == "-" else "1" if any(fits(board, shape(p), r, c) for r in range(9) for c in range(9)) else "0"
                      for p in pieces]
@@ -225,10 +232,13 @@ def blockudoku(args):
 
 def sudoku(args):
     """`--junk LINE`: also print LINE after the first proposal and after the last one (an
-    engine that misbehaves)."""
+    engine that misbehaves); `--error-on-position`: refuse every position (the empty 9x9
+    board the engine starts on stays); `--hang-on-go`: after the proposals, answer nothing
+    more and read no more."""
     out = sys.stdout
     junk = args[args.index("--junk") + 1] if "--junk" in args else None
-    empty = []
+    # Like the real agent, it starts on the empty 9x9 board.
+    empty = [(r, c) for r in range(9) for c in range(9)]
     for line in sys.stdin:
         t = line.split()
         if not t:
@@ -239,6 +249,8 @@ def sudoku(args):
                       "option name Agent type combo default default var default var greedy\nhello ok\n")
         elif t[0] == "isready":
             out.write("readyok\n")
+        elif t[0] == "position" and "--error-on-position" in args:
+            out.write("error position refused by the fake\n")
         elif t[0] == "position":
             rows = t[2].split("/")
             empty = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row.replace("+", "").replace("-", "")) if ch == "."]
@@ -251,6 +263,9 @@ def sudoku(args):
             if junk:
                 out.write(junk + "\n")
                 out.flush()
+            if "--hang-on-go" in args:
+                import time
+                time.sleep(60)
             if "infinite" in t:
                 # Like the real agent under `go infinite`: wait for stop (or the end of input).
                 for line2 in sys.stdin:

@@ -1,5 +1,6 @@
 """batch_eval.py work units on one machine: fixed-exposure chains, game pairs, SPRT; no Ray imported."""
 import json
+import os
 import subprocess
 import sys
 
@@ -75,8 +76,10 @@ def test_without_ray_option_ray_is_not_imported(tmp_path):
     code = ("import runpy, sys; batch_eval = runpy.run_path(sys.argv[1]); "
             "rc = batch_eval['main'](['blockudoku', '--chains', '1', '--exposure', '50', '--engine', sys.argv[2], "
             "'--out', sys.argv[3]]); print('ray' in sys.modules, rc)")
+    # This checkout's package, whatever else is installed (`python3 -c` puts no scripts/ on the path).
+    env = dict(os.environ, PYTHONPATH=str(SCRIPTS))
     proc = subprocess.run([sys.executable, "-c", code, str(BATCH), str(FAKE), str(tmp_path / "x.jsonl")],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, env=env)
     assert proc.stdout.strip().splitlines()[-1] == "False 0", proc.stderr
 
 
@@ -93,12 +96,22 @@ def test_one_run_at_a_time_per_results_file(tmp_path):
     import fcntl
 
     out = tmp_path / "busy.jsonl"
-    with open(str(out) + ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a run still going would
+    with open(out, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a run still going would
         proc = run_batch("blockudoku", "--chains", "1", "--exposure", "50", "--engine", str(FAKE), "--out", str(out))
-    assert proc.returncode == 2 and "another batch_eval run is writing" in proc.stderr and not out.exists()
+    assert proc.returncode == 2 and "another batch_eval run is writing" in proc.stderr and out.read_text() == ""
     proc = run_batch("blockudoku", "--chains", "1", "--exposure", "50", "--engine", str(FAKE), "--out", str(out))
     assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["busy.jsonl"]  # no lock file left behind
+
+
+def test_a_missing_file_is_refused_before_any_job_runs(tmp_path):
+    out = tmp_path / "x.jsonl"
+    for args in (["sudoku", "--boards", "3x3," + str(tmp_path / "no-board.txt")],
+                 ["blockudoku", "--pieces", str(tmp_path / "no-pieces.txt")]):
+        proc = run_batch(*args, "--seeds", "1-3", "--engine", str(FAKE), "--out", str(out))
+        assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+        assert "No such file" in proc.stderr and "again" not in proc.stderr and not out.exists()
 
 
 def test_probe_chains_pool_the_engines_own_chain_records(tmp_path):
@@ -153,3 +166,24 @@ def test_bad_probe_options_are_one_line(tmp_path):
                        (["--chains", "1", "--probes", "exact", "--split", "1"], "--split must be at least 2")):
         proc = run_batch("blockudoku", *args, "--out", out)
         assert proc.returncode == 2 and says in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, args
+
+
+def test_hazard_panels_share_one_scale():
+    """Two agents with hazards ten times apart: their panels have one y scale, from 0 to above
+    the higher band, so they compare; each title ends with the final estimate."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from engines.batch.plot import over_units_figure
+
+    rows = [{"game": "blockudoku", "agent": "low", "scoring": "", "series": [(1, 1000)] * 10},
+            {"game": "blockudoku", "agent": "high", "scoring": "", "series": [(10, 1000)] * 10}]
+    fig = over_units_figure(plt, "blockudoku", rows)
+    try:
+        low, high = fig.axes[0], fig.axes[1]
+        assert low.get_ylim() == high.get_ylim() and low.get_ylim()[0] == 0 and low.get_ylim()[1] > 10
+        assert low.get_title().startswith("low: 1.0 (") and "after 10 units" in high.get_title()
+    finally:
+        plt.close(fig)

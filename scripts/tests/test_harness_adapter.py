@@ -45,7 +45,8 @@ def test_adapter_with_scripted_engine(version):
 
 
 @pytest.mark.parametrize("junk", ["propose 0;0=1", "propose 0,0", "propose 9,9=1", "propose 0,1=7",
-                                  "propose 0,0=3", "propose x,1=1", "propose 0,-1=1"])
+                                  "propose 0,0=3", "propose x,1=1", "propose 0,-1=1",
+                                  "propose 0,1=\u00b2", "propose \u00b9,1=1", "propose 0,1=" + "1" * 5000])
 def test_adapter_keeps_its_last_legal_move_when_the_engine_prints_junk(junk):
     """The fake engine prints `junk` after its first and after its last proposal: the player
     neither raises nor passes the junk on; the last legal proposal (0,3=1) counts."""
@@ -88,3 +89,50 @@ print(p.best_move)
     assert proc.returncode == 0, proc.stderr
     i, j, value = json.loads(proc.stdout.strip())
     assert 1 <= value <= 4 and 0 <= i < 4 and 0 <= j < 4
+
+
+def run_compute_best_move(seconds, **env):
+    """compute_best_move on the v2024 stand-in's midgame2x2 position in a process of its own:
+    (the process, the move it kept or None). Fails when it has not returned within `seconds`."""
+    code = """
+import json, sys
+sys.argv = ["run_player.py", "v2024", "midgame2x2", "0"]
+import run_player
+from framework_player.sudokuai import SudokuAI
+p = SudokuAI()
+p.compute_best_move(run_player.scenario())
+print(json.dumps(None if p.best_move[2] == 0 else list(p.best_move)))
+"""
+    full_env = dict(os.environ, PYTHONPATH=os.pathsep.join([framework_path("v2024"), str(STUB)]), **env)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=seconds, env=full_env)
+    lines = proc.stdout.strip().splitlines()
+    return proc, json.loads(lines[-1]) if lines else None
+
+
+def test_adapter_with_movetime_proposes_nothing_for_a_refused_position():
+    """The engine refuses the position: no `go` is sent, so nothing found on the engine's
+    own empty 9x9 board is proposed; one line on stderr says why."""
+    proc, move = run_compute_best_move(20, SUDOKU_AGENT_MOVETIME="50",
+                                       SUDOKU_AGENT_CMD=f"{sys.executable} {FAKE} sudoku --error-on-position")
+    assert proc.returncode == 0, proc.stderr
+    assert move is None
+    assert "refused by the fake" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_adapter_with_movetime_returns_from_a_hung_engine_with_its_last_proposal():
+    """The engine proposes three moves and then hangs: compute_best_move returns once the
+    movetime plus the margin has passed, keeping the last legal proposal."""
+    proc, move = run_compute_best_move(20, SUDOKU_AGENT_MOVETIME="100",
+                                       SUDOKU_AGENT_CMD=f"{sys.executable} {FAKE} sudoku --hang-on-go")
+    assert proc.returncode == 0, proc.stderr
+    assert move == [0, 3, 1]
+
+
+@pytest.mark.parametrize("setting", ["SUDOKU_AGENT_MOVETIME=abc", "SUDOKU_AGENT_MOVETIME=-5",
+                                     "SUDOKU_AGENT_OPTIONS=Threads"])
+def test_adapter_refuses_a_bad_setting_in_one_line(setting):
+    name, _, value = setting.partition("=")
+    proc, move = run_compute_best_move(20, **{name: value, "SUDOKU_AGENT_CMD": f"{sys.executable} {FAKE} sudoku"})
+    assert proc.returncode == 0, proc.stderr
+    assert move is None
+    assert len(proc.stderr.strip().splitlines()) == 1 and name in proc.stderr, proc.stderr

@@ -140,7 +140,7 @@ def test_error_line_becomes_engine_error():
         engine.position(pieces=[1, 2])
         with pytest.raises(EngineError):
             engine.play(["1@r1c1", "1@r5c5"])  # a slot used twice: refused, nothing changed
-        assert engine.play(["1@r1c1"]).pieces == ["2"]
+        assert engine.play(["1@r1c1"]).pieces == [None, "2"]
 
 
 def test_dead_engine_reports_exit_code_and_stderr():
@@ -309,3 +309,133 @@ def test_real_blockudoku():
         assert engine.go(movetime=20).lost
         with pytest.raises(EngineError):
             engine.play(["1@r1c1"])
+
+
+# --- bounded waits and memory: an engine that stops reading, floods, or is stopped -----------
+
+# An engine that answers the handshake and `isready`, then, on `flood`, prints one line of
+# `size` bytes (endless when 0) and on `deaf` stops reading its input for good.
+MISBEHAVING = r"""
+import sys, time
+out = sys.stdout.buffer
+for line in sys.stdin.buffer:
+    cmd = line.split()
+    if cmd[:1] == [b"hello"]:
+        out.write(b"id name misbehaving\nprotocol blockudoku 1\nhello ok\n")
+    elif cmd[:1] == [b"isready"]:
+        out.write(b"readyok\n")
+    elif cmd[:1] == [b"flood"]:
+        size = int(cmd[1])
+        chunk = b"x" * 65536
+        sent = 0
+        while size == 0 or sent < size:
+            out.write(chunk); sent += len(chunk)
+        out.write(b"\nreadyok\n")
+    elif cmd[:1] == [b"deaf"]:
+        time.sleep(60)
+    out.flush()
+"""
+
+
+def misbehaving(**kw):
+    return BlockudokuEngine([sys.executable, "-c", MISBEHAVING], **kw)
+
+
+def run_bounded(call, seconds):
+    """Runs `call` on a thread; (its exception or result, whether it ended within `seconds`)."""
+    import threading
+    box = {}
+
+    def target():
+        try:
+            box["result"] = call()
+        except BaseException as err:  # noqa: BLE001 - handed to the test
+            box["result"] = err
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    return box.get("result"), not thread.is_alive()
+
+
+def test_a_write_to_an_engine_that_stopped_reading_times_out():
+    """A command larger than the pipe (64 KB) to an engine that reads no more: the write gives
+    up after write_timeout, the engine is killed, and the caller gets EngineTimeout."""
+    engine = misbehaving(write_timeout=0.5)
+    engine.send("deaf")
+    result, ended = run_bounded(lambda: engine.command("position " + "x" * 300_000), 8)
+    try:
+        assert ended, "the write blocked"
+        assert isinstance(result, EngineTimeout), result
+        assert not engine.alive
+    finally:
+        engine.kill()
+
+
+@pytest.mark.parametrize("size", [3 << 20, 0])
+def test_an_engine_line_over_the_cap_is_refused_not_buffered(size):
+    """A line of 3 MiB, or one that never ends: the driver holds at most max_line_bytes of it,
+    kills the engine and the waiting call raises ProtocolViolation; later calls EngineDied."""
+    engine = misbehaving()
+    result, ended = run_bounded(lambda: engine.request("flood " + str(size), lambda l: l == "readyok"), 8)
+    try:
+        assert ended, "the flood was read without end"
+        assert isinstance(result, ProtocolViolation), result
+        assert "longer than" in str(result)
+        with pytest.raises(EngineDied):
+            engine.isready()
+    finally:
+        engine.kill()
+
+
+def test_go_to_a_stopped_engine_fails_after_movetime_and_margin():
+    """A SIGSTOPped engine: `go movetime 100` gives up after 0.1 s plus the margin (plus the
+    stop grace), not after the 10 s start-up timeout."""
+    import os
+    import signal
+    engine = BlockudokuEngine(fake_command("blockudoku"), margin=0.5)
+    engine.stop_grace = 0.3
+    engine.position(pieces=[1])
+    os.kill(engine.proc.pid, signal.SIGSTOP)
+    start = time.monotonic()
+    try:
+        with pytest.raises(EngineTimeout):
+            engine.go(movetime=100)
+        assert time.monotonic() - start < 5
+    finally:
+        engine.kill()
+
+
+def test_a_position_that_cannot_be_written_is_an_engine_error():
+    """What cannot even be a `position` line is refused as EngineError (the documented error),
+    nothing sent; the engine stays in step."""
+    with BlockudokuEngine(fake_command("blockudoku")) as engine:
+        for board, pieces in (("#.#", [1]), ("." * 81, [1, 2, 3, 4]), ("x" * 81, [1])):
+            with pytest.raises(EngineError) as info:
+                engine.position(board, pieces)
+            assert info.value.command == "position"
+        engine.position(pieces=[1])
+    with SudokuEngine(fake_command("sudoku")) as engine:
+        for args, kwargs in ((("4x", "...."), {}), ((2, 2, "1.../..../..../...."), {"mode": "diagonal"}),
+                             ((2, 2, "1.../..../..../...."), {"turn": 3})):
+            with pytest.raises(EngineError):
+                engine.position(*args, **kwargs)
+        engine.isready()
+
+
+def test_position_the_engine_holds_is_not_sent_again():
+    """After `play`, the position it answered is the engine's: `position` of it sends nothing;
+    any other position, or a command that may change it, is sent."""
+    with BlockudokuEngine(fake_command("blockudoku")) as engine:
+        engine.position(pieces=[1, 2, 3])
+        state = engine.play(["1@r1c1"])
+        engine.transcript.clear()
+        engine.position(state.board, state.pieces, state.score, state.streak)
+        assert not [l for l in engine.transcript if l.startswith("> position")]
+        engine.newgame()
+        engine.position(state.board, state.pieces, state.score, state.streak)
+        assert len([l for l in engine.transcript if l.startswith("> position")]) == 1
+        engine.position(state.board, state.pieces, state.score, state.streak)
+        assert len([l for l in engine.transcript if l.startswith("> position")]) == 1
+        engine.command("position empty pieces 5")  # set by hand: no longer known
+        engine.position(state.board, state.pieces, state.score, state.streak)
+        assert len([l for l in engine.transcript if l.startswith("> position")]) == 3

@@ -152,6 +152,8 @@ def test_hint_labels_stop_and_scaling(tk_root, artifacts):
         settle(app)
         assert not app.hint and not c.find_withtag("hint")
         # The board scales with the window.
+        tk_root.geometry("900x640")
+        pump(tk_root, 0.3)
         small = app.layout.cell
         tk_root.geometry("1400x1000")
         assert wait_for(tk_root, lambda: app.layout.cell > small, 5)

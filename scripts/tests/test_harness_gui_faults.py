@@ -71,7 +71,7 @@ def test_sudoku_engine_killed_mid_game(tk_root, artifacts):  # noqa: F811
     app = sudoku_app(tk_root, engine, board="2x3", mode="rows", players=("default", "greedy"), movetime=300)
     try:
         # Kill the engine while player 1 is thinking, a few moves into the game.
-        assert wait_for(tk_root, lambda: len(app.moves) >= 3 and app.thinking, 20)
+        assert wait_for(tk_root, lambda: len(app.game.moves) >= 3 and app.thinking, 20)
         kill(engine)
         assert wait_for(tk_root, lambda: app.engine_reports > 0, 10)
         kept = app.state

@@ -4,6 +4,7 @@ import pytest
 from engine_testing import bin_dir, direct, pump, screenshot, settle, wait_for
 
 from engines.tools import SHAPES, Grid
+from engines.windows.puzzle import PuzzleApp
 
 pytestmark = pytest.mark.usefixtures("forbid_tk_thread")
 
@@ -26,7 +27,7 @@ def click(app, r, c):
     x, y = app.cell_centre(r, c)
     app.canvas.event_generate("<ButtonPress-1>", x=x, y=y)
     pump(app.root)
-    assert app.selected == (r, c)
+    assert app.puzzle.selected == (r, c)
 
 
 def key(app, keysym, ctrl=False):
@@ -44,43 +45,43 @@ def shown(app, r, c, tag):
 
 def test_puzzle_play(tk_root, tools, artifacts, tmp_path):  # noqa: F811
     app = puzzle_app(tk_root, tools, puzzle=Grid.parse(PUZZLE))
-    assert app.solution.status == "unique" and "one solution" in app.status_var.get()
+    assert app.puzzle.solution.status == "unique" and "one solution" in app.status_var.get()
     assert len(app.values_frame.items) == 10  # 1-9 and Erase
     assert shown(app, 0, 2, "given") == ["3"]
 
     # A refused entry: 3 is in row 0 already; the engine's referee says why.
     click(app, 0, 0)
     key(app, "3")
-    assert app.entries == {} and app.refused == 1
+    assert app.puzzle.entries == {} and app.refused == 1
     assert "refused" in app.status_var.get() and "already in the row" in app.status_var.get()
     key(app, "7")  # in the block
-    assert app.entries == {} and "already in the block" in app.status_var.get()
+    assert app.puzzle.entries == {} and "already in the block" in app.status_var.get()
     screenshot(tk_root, artifacts / "sudoku-puzzle-refused.png")
 
     # An accepted entry (by key), then removed by the player.
     key(app, "6")
-    assert app.entries == {(0, 0): 6} and shown(app, 0, 0, "entry") == ["6"]
+    assert app.puzzle.entries == {(0, 0): 6} and shown(app, 0, 0, "entry") == ["6"]
     key(app, "BackSpace")
-    assert app.entries == {} and "removed" in app.status_var.get() and shown(app, 0, 0, "entry") == []
+    assert app.puzzle.entries == {} and "removed" in app.status_var.get() and shown(app, 0, 0, "entry") == []
 
     # A given cannot be removed or overwritten.
     click(app, 0, 2)
     key(app, "Delete")
-    assert "given" in app.status_var.get() and app.grid().get(0, 2) == 3
+    assert "given" in app.status_var.get() and app.puzzle.grid().get(0, 2) == 3
     key(app, "5")
-    assert "given" in app.status_var.get() and app.grid().get(0, 2) == 3
+    assert "given" in app.status_var.get() and app.puzzle.grid().get(0, 2) == 3
 
     # Pencil marks: Ctrl+value toggles one; the checkbox makes values marks too.
     click(app, 0, 1)
     key(app, "5", ctrl=True)
     key(app, "1", ctrl=True)
-    assert app.marks[(0, 1)] == {1, 5} and shown(app, 0, 1, "mark") == ["1", "5"]
+    assert app.puzzle.marks[(0, 1)] == {1, 5} and shown(app, 0, 1, "mark") == ["1", "5"]
     key(app, "5", ctrl=True)
-    assert app.marks[(0, 1)] == {1}
+    assert app.puzzle.marks[(0, 1)] == {1}
     app.pencil_var.set(True)
     app.values_frame.items[7].invoke()  # 8
     settle(app)
-    assert app.marks[(0, 1)] == {1, 8} and (0, 1) not in app.entries
+    assert app.puzzle.marks[(0, 1)] == {1, 8} and (0, 1) not in app.puzzle.entries
     app.pencil_var.set(False)
 
     # Show all candidates: the referee's values for every empty cell, drawn in grey.
@@ -92,12 +93,12 @@ def test_puzzle_play(tk_root, tools, artifacts, tmp_path):  # noqa: F811
     # Check: an entry breaking no rule but contradicting the solution is marked.
     click(app, 0, 1)
     key(app, "5")  # the solution has 1 here
-    assert app.entries == {(0, 1): 5}
+    assert app.puzzle.entries == {(0, 1): 5}
     click(app, 1, 0)
     key(app, "8")  # correct
     app.check_button.invoke()
     settle(app)
-    assert app.wrong == {(0, 1)} and shown(app, 0, 1, "wrong") == ["5"]
+    assert app.puzzle.wrong == {(0, 1)} and shown(app, 0, 1, "wrong") == ["5"]
     assert "1 of your 2 entries" in app.status_var.get()
     assert wait_for(tk_root, lambda: shown(app, 0, 7, "candidate"), 20)  # the candidates of the new grid
     screenshot(tk_root, artifacts / "sudoku-puzzle-check.png")
@@ -106,26 +107,26 @@ def test_puzzle_play(tk_root, tools, artifacts, tmp_path):  # noqa: F811
     click(app, 0, 0)
     app.hint_button.invoke()
     settle(app)
-    assert app.entries[(0, 0)] == 6 and (0, 0) in app.hinted and shown(app, 0, 0, "hint") == ["6"]
+    assert app.puzzle.entries[(0, 0)] == 6 and (0, 0) in app.puzzle.hinted and shown(app, 0, 0, "hint") == ["6"]
 
     # Save and open again: the givens as a line the tools read, the entries restored.
     saved = tmp_path / "saved.txt"
     assert app.save_path(str(saved))
     assert PUZZLE in saved.read_text().splitlines()
-    entries = dict(app.entries)
+    entries = dict(app.puzzle.entries)
     app.reset_button.invoke()
     settle(app)
-    assert app.entries == {} and app.grid() == Grid.parse(PUZZLE)
+    assert app.puzzle.entries == {} and app.puzzle.grid() == Grid.parse(PUZZLE)
     assert app.open_path(str(saved))
     settle(app)
-    assert app.entries == entries and app.givens == Grid.parse(PUZZLE)
+    assert app.puzzle.entries == entries and app.puzzle.givens == Grid.parse(PUZZLE)
 
     # Solve, animated cell by cell: the wrong entry is replaced, then the solved banner.
     app.solve_button.invoke()
     pump(tk_root)
     assert app.animating
-    assert wait_for(tk_root, lambda: not app.animating and app.solved_after is not None, 30)
-    assert app.grid() == SOLUTION
+    assert wait_for(tk_root, lambda: not app.animating and app.puzzle.solved_after is not None, 30)
+    assert app.puzzle.grid() == SOLUTION
     assert app.banner.winfo_ismapped() and app.banner_var.get().startswith("SOLVED by the engine in ")
     shot = screenshot(tk_root, artifacts / "sudoku-puzzle-solved.png")
     assert shot.stat().st_size > 2000
@@ -142,12 +143,12 @@ def test_player_solves_4x4_and_puzzle_messages(tk_root, tools, artifacts, tmp_pa
         assert not app.banner.winfo_ismapped()
         click(app, r, c)
         key(app, str(solution.get(r, c)))
-    assert app.grid() == solution and app.solved_after is not None
+    assert app.puzzle.grid() == solution and app.puzzle.solved_after is not None
     assert app.banner.winfo_ismapped() and app.banner_var.get().startswith("SOLVED in ")
     screenshot(tk_root, artifacts / "sudoku-puzzle-4x4-solved.png")
     # Solved: nothing more to enter or remove.
     key(app, "BackSpace")
-    assert app.grid() == solution
+    assert app.puzzle.grid() == solution
 
     # Puzzles with no solution or several say so.
     none_file = tmp_path / "none.txt"
@@ -165,36 +166,36 @@ def test_player_solves_4x4_and_puzzle_messages(tk_root, tools, artifacts, tmp_pa
     app.animate_var.set(False)
     assert app.solve()
     settle(app)
-    assert app.solved_after is not None and app.grid().get(0, 0) == 1
+    assert app.puzzle.solved_after is not None and app.puzzle.grid().get(0, 0) == 1
     # A file breaking a rule is refused by the engine; the puzzle on screen stays.
     bad = tmp_path / "bad.txt"
     bad.write_text("2x2 11../..../..../....\n")
     app.open_path(str(bad))
     settle(app)
-    assert "appears twice" in app.status_var.get() and app.givens == Grid.parse("2x2 1.../..../..../....")
+    assert "appears twice" in app.status_var.get() and app.puzzle.givens == Grid.parse("2x2 1.../..../..../....")
     # An 81-character line opens as 9x9.
     line = tmp_path / "line.txt"
     line.write_text(PUZZLE + "\n")
     assert app.open_path(str(line))
     settle(app)
-    assert app.givens.size == 9 and len(app.values_frame.items) == 10
+    assert app.puzzle.givens.size == 9 and len(app.values_frame.items) == 10
 
 
 def test_new_with_seed_and_each_size(tk_root, tools, artifacts):  # noqa: F811
     import sudoku_puzzle_gui
 
     app = puzzle_app(tk_root, tools, seed=5)
-    first = app.givens
+    first = app.puzzle.givens
     with direct():
         assert first == tools.generate("3x3", difficulty="easy", seed=5)[0]
     assert app.seed_var.get() == "6"
     app.new_button.invoke()
     settle(app)
-    assert app.givens != first
+    assert app.puzzle.givens != first
     app.seed_var.set("5")
     app.new_button.invoke()
     settle(app)
-    assert app.givens == first and "seed 5" in app.title_var.get()
+    assert app.puzzle.givens == first and "seed 5" in app.title_var.get()
 
     for shape in SHAPES:
         size = sudoku_puzzle_gui.SIZE_OF_SHAPE[shape]
@@ -203,7 +204,7 @@ def test_new_with_seed_and_each_size(tk_root, tools, artifacts):  # noqa: F811
         app.seed_var.set("7")
         app.new_button.invoke()
         settle(app)
-        g = app.givens
+        g = app.puzzle.givens
         with direct():
             assert g.shape == shape and g == tools.generate(shape, difficulty="medium", seed=7)[0]
         assert len(app.values_frame.items) == g.size + 1
@@ -216,12 +217,12 @@ def test_new_with_seed_and_each_size(tk_root, tools, artifacts):  # noqa: F811
         click(app, r, c)
         app.hint_button.invoke()
         settle(app)
-        assert (r, c) in app.entries and (r, c) in app.hinted
+        assert (r, c) in app.puzzle.entries and (r, c) in app.puzzle.hinted
         app.animate_var.set(False)
         app.solve_button.invoke()
         settle(app)
         with direct():
-            assert app.solved_after is not None and tools.check(app.grid()) == (True, "ok")
+            assert app.puzzle.solved_after is not None and tools.check(app.puzzle.grid()) == (True, "ok")
         screenshot(tk_root, artifacts / f"sudoku-puzzle-{size}.png")
         app.animate_var.set(True)
 
@@ -231,7 +232,7 @@ def test_new_with_seed_and_each_size(tk_root, tools, artifacts):  # noqa: F811
     app.premade_var.set("16x16 hard 2")
     app.load_premade()
     settle(app)
-    assert app.givens.size == 16 and app.solution.status == "unique"
+    assert app.puzzle.givens.size == 16 and app.puzzle.solution.status == "unique"
 
 
 def test_mode_switch(tk_root, tools):  # noqa: F811
@@ -244,7 +245,7 @@ def test_mode_switch(tk_root, tools):  # noqa: F811
         app = window.start("puzzle")
         settle(app)
         with direct():
-            assert isinstance(app, sudoku_gui.PuzzleApp) and app.givens == tools.generate("2x3", "easy", seed=4)[0]
+            assert isinstance(app, PuzzleApp) and app.puzzle.givens == tools.generate("2x3", "easy", seed=4)[0]
         # The Mode choice in the puzzle window brings the competitive game...
         app.mode_var.set("classic")
         app.switch_mode()  # the engine starts on a worker: the window shows the game when it is ready
@@ -256,6 +257,6 @@ def test_mode_switch(tk_root, tools):  # noqa: F811
         game.mode_var.set("puzzle")
         game.new_game()
         settle(window.app)
-        assert isinstance(window.app, sudoku_gui.PuzzleApp) and game.closed and not game.engine.alive
+        assert isinstance(window.app, PuzzleApp) and game.closed and not game.engine.alive
     finally:
         window.close()

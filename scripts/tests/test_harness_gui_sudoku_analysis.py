@@ -89,7 +89,7 @@ def test_move_list_save_load_replay(tk_root, artifacts, tmp_path):
         # Load into a fresh game: same moves, same position; then step through it.
         app.new_game()
         settle(app)
-        assert app.steps == []
+        assert app.game.steps == []
         assert app.load_game(str(saved))
         settle(app)
         assert app.move_list.get(0, "end") == entries
@@ -97,7 +97,7 @@ def test_move_list_save_load_replay(tk_root, artifacts, tmp_path):
             positions[-1].values, positions[-1].owners, positions[-1].scores)
         app.goto(3)
         settle(app)
-        assert app.view == 3 and app.state.values == positions[3].values
+        assert app.game.view == 3 and app.state.values == positions[3].values
         assert app.move_list.curselection() == (3,)
         app.replay_buttons["back"].invoke()
         settle(app)
@@ -112,7 +112,7 @@ def test_move_list_save_load_replay(tk_root, artifacts, tmp_path):
         app.move_list.selection_set(1)
         app.move_list.event_generate("<<ListboxSelect>>")
         settle(app)
-        assert app.view == 1 and app.state.values == positions[1].values
+        assert app.game.view == 1 and app.state.values == positions[1].values
         # Analyse from that move: the engine thinks about that position.
         app.show_hint()
         assert wait_for(tk_root, lambda: app.hint is not None and not app.thinking, 10)
@@ -120,7 +120,7 @@ def test_move_list_save_load_replay(tk_root, artifacts, tmp_path):
         screenshot(tk_root, artifacts / "sudoku-gui-replay.png")
         app.replay_buttons["last"].invoke()
         settle(app)
-        assert app.view == len(OPENING) and app.state.values == positions[-1].values
+        assert app.game.view == len(OPENING) and app.state.values == positions[-1].values
         assert app.state.taboo == positions[-1].taboo
 
 
@@ -197,6 +197,7 @@ def run_gui(*args, env=None):
     (["--player1", "human", "--player2", "human", "--engine", "/nonexistent/sudoku-agent"], None,
      "/nonexistent/sudoku-agent"),
     (["--player1", "human", "--player2", "human"], {"DISPLAY": ""}, "no display"),
+    (["--mode", "puzzle", "--board", "5x5"], None, "--board 5x5: the puzzle mode has the boards 2x2"),
 ])
 def test_one_line_errors(display, args, env, expected):
     proc = run_gui(*args, env=env)
@@ -239,7 +240,7 @@ def test_arena_record_in_the_window(tk_root, artifacts, tmp_path):
         app.load_game(str(bad))
         settle(app)
         assert app.dialog is not None and "move 2" in app.dialog_text
-        assert app.view == 1 and app.move_list.size() == 2  # shown up to the last good move
+        assert app.game.view == 1 and app.move_list.size() == 2  # shown up to the last good move
         app.close_dialog()
 
 

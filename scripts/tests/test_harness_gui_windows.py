@@ -17,7 +17,7 @@ agents sends each of them its options once, not before every move.
 import time
 
 import pytest
-from engine_testing import ARTIFACTS, direct, fake_command, pump, real_binary, real_engine, screenshot, settle, wait_for
+from engine_testing import ARTIFACTS, direct, fake_command, pump, real_binary, real_engine, screenshot, settle, wait_for, inside_screen
 
 from engines import BlockudokuEngine, SudokuEngine
 from engines.tools import SudokuTools
@@ -90,8 +90,8 @@ def test_blockudoku_window_fits_every_screen(tk_root, artifacts, tmp_path):
     app = blockudoku_gui.BlockudokuApp(tk_root, engine, catalogue, seed=2)
     try:
         settle(app)
-        # It opens within a 1366x768 screen (title bar and task bar take the rest).
-        assert tk_root.winfo_width() <= 1366 and tk_root.winfo_height() <= 700
+        # It opens within the screen (sized from it: test_harness_gui_screens.py).
+        assert inside_screen(tk_root)
         check_sizes(app, "blockudoku", lambda: app.layout.cell, expect=10)
         # The analysis board, with an answer: its lines always on screen.
         resize(app, 900, 640)
@@ -127,7 +127,7 @@ def test_sudoku_window_fits_every_screen(tk_root):
     app = sudoku_gui.SudokuApp(tk_root, engine, board="3x3", mode="rows", players=("human", "human"))
     try:
         settle(app)
-        assert tk_root.winfo_width() <= 1366 and tk_root.winfo_height() <= 700
+        assert inside_screen(tk_root)
         check_sizes(app, "sudoku", lambda: app.board_px, expect=25)
     finally:
         app.close()
@@ -140,7 +140,7 @@ def test_puzzle_window_fits_every_screen(tk_root):
     app = sudoku_puzzle_gui.PuzzleApp(tk_root, SudokuTools(real_binary("sudoku-agent")), shape="3x3", seed=1,
                                       on_switch=lambda mode: None, other_modes=("classic",))
     settle(app)
-    assert tk_root.winfo_width() <= 1366 and tk_root.winfo_height() <= 700
+    assert inside_screen(tk_root)
     check_sizes(app, "puzzle", lambda: app.board_px, expect=25)
     app.close()
 
@@ -232,7 +232,7 @@ def test_puzzle_window_stays_responsive_while_a_puzzle_is_made(tk_root):
     settle(app)
     seconds = time.monotonic() - start
     probe.running = False
-    assert app.givens.size == 16
+    assert app.puzzle.givens.size == 16
     report("puzzle window (New, 16x16 hard)", probe, seconds)
     app.close()
 
@@ -245,12 +245,12 @@ def test_sudoku_agents_keep_their_sessions(tk_root):
     engine.setoption("Threads", 1)
     app = sudoku_gui.SudokuApp(tk_root, engine, board="3x3", mode="classic", players=("default", "mcts"), movetime=30)
     try:
-        assert wait_for(tk_root, lambda: len(app.steps) >= 20 or app.game_over, 120)
+        assert wait_for(tk_root, lambda: len(app.game.steps) >= 20 or app.game_over, 120)
         app.player_vars[0].set("human")
         app.player_vars[1].set("human")
         app.cancel_search()
         settle(app)
-        assert len(app.steps) >= 20
+        assert len(app.game.steps) >= 20
         sessions = app.sessions
         assert sorted(sessions) == [1, 2]
         for player, agent in ((1, "default"), (2, "mcts")):
@@ -262,7 +262,7 @@ def test_sudoku_agents_keep_their_sessions(tk_root):
             assert sum(l.startswith("> play") for l in sent) >= 19
             assert sum(l.startswith("> position") for l in sent) == 1 and sum(l == "> newgame" for l in sent) == 1
         # The move list follows the game: its last move is in view.
-        assert app.move_list.size() == len(app.steps) + 1 and app.move_list.bbox(len(app.steps)) is not None
+        assert app.move_list.size() == len(app.game.steps) + 1 and app.move_list.bbox(len(app.game.steps)) is not None
         # The referee (and the hints) never had its agent changed.
         assert not [l for l in engine.transcript if l.startswith("> setoption name Agent")]
     finally:

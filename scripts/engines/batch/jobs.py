@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import itertools
 import pathlib
+import re
 from typing import Dict, List, Optional, Tuple
 
 from .units import run_unit, unit_key
+
+# A board given as a block shape (`3x3`), not a board file.
+BLOCK_SHAPE = re.compile(r"[0-9]+x[0-9]+")
 
 
 def parse_list(text: str) -> List[str]:
@@ -155,3 +159,19 @@ def check_probes(args) -> None:
 
 def job_label(job: Dict[str, object]) -> str:
     return " ".join(f"{k}={v}" for k, v in job.items() if k not in ("game", "games"))
+
+
+def check_files(args) -> None:
+    """Every file the jobs would read (a board file of --boards, --openings, --pieces) can be
+    read, or ValueError naming the first that cannot: refused once, before any job runs."""
+    files = [(f"--boards {board}", board) for board in parse_list(getattr(args, "boards", None) or "")
+             if not BLOCK_SHAPE.fullmatch(board)]
+    for option in ("openings", "pieces"):
+        if getattr(args, option, None):
+            files.append((f"--{option} {getattr(args, option)}", getattr(args, option)))
+    for what, path in files:
+        try:
+            with open(path, "rb"):
+                pass
+        except OSError as err:
+            raise ValueError(f"{what}: {err.strerror or err}") from None

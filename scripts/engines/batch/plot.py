@@ -3,7 +3,7 @@ opponent and board, the Blockudoku survival curve, and the running estimates ove
 from __future__ import annotations
 
 import pathlib
-from typing import Dict, List, Sequence
+from typing import Dict, List, Sequence, Tuple
 
 from .stats import mean_interval, poisson_interval, wilson
 
@@ -115,55 +115,76 @@ def plot_over_units(plt, rows: Sequence[Dict[str, object]], out_dir: pathlib.Pat
     """The running estimate over the units (in seed and index order) with its 95% band:
     Blockudoku hazard with the exact Poisson interval, Competitive Sudoku score with Wilson's."""
     written = []
-    for game, name, ylabel in (("blockudoku", "blockudoku-hazard.png", "deaths per 1000 rounds (95% CI)"),
-                               ("sudoku", "sudoku-score.png", "score % (95% CI)")):
+    for game, name in (("blockudoku", "blockudoku-hazard.png"), ("sudoku", "sudoku-score.png")):
         sel = [r for r in rows if r["game"] == game and r["series"]]
         if not sel:
             continue
-        # One panel per series, one above the other on the same unit axis: bands drawn on one
-        # panel overlap into a blur, and a legend hides lines near 0% or 100%.
-        from matplotlib.ticker import MaxNLocator
-
-        fig, axes = plt.subplots(len(sel), 1, figsize=(6, 0.8 + 2.2 * len(sel)), sharex=True, squeeze=False)
-        for ax, r in zip(axes[:, 0], sel):
-            xs, ys, los, his = [], [], [], []
-            num = den = 0.0
-            for i, (a, b) in enumerate(r["series"], 1):
-                num, den = num + a, den + b
-                if not den:
-                    continue
-                if game == "blockudoku":
-                    lo, hi = poisson_interval(int(num))
-                    ys.append(1000 * num / den)
-                    los.append(1000 * lo / den)
-                    his.append(1000 * hi / den)
-                else:
-                    lo, hi = wilson(num, int(den))
-                    ys.append(100 * num / den)
-                    los.append(100 * lo)
-                    his.append(100 * hi)
-                xs.append(i)
-            if game == "blockudoku":
-                label = r["agent"] + (f" ({r['scoring']})" if r["scoring"] else "")
-            else:
-                label = f"{r['agent']} vs {r['opponent']} {r['board']} {r['mode']} {r['movetime']} ms"
-            line, = ax.plot(xs, ys, marker="." if len(xs) < 30 else None)
-            ax.fill_between(xs, los, his, color=line.get_color(), alpha=0.25)
-            ax.set_title(label, fontsize=9)
-            ax.set_ylabel(ylabel, fontsize=8)
-            if game == "sudoku":
-                # A little room above 100% and below 0%, so a line at either edge shows.
-                ax.set_ylim(-3, 103)
-                ax.axhline(50, color="grey", linewidth=0.8, linestyle=":")
-            else:
-                ax.set_ylim(bottom=0)
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # units are counted, never halved
-        axes[-1, 0].set_xlabel("units (jobs) done, in seed and index order")
-        fig.suptitle("Blockudoku hazard over units" if game == "blockudoku" else "Competitive Sudoku score over units",
-                     fontsize=10)
-        fig.tight_layout()
+        fig = over_units_figure(plt, game, sel)
         path = out_dir / name
         fig.savefig(path, dpi=100)
         plt.close(fig)
         written.append(path)
     return written
+
+
+def running_estimate(game: str, series) -> Tuple[List[int], List[float], List[float], List[float]]:
+    """(units, estimate, band low, band high) after each unit of `series`: deaths per 1000
+    rounds with the exact Poisson interval (Blockudoku), score % with Wilson's (sudoku)."""
+    xs, ys, los, his = [], [], [], []
+    num = den = 0.0
+    for i, (a, b) in enumerate(series, 1):
+        num, den = num + a, den + b
+        if not den:
+            continue
+        if game == "blockudoku":
+            lo, hi = poisson_interval(int(num))
+            ys.append(1000 * num / den)
+            los.append(1000 * lo / den)
+            his.append(1000 * hi / den)
+        else:
+            lo, hi = wilson(num, int(den))
+            ys.append(100 * num / den)
+            los.append(100 * lo)
+            his.append(100 * hi)
+        xs.append(i)
+    return xs, ys, los, his
+
+
+def over_units_figure(plt, game: str, sel: Sequence[Dict[str, object]]):
+    """One panel per series, one above the other on the same unit axis (bands drawn on one panel
+    overlap into a blur), all on one scale so that they compare: the Blockudoku hazards from 0
+    to the highest band, the sudoku scores from 0% to 100%. Each panel's title ends with its
+    final estimate and band, so that a line flat at 100% (every game won) still says how sure
+    it is."""
+    from matplotlib.ticker import MaxNLocator
+
+    ylabel = "deaths per 1000 rounds (95% CI)" if game == "blockudoku" else "score % (95% CI)"
+    fig, axes = plt.subplots(len(sel), 1, figsize=(6, 0.8 + 2.2 * len(sel)), sharex=True, sharey=True,
+                             squeeze=False)
+    top = 0.0
+    for ax, r in zip(axes[:, 0], sel):
+        xs, ys, los, his = running_estimate(game, r["series"])
+        if game == "blockudoku":
+            label = r["agent"] + (f" ({r['scoring']})" if r["scoring"] else "")
+        else:
+            label = f"{r['agent']} vs {r['opponent']} {r['board']} {r['mode']} {r['movetime']} ms"
+        if ys:
+            label += f": {ys[-1]:.1f} ({los[-1]:.1f}-{his[-1]:.1f}) after {xs[-1]} units"
+            top = max(top, max(his))
+        line, = ax.plot(xs, ys, marker="." if len(xs) < 30 else None)
+        ax.fill_between(xs, los, his, color=line.get_color(), alpha=0.25)
+        ax.set_title(label, fontsize=9)
+        ax.set_ylabel(ylabel, fontsize=8)
+        if game == "sudoku":
+            ax.axhline(50, color="grey", linewidth=0.8, linestyle=":")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # units are counted, never halved
+    # One scale for every panel (shared): a little room above the top, so a line at it shows.
+    if game == "sudoku":
+        axes[0, 0].set_ylim(-3, 103)
+    else:
+        axes[0, 0].set_ylim(0, 1.05 * top if top > 0 else 1.0)
+    axes[-1, 0].set_xlabel("units (jobs) done, in seed and index order")
+    fig.suptitle("Blockudoku hazard over units" if game == "blockudoku" else "Competitive Sudoku score over units",
+                 fontsize=10)
+    fig.tight_layout()
+    return fig

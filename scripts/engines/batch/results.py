@@ -35,22 +35,27 @@ def load_done(out: pathlib.Path) -> Dict[str, Dict[str, object]]:
 HELD: Dict[str, object] = {}
 
 
-def hold_results_file(out: pathlib.Path) -> None:
-    """One run at a time per results file: a second one would run the same units again."""
+def hold_results_file(out: pathlib.Path, fresh: bool = False) -> None:
+    """One run at a time per results file: a second one would run the same units again. The
+    lock is on the results file itself (created empty when missing), so nothing is left behind;
+    `fresh` empties it once the lock is held."""
     try:
         import fcntl
     except ImportError:  # not POSIX: no check
-        return
+        fcntl = None
     if str(out) in HELD:
         return
     out.parent.mkdir(parents=True, exist_ok=True)
-    lock = open(str(out) + ".lock", "w")
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        lock.close()
-        raise ResultsBusy(f"another batch_eval run is writing {out}; wait for it or give another --out")
-    HELD[str(out)] = lock  # held until this process exits
+    held = open(out, "a")
+    if fcntl is not None:
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            held.close()
+            raise ResultsBusy(f"another batch_eval run is writing {out}; wait for it or give another --out")
+    if fresh:
+        held.truncate(0)
+    HELD[str(out)] = held  # held until this process exits
 
 
 class ResultsBusy(Exception):

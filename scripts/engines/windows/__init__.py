@@ -1,32 +1,26 @@
 """The Tkinter windows: the Blockudoku window (`engines.windows.blockudoku`, run by
 scripts/blockudoku_gui.py), the Competitive Sudoku window (`engines.windows.sudoku`, run by
-scripts/sudoku_gui.py), and what they and scripts/sudoku_puzzle_gui.py share, apart from the
-drivers they talk through:
+scripts/sudoku_gui.py), the sudoku puzzle window (`engines.windows.puzzle`, run by both
+sudoku_gui.py --mode puzzle and scripts/sudoku_puzzle_gui.py), and what they share, apart from
+the drivers they talk through:
 
     from engines.windows import BoardAndPanel, EngineCalls, EngineSupervision
 
-`foundation`: engine calls off the Tk thread (`EngineCalls`, `stop_search`), the busy bar,
-dialogs, the choice of game in a record (`GameChoice`), and layouts that reflow
-(`BoardAndPanel`, `ScrollPanel`, `Flow`). `supervision`: the status line, error dialogs, and
-what happens when the engine fails, dies or is restarted (`EngineSupervision`). Only the
+`engine_calls`: engine calls off the Tk thread (`EngineCalls`, `Search`, `stop_search`) and
+the busy bar; `dialogs`: dialogs and the choice of game in a record (`GameChoice`); `layout`:
+layouts that reflow (`BoardAndPanel`, `ScrollPanel`, `Flow`) and the opening size from the
+screen; `run`: the event loop of a script's window, and Ctrl-C; `supervision`: the status line,
+error dialogs, and what happens when the engine fails, dies or is restarted
+(`EngineSupervision`). Each window keeps its game in a `model.py` that imports no Tk. Only the
 windows import this subpackage, so `import engines` never loads Tkinter; `import
 engines.windows` does not load the two windows either.
 """
-from .foundation import (
-    BoardAndPanel,
-    BusyIndicator,
-    Dialogs,
-    EngineCalls,
-    Flow,
-    GameChoice,
-    ScrollPanel,
-    controls,
-    fully_visible,
-    stop_search,
-)
+from .dialogs import Dialogs, GameChoice
+from .engine_calls import BusyIndicator, EngineCalls, Search, stop_search
+from .layout import BoardAndPanel, Flow, ScrollPanel, controls, fully_visible, open_on_screen, opening_size
 from .supervision import EngineSupervision
 
 __all__ = [
-    "BoardAndPanel", "BusyIndicator", "Dialogs", "EngineCalls", "EngineSupervision", "Flow", "GameChoice", "ScrollPanel",
-    "controls", "fully_visible", "stop_search",
+    "BoardAndPanel", "BusyIndicator", "Dialogs", "EngineCalls", "EngineSupervision", "Flow", "GameChoice", "ScrollPanel", "Search",
+    "controls", "fully_visible", "open_on_screen", "opening_size", "stop_search",
 ]

@@ -10,7 +10,8 @@ from typing import Callable, Optional, Tuple
 
 from ..base import LineEngine
 from ..errors import EngineDied, EngineError
-from .foundation import Dialogs, EngineCalls
+from .dialogs import Dialogs
+from .engine_calls import EngineCalls
 
 NORMAL = "#444"
 ALARM = "#b00020"

@@ -10,16 +10,20 @@ import tkinter as tk
 from typing import List, Optional, Tuple
 
 from ... import BlockudokuEngine, EngineProblem, Piece
-from ..foundation import Flow
+from ..layout import Flow
+from .lines import LinesPanel, line_row
 from .canvas import COLOURS
-from .game import Game
+from .model import Game
 
 PALETTE_CELL = 5  # palette pieces: cells of this many pixels, each piece in a box of 28
 PALETTE_BOX, PALETTE_COLUMNS = 28, 10
 
 
 class AnalysisBoard:
-    """The analysis board: its controls, the position edited, the engine's lines."""
+    """The analysis board: its controls, the position edited, the engine's lines. Reads of the
+    window's state, set by the parts that own it: `agent_var`, `analysis_button`, `calls`,
+    `catalogue`, `choice_vars`, `engine`, `engine_button`, `game_buttons`, `hint_button`,
+    `piece_ids`, `settings_row`, `undo_button`."""
 
     def build_analysis_frame(self, root: tk.Misc) -> None:
         """The analysis board's controls, palette and panel (shown in analysis mode only)."""
@@ -32,11 +36,8 @@ class AnalysisBoard:
         # The lines first: they are what Analyse is for, so they stay on screen.
         self.analysis_title = tk.StringVar(value="")
         tk.Label(f, textvariable=self.analysis_title, anchor="w").pack(fill="x", padx=4)
-        self.panel = tk.Listbox(f, height=4, font=("Courier", 8), activestyle="none", exportselection=False)
-        self.panel.pack(fill="x", padx=4)
-        self.panel.bind("<<ListboxSelect>>", lambda _e: self.show_analysis_line())
-        tk.Label(f, text="line, slot@cell, eval, next hand dead, points", anchor="w", fg=COLOURS["label"],
-                 font=("Helvetica", 8)).pack(fill="x", padx=4)
+        self.lines_panel = LinesPanel(f, self.show_analysis_line)
+        self.panel = self.lines_panel.listbox
         stepper = tk.Frame(f)
         stepper.pack(fill="x", padx=4)
         tk.Button(stepper, text="<", width=2, command=lambda: self.step_line(-1)).pack(side="left")
@@ -104,6 +105,9 @@ class AnalysisBoard:
         self.game.hand[slot] = pid
         self.selected_slot = (slot + 1) % 3
         self.position_edited()
+        # The status line follows the selection to the next slot.
+        self.status(f"slot {slot + 1}: {'piece ' + str(pid) if pid is not None else 'empty'}; slot "
+                    f"{self.selected_slot + 1} selected: pick its piece in the palette (right-click empties it)")
 
     def toggle_analysis(self) -> None:
         if self.analysing:
@@ -254,7 +258,7 @@ class AnalysisBoard:
             lines = int(self.lines_var.get())
         except ValueError:
             lines = 3
-        board, hand, score, streak, movetime = (self.game.board, list(self.game.hand), self.game.score,
+        board, hand, score, streak, movetime = (self.game.board, self.specs(self.game.hand), self.game.score,
                                                 self.game.streak, self.movetime())
 
         def work():
@@ -303,10 +307,7 @@ class AnalysisBoard:
             self.status("no line places the hand")
             self.redraw()
             return
-        for k, line in enumerate(self.analysis, 1):
-            moves = " ".join(str(p) for p in line.placements)
-            self.panel.insert("end", f"{k} {moves} {line.eval} {100 * line.dead_chance:.3f}% +{line.points}")
-        self.panel.selection_set(0)
+        self.lines_panel.show([line_row(k, line) for k, line in enumerate(self.analysis, 1)])
         self.show_analysis_line()
 
     def show_analysis_line(self) -> None:

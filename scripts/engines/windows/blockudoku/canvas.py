@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
 from ...pieces import Piece, cells_of
+from ..layout import clipped
 
 CANVAS_W, CANVAS_H = 470, 560  # the canvas at the original's size; it scales with the window
 PANEL_W = 290  # the side panel (buttons, settings, the analysis board's controls)
@@ -35,15 +36,28 @@ class Layout:
     def board_px(self) -> int:
         return 9 * self.cell
 
+    @property
+    def label_pt(self) -> int:
+        """The size of the row and column labels (points): they grow with the board."""
+        return label_pt(self.cell)
+
     @staticmethod
     def fit(width: int, height: int) -> "Layout":
         margin = 18
+        cell = max(12, min((width - 2 * margin) // 9, int((height - margin - 24) / 11.5)))
+        # The labels grow with the cells: room for them (a point is up to 1.4 pixels), so they
+        # are never cut at the canvas's edge.
+        margin = max(margin, int(label_pt(cell) * 1.4) + 6)
         cell = max(12, min((width - 2 * margin) // 9, int((height - margin - 24) / 11.5)))
         hand_cell = cell // 2
         board_x = max(margin, (width - 9 * cell) // 2)
         board_y = margin + 2
         hand_y = board_y + 9 * cell + 12
         return Layout(cell, margin, board_x, board_y, hand_cell, hand_y, 5 * hand_cell + 8, width)
+
+
+def label_pt(cell: int) -> int:
+    return max(7, cell // 5)
 
 
 COLOURS = {
@@ -63,7 +77,9 @@ COLOURS = {
 
 
 class BoardCanvas:
-    """The board and the tray on the canvas: drawing, and the mouse."""
+    """The board and the tray on the canvas: drawing, and the mouse. Reads of the window's
+    state, set by the parts that own it: `analysing`, `autoplay`, `canvas`, `catalogue`, `fits`,
+    `game`, `placing`, `replay_states`, `root`, `score_var`, `shown_board`, `shown_played`."""
 
     # --- drawing -----------------------------------------------------------------------------
 
@@ -72,6 +88,10 @@ class BoardCanvas:
         if layout != self.layout:
             self.layout = layout
             self.redraw()
+
+    def clipped_labels(self) -> List[str]:
+        """The row and column labels not wholly on the canvas (tests read it)."""
+        return clipped(self.canvas, "label")
 
     def cell_box(self, r: int, col: int) -> Tuple[int, int, int, int]:
         L = self.layout
@@ -89,7 +109,7 @@ class BoardCanvas:
         c = self.canvas
         L = self.layout
         c.delete("all")
-        label_font = ("Helvetica", max(7, L.cell // 5))
+        label_font = ("Helvetica", L.label_pt)
         board = self.shown_board if self.shown_board is not None else self.game.board
         for r in range(9):
             for col in range(9):

@@ -8,11 +8,14 @@ from __future__ import annotations
 from typing import Callable, List, Optional, Tuple
 
 from ... import BlockudokuEngine, EngineDied, EngineError, Placement
-from ..foundation import stop_search
+from ..engine_calls import stop_search
 
 
 class EnginePlay:
-    """The engine's settings, hints and play."""
+    """The engine's settings, hints and play. Reads of the window's state, set by the parts that
+    own it: `agent_var`, `analysing`, `calls`, `choice_vars`, `delay`, `dialogs`, `engine`,
+    `engine_button`, `engine_dead`, `hint_button`, `movetime_var`, `replay_states`, `root`,
+    `scoring_var`, `undo_button`."""
 
     # --- settings ----------------------------------------------------------------------------
 
@@ -152,8 +155,8 @@ class EnginePlay:
     def engine_step(self) -> None:
         """One beat of the engine demo: show the next placement, then play it."""
         self.autoplay_job = None
-        if not self.autoplay:
-            return
+        if not self.autoplay or self.dialogs.asking:
+            return  # a question open: resume_play goes on when it is answered
         if not self.pending:
             self.search(self.engine_answered)
             return
@@ -172,6 +175,11 @@ class EnginePlay:
             self.autoplay_job = self.root.after(self.delay, self.engine_step)
 
         self.place(slot, placement.row - 1, placement.col - 1, placed)
+
+    def resume_play(self) -> None:
+        """The question is answered (Cancel): the engine's own play goes on."""
+        if self.autoplay and self.autoplay_job is None and not self.search_running:
+            self.autoplay_job = self.root.after(self.delay // 2, self.engine_step)
 
     def engine_answered(self, seq: Optional[List[Tuple[int, Placement]]]) -> None:
         if not self.autoplay:

@@ -1,6 +1,6 @@
-"""The Blockudoku window's game: the position on screen (`Game`), what undo restores
-(`Snapshot`), and the game's flow: dealing hands from the seed, a placement through the
-engine's `play`, which pieces fit (`fits`), the end of a game, undo.
+"""The Blockudoku window's game flow: dealing hands from the seed, a placement through the
+engine's `play`, which pieces fit (`fits`), the end of a game, undo; the game itself is
+model.py's (`Game`, `Snapshot`, no Tk).
 
 Only the dealing happens here (uniform with replacement over the catalogue, from the seed, as
 in the original game); every rule is the engine's. `GameFlow` is mixed into `BlockudokuApp`
@@ -10,34 +10,16 @@ from __future__ import annotations
 
 import random
 import tkinter as tk
-from dataclasses import dataclass, field
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple, Union
 
-from ... import BlockudokuEngine, Placement, cells_of
-
-
-@dataclass
-class Snapshot:
-    """Everything undo needs to restore, including where the dealer's random stream was."""
-
-    board: str
-    hand: List[Optional[int]]
-    score: int
-    streak: int
-    rng_state: object
-
-
-@dataclass
-class Game:
-    board: str = "." * 81
-    hand: List[Optional[int]] = field(default_factory=lambda: [None, None, None])
-    score: int = 0
-    streak: int = 0
-    placed: int = 0
+from ... import BlockudokuEngine, Placement, cells_of, piece_spec
+from .model import Game, Snapshot
 
 
 class GameFlow:
-    """The game's flow, from a new deal to game over."""
+    """The game's flow, from a new deal to game over. Reads of the window's state, set by the
+    parts that own it: `analysing`, `autoplay`, `calls`, `catalogue`, `engine`, `engine_dead`,
+    `games_finished`, `history`, `piece_ids`, `replay_states`, `root`, `seed_var`."""
 
     # --- the hand, and which of its pieces fit ---------------------------------------------
 
@@ -46,11 +28,17 @@ class GameFlow:
         return [(slot, pid) for slot, pid in enumerate(self.game.hand) if pid is not None]
 
     def position_job(self) -> Tuple[List[int], Callable[[BlockudokuEngine], None]]:
-        """The hand slots in protocol order, and a job telling an engine the position on screen
-        (taken now, on the Tk thread; run later on the worker)."""
-        slots = [s for s, _ in self.remaining()]
-        board, hand, score, streak = self.game.board, [self.game.hand[s] for s in slots], self.game.score, self.game.streak
-        return slots, lambda engine: engine.position(board, hand, score, streak)
+        """The hand slots in protocol order (the tray's: a played slot is sent as `-`), and a
+        job telling an engine the position on screen (taken now, on the Tk thread; run later on
+        the worker). The whole tray is sent as the engine's `play` leaves it, so the driver sends
+        nothing when the engine holds the position already (`BlockudokuEngine.position`)."""
+        board, hand, score, streak = self.game.board, self.specs(self.game.hand), self.game.score, self.game.streak
+        return [0, 1, 2], lambda engine: engine.position(board, hand, score, streak)
+
+    def specs(self, hand: List[Optional[int]]) -> List[Union[None, int, str]]:
+        """The hand as a `position` line names it: catalogue ids, the shapes of a piece set's
+        own pieces (`piece_spec`), None for an empty slot."""
+        return [None if pid is None else piece_spec(self.catalogue[pid]) for pid in hand]
 
     def compute_fits(self) -> None:
         """Asks the engine which pieces of the hand fit somewhere (`fits`: no search); the

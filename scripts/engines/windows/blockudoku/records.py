@@ -11,19 +11,23 @@ from typing import List
 
 from ...blockudoku_record import Record, RecordError, RecordGame, format_record, parse_record
 from ... import EngineError
-from ..foundation import Flow, GameChoice
+from ..dialogs import GameChoice
+from ..layout import Flow
 from .canvas import PANEL_W
-from .game import Game
+from .model import Game
 
 
 class RecordReplay:
-    """Saving, loading and stepping through game records."""
+    """Saving, loading and stepping through game records. Reads of the window's state, set by
+    the parts that own it: `analysing`, `calls`, `catalogue`, `engine`, `events`, `piece_ids`,
+    `root`, `scoring_var`, `seed_var`, `settings_row`."""
 
     def record(self) -> Record:
         """The game on screen as a record (an open game: no result line)."""
         rec = Record(set_ids=list(self.piece_ids), scoring=self.scoring_var.get() or "blockudoku",
                      comment="blockudoku_gui.py")
-        rec.games.append(RecordGame(index="0", seed=self.seed(), events=list(self.events)))
+        # Games are numbered from 1, as `blockudoku-lab selfplay` numbers them.
+        rec.games.append(RecordGame(index="1", seed=self.seed(), events=list(self.events)))
         return rec
 
     def save_record(self, path: str) -> None:
@@ -34,6 +38,7 @@ class RecordReplay:
         except OSError as err:
             self.show_error(f"Cannot save {path}: {err.strerror}")
             return
+        self.saved_events = list(self.events)  # closing now loses nothing
         self.status(f"saved {path}")
 
     def ask_save_record(self) -> None:
@@ -116,7 +121,7 @@ class RecordReplay:
                     states.append(state)
                 continue
             for placement in items:
-                self.engine.position(state.board, state.hand, state.score, state.streak)
+                self.engine.position(state.board, self.specs(state.hand), state.score, state.streak)
                 after = self.engine.play([placement])
                 hand = list(state.hand)
                 hand[placement.slot - 1] = None

@@ -19,19 +19,24 @@ import tkinter as tk
 from tkinter import ttk
 from typing import Dict, List, Optional, Tuple
 
-from ... import BlockudokuEngine, EngineError, EngineProblem, Piece, Placement, load_catalogue
+from ... import BlockudokuEngine, EngineError, EngineProblem, Piece, Placement, piece_set
 from ...cli import HelpFormatter
-from ..foundation import BoardAndPanel, BusyIndicator, Dialogs, EngineCalls, Flow, ScrollPanel
+from ..dialogs import Dialogs
+from ..engine_calls import BusyIndicator, EngineCalls
+from ..layout import BoardAndPanel, Flow, ScrollPanel, open_on_screen
+from ..run import INTERRUPTED, run_window
 from ..supervision import EngineSupervision
 from .analysis import AnalysisBoard
 from .canvas import CANVAS_H, CANVAS_W, PANEL_W, BoardCanvas, Layout
 from .engine_play import EnginePlay
-from .game import Game, GameFlow, Snapshot
+from .game import GameFlow
+from .model import Game, Snapshot
 from .records import RecordReplay
 
 STATUS_WRAP = (620, 500)  # status line width in pixels: alone, and beside Restart engine
-# The window opens within a 1366x768 screen (title bar and task bar included); every control
-# stays reachable down to MIN_SIZE (the side panel moves below the board and scrolls).
+# The size the window asks for on a 1366x768 screen: it opens scaled to the screen it is on
+# (within it; layout.opening_size); every control stays reachable down to MIN_SIZE (the side
+# panel moves below the board and scrolls).
 START_SIZE = (900, 640)
 MIN_SIZE = (640, 480)
 
@@ -67,6 +72,7 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
         self.layout = Layout.fit(CANVAS_W, CANVAS_H)
         # The game as a record: ("hand", ids) and ("play", [Placement]) events, slots 1-3.
         self.events: List[Tuple[str, list]] = []
+        self.saved_events: Optional[List[Tuple[str, list]]] = None  # the events last saved
         # Analysis board: on, the game it replaced, the selected tray slot, the last answer.
         self.analysing = False
         self.game_before: Optional[Game] = None
@@ -101,8 +107,7 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
         """The menu, the header (score, busy bar), the status line and the board beside its
         side panel; returns the panel's frame."""
         root.title("Blockudoku")
-        root.geometry(f"{START_SIZE[0]}x{START_SIZE[1]}")
-        root.minsize(*MIN_SIZE)
+        open_on_screen(root, START_SIZE, MIN_SIZE)
         root.report_callback_exception = self.report_exception
         self.dialogs = Dialogs(root, "Blockudoku")
         self.calls = EngineCalls(root, on_error=self.engine_failed)
@@ -167,7 +172,8 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
         seed_pair = tk.Frame(settings)
         tk.Label(seed_pair, text="Seed").pack(side="left")
         self.seed_var = tk.StringVar(value=str(seed if seed is not None else random.randrange(1, 10**6)))
-        self.seed_entry = tk.Entry(seed_pair, textvariable=self.seed_var, width=8)
+        # Wide enough for any seed a record holds (a 64-bit number: up to 20 digits).
+        self.seed_entry = tk.Entry(seed_pair, textvariable=self.seed_var, width=21)
         self.seed_entry.pack(side="left", padx=(2, 0))
         self.seed_entry.bind("<Return>", lambda _e: self.new_game())
         ms_pair = tk.Frame(settings)
@@ -215,14 +221,17 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
         return self.dialogs.window
 
     def unsaved(self) -> bool:
-        """A game in progress that closing would lose (placements made, no record loaded)."""
-        return self.replay_states is None and self.game.placed > 0 and not self.analysing
+        """A game in progress that closing would lose: placements made since it was last saved
+        (none when a record is shown or the analysis board is on)."""
+        return (self.replay_states is None and self.game.placed > 0 and not self.analysing
+                and self.events != self.saved_events)
 
     def ask_close(self) -> None:
         """Closing the window: asks first when a game is in progress, then ends the engine."""
         if self.unsaved():
+            # The engine's own play waits while the question is open (engine_step).
             self.dialogs.ask_close(f"The game in progress ({self.game.score} points) is not saved. Close anyway?",
-                                   self.close)
+                                   self.close, self.resume_play)
         else:
             self.close()
 
@@ -240,6 +249,14 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    """scripts/blockudoku_gui.py: its exit status (INTERRUPTED after Ctrl-C in the terminal, at any moment)."""
+    try:
+        return run(argv)
+    except KeyboardInterrupt:
+        return INTERRUPTED
+
+
+def run(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description="Blockudoku front end driving the engine through its protocol.",
                                      formatter_class=HelpFormatter)
     parser.add_argument("--engine", help="engine command (default: blockudoku from $ENGINE_BIN_DIR or target/release)")
@@ -248,7 +265,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--agent", help="the engine's Agent option to start with (default: the engine's; "
                                         "an agent it does not have is refused before the window opens)")
     parser.add_argument("--delay", type=int, default=350, help="ms between animated engine placements")
-    parser.add_argument("--pieces", help="piece catalogue file to draw from (default: ask the engine)")
+    parser.add_argument("--pieces", help="piece set file to deal from, as blockudoku-lab selfplay --pieces reads it "
+                                         "(default: the engine's 47 pieces)")
     parser.add_argument("--analysis", action="store_true", help="open on the analysis board")
     parser.add_argument("--load", metavar="FILE", help="open a game record and replay it (protocol/records.md)")
     args = parser.parse_args(argv)
@@ -263,7 +281,9 @@ def main(argv: Optional[List[str]] = None) -> int:
             engine.quit()
             parser.error(f"--agent {args.agent}: {err.message}")
     try:
-        catalogue = load_catalogue(args.pieces) if args.pieces else engine.catalogue()
+        catalogue = engine.catalogue()
+        if args.pieces:
+            catalogue = piece_set(args.pieces, catalogue)  # read by blockudoku-lab, as batch_eval.py's
     except (OSError, ValueError, EngineProblem) as err:
         engine.quit()
         parser.error(f"--pieces {args.pieces}: {err}" if args.pieces else f"the engine's catalogue: {err}")
@@ -278,7 +298,6 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.analysis:
         app.enter_analysis()
     try:
-        root.mainloop()
+        return run_window(root, app.close)
     finally:
         app.engine.quit()
-    return 0

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import tkinter as tk
 from tkinter import ttk
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple
 
 from ... import SudokuMove, SudokuState
 from ...record import Step
 from ...sudoku import value_char
+from ..layout import clipped, label_points, label_room
 from .names import move_name
 
 BOARD_PX = 450  # the board's side at the window's first size; it follows the window
@@ -25,7 +26,10 @@ SELECTED_OUTLINE = "#4a2a8a"
 
 
 class BoardView:
-    """The board on the canvas, the lists and values beside it, the mouse and the keys."""
+    """The board on the canvas, the lists and values beside it, the mouse and the keys. Reads of
+    the window's state, set by the parts that own it: `canvas`, `game`, `legend`,
+    `legend_allowed`, `move_list`, `replay_buttons`, `score_var`, `state`, `taboo_list`,
+    `turn_var`, `values_frame`."""
 
     # --- the colour legend ---------------------------------------------------------------------
 
@@ -101,9 +105,14 @@ class BoardView:
 
     # --- drawing -------------------------------------------------------------------------------
 
+    def clipped_labels(self) -> List[str]:
+        """The row and column numbers not wholly on the canvas (tests read it)."""
+        return clipped(self.canvas, "label")
+
     def on_resize(self, event) -> None:
-        side = max(120, min(event.width, event.height) - LABELS_PX - 4)
-        left = max(0, (event.width - side - LABELS_PX - 4) // 2)
+        self.labels_px = label_room(min(event.width, event.height))
+        side = max(120, min(event.width, event.height) - self.labels_px - 4)
+        left = max(0, (event.width - side - self.labels_px - 4) // 2)
         if (side, left) != (self.board_px, self.left):
             self.board_px, self.left = side, left
             if self.state is not None:
@@ -115,7 +124,7 @@ class BoardView:
 
     def cell_at(self, x: float, y: float) -> Optional[Tuple[int, int]]:
         size, cell = self.geometry()
-        origin = LABELS_PX + 2
+        origin = self.labels_px + 2
         x -= self.left
         if x < origin or y < origin:
             return None
@@ -124,7 +133,7 @@ class BoardView:
 
     def cell_centre(self, r: int, c: int) -> Tuple[int, int]:
         _, cell = self.geometry()
-        origin = LABELS_PX + 2
+        origin = self.labels_px + 2
         return int(self.left + origin + (c + 0.5) * cell), int(origin + (r + 0.5) * cell)
 
     def draw(self) -> None:
@@ -135,10 +144,10 @@ class BoardView:
         size, cell = self.geometry()
         c = self.canvas
         c.delete("all")
-        o = LABELS_PX + 2  # the board's top edge; its left edge is ox
+        o = self.labels_px + 2  # the board's top edge; its left edge is ox
         ox = self.left + o
         side = self.board_px
-        label_font = ("Helvetica", max(7, min(11, int(cell * 0.3))))
+        label_font = ("Helvetica", label_points(self.labels_px, cell))
         for k in range(size):
             c.create_text(ox + (k + 0.5) * cell, o / 2, text=str(k + 1), font=label_font, fill="#666", tags=("label",))
             c.create_text(self.left + o / 2, o + (k + 0.5) * cell, text=str(k + 1), font=label_font, fill="#666", tags=("label",))
@@ -192,16 +201,16 @@ class BoardView:
         the taboo list (who found each taboo move; `start` for those the game began with)."""
         self.move_list.delete(0, "end")
         self.move_list.insert("end", "0. start")
-        for k, step in enumerate(self.steps, 1):
+        for k, step in enumerate(self.game.steps, 1):
             self.move_list.insert("end", self.move_entry(k, step))
         self.move_list.selection_clear(0, "end")
-        self.move_list.selection_set(self.view)
-        self.move_list.see(self.view)
-        who = {step.move: step.player for step in self.steps[:self.view] if step.taboo}
+        self.move_list.selection_set(self.game.view)
+        self.move_list.see(self.game.view)
+        who = {step.move: step.player for step in self.game.steps[:self.game.view] if step.taboo}
         self.taboo_list.delete(0, "end")
         for move in st.taboo:
             self.taboo_list.insert("end", f"{move_name(move)} " + (f"P{who[move]}" if move in who else "start"))
-        at_start, at_end = self.view == 0, self.view == len(self.steps)
+        at_start, at_end = self.game.view == 0, self.game.view == len(self.game.steps)
         for name, off in (("first", at_start), ("back", at_start), ("forward", at_end), ("last", at_end)):
             self.replay_buttons[name].config(state="disabled" if off else "normal")
 

@@ -2,8 +2,7 @@
 chosen (a competitive `SudokuApp`, or the classic puzzle), `main` parses the options, refuses
 bad ones in one line before a window opens, and runs the window.
 
-The puzzle game lives in scripts/sudoku_puzzle_gui.py, beside the script, not in this package:
-the script gives it to `Window` as `puzzle_app` (the package never imports a script).
+The puzzle game is the package's too (engines/windows/puzzle/).
 """
 from __future__ import annotations
 
@@ -17,17 +16,17 @@ from typing import List, Optional
 from ... import MODES, EngineProblem, SudokuEngine, find_binary
 from ...cli import HelpFormatter, check_option_values
 from ...tools import DIFFICULTIES, SudokuTools
-from ..foundation import Dialogs, EngineCalls
+from ..dialogs import Dialogs
+from ..engine_calls import EngineCalls
 from .names import HUMAN, BoardSizeError, block_shape
+from ..puzzle import SIZE_OF_SHAPE, PuzzleApp
+from ..run import INTERRUPTED, run_window
 from .window import SudokuApp
 
 
 class Window:
-    """The window's game: a competitive-sudoku SudokuApp or the puzzle game, switched by the Mode
-    choice. `puzzle_app` is the puzzle game's class (scripts/sudoku_puzzle_gui.py's PuzzleApp);
-    without one the Mode choice offers the competitive modes only."""
-
-    puzzle_app: Optional[type] = None
+    """The window's game: a competitive-sudoku SudokuApp or the puzzle game (PuzzleApp),
+    switched by the Mode choice."""
 
     def __init__(self, root: tk.Tk, args: argparse.Namespace):
         self.root = root
@@ -54,8 +53,8 @@ class Window:
         args = self.args
         if mode == "puzzle":
             tools = SudokuTools(self.engine_argv[0] if self.engine_argv else None)
-            app = self.puzzle_app(self.root, tools, shape=args.board, difficulty=args.difficulty, seed=args.seed,
-                            on_switch=self.switch, other_modes=MODES)
+            app = PuzzleApp(self.root, tools, shape=args.board, difficulty=args.difficulty, seed=args.seed,
+                          on_switch=self.switch, other_modes=MODES)
             if file:
                 app.open_path(os.path.abspath(file))
             self.app = app
@@ -76,7 +75,7 @@ class Window:
         args = self.args
         app = SudokuApp(self.root, engine, board=args.board, mode=mode, players=(args.player1, args.player2),
                         movetime=args.movetime,
-                        on_switch=self.switch if self.puzzle_app is not None else None)
+                        on_switch=self.switch)
         if file:
             app.new_game(os.path.abspath(file))
         self.app = app
@@ -101,8 +100,16 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Optional[List[str]] = None, window_class: type = Window) -> int:
-    """scripts/sudoku_gui.py: runs `window_class` (the script's Window, with the puzzle game)."""
+def main(argv: Optional[List[str]] = None) -> int:
+    """scripts/sudoku_gui.py: its exit status (INTERRUPTED after Ctrl-C in the terminal, at any moment)."""
+    try:
+        return run(argv)
+    except KeyboardInterrupt:
+        return INTERRUPTED
+
+
+def run(argv: Optional[List[str]] = None) -> int:
+    """scripts/sudoku_gui.py: the window of the chosen mode, or one line on a bad option (exit 2)."""
     parser = _parser()
     args = parser.parse_args(argv)
     try:
@@ -115,8 +122,9 @@ def main(argv: Optional[List[str]] = None, window_class: type = Window) -> int:
         if not (shutil.which(program) or os.path.isfile(program)):
             print(f"sudoku_gui: --engine '{args.engine}': no such program", file=sys.stderr)
             return 2
-    if args.mode == "puzzle" and window_class.puzzle_app is None:
-        parser.error("--mode puzzle: this window has no puzzle game")
+    if args.mode == "puzzle" and args.board not in SIZE_OF_SHAPE:
+        parser.error(f"--board {args.board}: the puzzle mode has the boards "
+                     + ", ".join(f"{shape} ({grid} grid)" for shape, grid in SIZE_OF_SHAPE.items()))
     if args.load and args.mode == "puzzle":
         parser.error("--load opens a Competitive Sudoku game record, not a puzzle")
     agents = [p for p in (args.player1, args.player2) if p != HUMAN]
@@ -133,7 +141,7 @@ def main(argv: Optional[List[str]] = None, window_class: type = Window) -> int:
     except tk.TclError as err:
         print(f"sudoku_gui: no display to open the window on ({err})", file=sys.stderr)
         return 2
-    window = window_class(root, args)
+    window = Window(root, args)
     try:
         app = window.start(args.mode, args.file)
     except (EngineProblem, OSError) as err:
@@ -144,11 +152,12 @@ def main(argv: Optional[List[str]] = None, window_class: type = Window) -> int:
         return 2
     if args.load and isinstance(app, SudokuApp):
         app.load_game(os.path.abspath(args.load))
-    try:
-        root.mainloop()
-    finally:
+
+    def close() -> None:
         window.close()
-    return 0
+        root.destroy()
+
+    return run_window(root, close)
 
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:

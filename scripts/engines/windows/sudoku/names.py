@@ -3,6 +3,7 @@ shape like 3x3 or the grid it makes, 9x9), cells and moves (1-based, `r1c2=5`), 
 line, and the player kind `human`."""
 from __future__ import annotations
 
+import re
 from typing import List, Tuple
 
 from ... import SudokuMove
@@ -11,6 +12,9 @@ from ... import SudokuMove
 SIZES = ("2x2 (4x4 grid)", "2x3 (6x6 grid)", "3x3 (9x9 grid)", "3x4 (12x12 grid)", "4x4 (16x16 grid)",
          "4x5 (20x20 grid)", "5x5 (25x25 grid)")
 NO_ANALYSIS = "analysis: press Hint"  # the analysis panel with no search to show
+HINT_TEXT = "Hint / analyse"  # the Hint button; it reads Stop while a search runs
+ANALYSIS_FONT = ("Helvetica", 9)
+ANALYSIS_LINES = 4  # rows of the analysis panel: score and depth, and the engine's line on three
 
 
 class BoardSizeError(ValueError):
@@ -59,3 +63,15 @@ def pv_text(words: List[str]) -> str:
     return " ".join(out)
 
 HUMAN = "human"  # a player the window does not ask an engine about
+
+
+# The protocol's words at the head of an engine's `error` (the command, its argument), and the
+# system's error number at its end: not the player's words.
+_PROTOCOL_HEAD = re.compile(r"^(?:(?:play|position|go|setoption|none|file '[^']*'|\S+=\S+):\s*)+")
+_OS_ERROR = re.compile(r"\s*\(os error \d+\)$")
+
+
+def engine_reason(message: str) -> str:
+    """The reason in an engine's refusal, in the player's words: `play: none: the player to
+    move has a legal move` -> `the player to move has a legal move`."""
+    return _OS_ERROR.sub("", _PROTOCOL_HEAD.sub("", message.strip())) or message.strip()

@@ -7,12 +7,13 @@ into `SudokuApp` (window.py).
 """
 from __future__ import annotations
 
+from tkinter import font as tkfont
 from typing import Callable, List, Optional, Tuple
 
 from ... import EngineDied, SudokuEngine, SudokuMove, SudokuState
 from ...record import Step
-from ..foundation import stop_search
-from .names import HUMAN, NO_ANALYSIS, move_name, pv_text
+from ..engine_calls import Search
+from .names import ANALYSIS_FONT, ANALYSIS_LINES, HINT_TEXT, HUMAN, NO_ANALYSIS, engine_reason, move_name, pv_text
 
 
 def apply_setup(engine: SudokuEngine, setup: Tuple[str, str]) -> None:
@@ -30,6 +31,18 @@ def replay(engine: SudokuEngine, setup: Tuple[str, str], moves: List[Optional[Su
     apply_setup(engine, setup)
     for move in moves:
         engine.play(move) if move is not None else engine.play_none()
+
+
+def wrapped_rows(font, text: str, width: int) -> int:
+    """How many rows `text` takes wrapped word by word to `width` pixels in `font`."""
+    rows, current = 1, ""
+    for word in text.split():
+        candidate = f"{current} {word}".strip()
+        if current and font.measure(candidate) > width:
+            rows, current = rows + 1, word
+        else:
+            current = candidate
+    return rows
 
 
 class PlayerSession:
@@ -65,18 +78,20 @@ class PlayerSession:
 
 
 class GamePlay:
-    """Moves, searches and the engine's supervision."""
+    """Moves, searches and the engine's supervision. Reads of the window's state, set by the
+    parts that own it: `analysis_agent`, `analysis_label`, `analysis_var`, `calls`, `closed`,
+    `dialogs`, `engine`, `engine_dead`, `game`, `hint_button`, `player_vars`, `root`."""
 
     # --- the engine's supervision (../supervision.py) ---------------------------------------
 
     def on_engine_death(self, err: EngineDied) -> None:
         self.generation += 1  # a search of the dead engine has nothing more to say
-        self.thinking = False
+        self.set_thinking(False)
 
     def resume_job(self) -> Callable[[SudokuEngine], None]:
         """The game on screen, given to the restarted engine: the same set-up and the same
         moves, played through its own `play`. The players' sessions start afresh."""
-        setup, moves = self.setup, list(self.moves)
+        setup, moves = self.game.setup, list(self.game.moves)
         sessions, self.sessions = list(self.sessions.values()), {}
 
         def resume(engine: SudokuEngine) -> None:
@@ -87,20 +102,30 @@ class GamePlay:
 
         return resume
 
-    @property
-    def moves(self) -> List[Optional[SudokuMove]]:
-        """The moves that led to the position on the board."""
-        return [step.move for step in self.steps[:self.view]]
-
     def engine_resumed(self) -> None:
         self.refresh()  # and an agent to move goes on
 
     def cancel_search(self) -> None:
         """Stops a search in progress at once (`stop`); its answer is dropped when it comes."""
         self.generation += 1
-        if self.thinking and self.searching is not None:
-            stop_search(self.searching)
-        self.thinking = False
+        if self.running is not None:
+            self.running.stop()
+        self.set_thinking(False)
+
+    def stop_thinking(self) -> None:
+        """Stop: the running search answers at once with what it has (a hint is shown, an
+        agent's move played)."""
+        if self.running is not None:
+            self.running.stop()
+            self.status("stopped: the engine answers with what it has")
+
+    def set_thinking(self, thinking: bool, kind: str = "") -> None:
+        """A search starts or ends: Hint reads Stop while one runs."""
+        self.thinking, self.search_kind = thinking, kind
+        if not thinking:
+            self.running = None
+        self.hint_button.config(text="Stop" if thinking else HINT_TEXT)
+
     # --- moves -------------------------------------------------------------------------------
 
     def player_kind(self, player: int) -> str:
@@ -114,6 +139,8 @@ class GamePlay:
         the move list follow when it answers."""
         if self.moving:
             return
+        if self.thinking and self.search_kind == "hint":
+            self.cancel_search()  # a move during a hint stops it, and is played at once
         player = self.state.turn if self.state is not None else 1
         self.moving = True
 
@@ -123,14 +150,13 @@ class GamePlay:
 
         def refused(err: BaseException) -> None:
             self.moving = False
-            self.engine_refused(err, lambda refusal: self.status(f"{move_name(move) if move else 'pass'}: {refusal.message}"))
+            what = move_name(move) if move else "no pass"
+            self.engine_refused(err, lambda refusal: self.status(f"{what}: {engine_reason(refusal.message)}"))
 
         def played(result) -> None:
             self.moving = False
             reply, state = result
-            del self.steps[self.view:]  # a move played while stepping back starts a new line
-            self.steps.append(Step(player, move, reply.outcome == "taboo"))
-            self.view = len(self.steps)
+            self.game.play(Step(player, move, reply.outcome == "taboo"))  # stepped back: a new line
             self.hint = None
             # The panel spoke of the position before this move (an agent's own search is kept).
             self.analysis_var.set(f"player {player}'s search:\n{searched}" if searched else NO_ANALYSIS)
@@ -158,7 +184,9 @@ class GamePlay:
         """Starts a search in the background when an agent is to move (at the game's end only)."""
         if self.closed or self.thinking or self.moving or self.game_over or self.state is None or self.engine_dead is not None:
             return
-        if self.view != len(self.steps):
+        if self.dialogs.asking:
+            return  # the question's Cancel calls this again
+        if not self.game.at_end:
             return
         agent = self.player_kind(self.state.turn)
         if agent == HUMAN:
@@ -175,7 +203,7 @@ class GamePlay:
             self.status("the game is over: no hint")
             return
         if self.thinking:
-            self.status("the engine is busy")
+            self.stop_thinking()  # the button reads Stop
             return
         self.hint = None
         self.status(f"analysing for player {self.state.turn}...")
@@ -184,11 +212,12 @@ class GamePlay:
     def search(self, kind: str, agent: str) -> None:
         """A search on the worker: a hint on the referee, an agent's move on that player's own
         session (made the first time; told only the moves since its last search)."""
-        self.thinking, self.search_kind = True, kind
+        self.set_thinking(True, kind)
+        running = self.running = Search()
         self.analysis_var.set(f"analysis ({agent}): searching...")
         generation = self.generation
         movetime = self.movetime()
-        setup, moves, player = self.setup, list(self.moves), self.state.turn
+        setup, moves, player = self.game.setup, list(self.game.moves), self.state.turn
         session = self.sessions.get(player)
 
         def info(value: dict) -> None:
@@ -203,11 +232,8 @@ class GamePlay:
                     session = PlayerSession.start(self.engine, agent)
                 session.sync(setup, moves, agent)
                 engine = session.engine
-            self.searching = engine
-            try:
-                return engine.go(movetime=movetime, on_info=lambda value: self.calls.post(info, value))
-            finally:
-                self.searching = None
+            return running.run(engine, lambda **kw: engine.go(
+                movetime=movetime, on_info=lambda value: self.calls.post(info, value), **kw))
 
         def keep_session() -> None:
             if session is not None and kind == "move":
@@ -220,14 +246,14 @@ class GamePlay:
             keep_session()
             if generation != self.generation:
                 return
-            self.thinking = False
+            self.set_thinking(False)
             self.engine_failed(err)
 
         def answered(result) -> None:
             keep_session()
             if generation != self.generation:
                 return  # a search cancelled by a new game, a jump or a dead engine
-            self.thinking = False
+            self.set_thinking(False)
             if not result.infos:
                 self.analysis_var.set("analysis: the agent reported no search lines")
             if kind == "hint":
@@ -240,16 +266,29 @@ class GamePlay:
         self.calls.call(work, answered, failed)
 
     def show_info(self, info: dict) -> None:
-        """The analysis panel from one `info` line: score (for the side to move), depth, nodes, line."""
-        lines = []
+        """The analysis panel from one `info` line: score (for the side to move), depth and nodes
+        on one row, then the line on the rows left."""
+        figures = []
         if "score" in info:
-            lines.append(f"score {info['score']:+}" + (" (exact)" if info.get("exact") else ""))
+            figures.append(f"score {info['score']:+}" + (" (exact)" if info.get("exact") else ""))
         if "depth" in info:
-            lines.append(f"depth {info['depth']}" + (f", {info['nodes']} nodes" if "nodes" in info else ""))
+            figures.append(f"depth {info['depth']}" + (f", {info['nodes']} nodes" if "nodes" in info else ""))
+        lines = [", ".join(figures)] if figures else []
         if info.get("pv"):
-            lines.append("line " + pv_text(info["pv"]))
+            lines.append(self.fitted_line("line " + pv_text(info["pv"]), ANALYSIS_LINES - len(lines)))
         if lines:
             self.analysis_var.set("\n".join(lines))
+
+    def fitted_line(self, text: str, rows: int) -> str:
+        """`text` cut (between moves, ending in `...`) to what the analysis panel shows on
+        `rows` rows, wrapped word by word as Tk wraps it."""
+        font = tkfont.Font(root=self.root, font=ANALYSIS_FONT)
+        width = int(self.analysis_label.cget("wraplength"))
+        kept = text.split()
+        while len(kept) > 1 and wrapped_rows(font, " ".join(kept) + (" ..." if len(kept) < len(text.split()) else ""),
+                                             width) > rows:
+            kept.pop()
+        return " ".join(kept) + (" ..." if len(kept) < len(text.split()) else "")
 
     def refresh(self) -> None:
         """Asks the engine for the position (on the worker), then draws it."""

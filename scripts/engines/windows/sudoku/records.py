@@ -10,38 +10,34 @@ from tkinter import filedialog
 from typing import List
 
 from ... import EngineError, SudokuState
-from ...record import GameRecord, RecordError, Setup, Step, format_records, parse_records
+from ...record import GameRecord, RecordError, Step, format_records, parse_records
 from .names import HUMAN, NO_ANALYSIS
 from .play import apply_setup, replay
 
 
 class GameRecords:
-    """Saving, loading and stepping through games."""
+    """Saving, loading and stepping through games. Reads of the window's state, set by the parts
+    that own it: `analysis_var`, `calls`, `engine`, `engine_dead`, `game`, `game_choice`,
+    `move_list`, `player_vars`, `replay_row`."""
 
     def game_record(self) -> GameRecord:
         """The game so far (every step, also those after the move on the board) as a record."""
-        setup = Setup(**{**self.start.__dict__, "players": (self.player_kind(1), self.player_kind(2)),
-                         "times": (self.time_text(1), self.time_text(2))})
-        rec = GameRecord(1, setup, list(self.steps))
-        if self.view == len(self.steps) and self.state is not None:
-            final = Setup.from_state(self.state, setup.players, setup.times)
-            rec.final = final.position_line()
-            if self.state.result is not None:
-                rec.result = (tuple(self.state.scores), self.state.result)
-        return rec
+        return self.game.record((self.player_kind(1), self.player_kind(2)), (self.time_text(1), self.time_text(2)),
+                                self.state)
 
     def save_game(self, path: str) -> bool:
-        if self.start is None:
+        if self.game.start is None:
             return False
-        if self.view != len(self.steps):
-            self.goto(len(self.steps))  # the record ends with the position after the last step
+        if not self.game.at_end:
+            self.goto(len(self.game.steps))  # the record ends with the position after the last step
         try:
             with open(path, "w") as out:
                 out.write(format_records([self.game_record()], "sudoku_gui.py"))
         except OSError as err:
             self.show_error(f"cannot save {path}: {err.strerror or err}", "Save game")
             return False
-        self.status(f"saved {len(self.steps)} moves to {os.path.basename(path)}")
+        self.game.mark_saved()
+        self.status(f"saved {len(self.game.steps)} moves to {os.path.basename(path)}")
         return True
 
     def load_game(self, path: str, index: int = 0) -> bool:
@@ -85,8 +81,7 @@ class GameRecords:
         def loaded(result) -> None:
             first, steps, problem, last = result
             self.start_from(setup, first)
-            self.start.players, self.start.times = rec.setup.players, rec.setup.times
-            self.steps, self.view = steps, len(steps)
+            self.game.loaded(steps, rec.setup.players, rec.setup.times)
             self.state, self.game_over = last, last.result is not None
             self.show_game_choice(path, games, index)
             self.draw()
@@ -131,12 +126,12 @@ class GameRecords:
     def goto(self, k: int) -> None:
         """Shows the position after `k` steps: the engine is set to it (so Hint analyses it and a
         move played there starts a new line from it)."""
-        k = max(0, min(k, len(self.steps)))
-        if self.setup is None or self.engine_dead is not None:
+        k = max(0, min(k, len(self.game.steps)))
+        if self.game.setup is None or self.engine_dead is not None:
             return
         self.cancel_search()
         self.selected, self.hint = None, None
-        setup, moves = self.setup, [step.move for step in self.steps[:k]]
+        setup, moves = self.game.setup, [step.move for step in self.game.steps[:k]]
 
         def work() -> SudokuState:
             replay(self.engine, setup, moves)
@@ -146,18 +141,18 @@ class GameRecords:
             self.engine_refused(err, lambda refusal: self.status(f"cannot replay to move {k}: {refusal.message}"))
 
         def shown(state: SudokuState) -> None:
-            self.view, self.state = k, state
+            self.game.view, self.state = k, state
             self.game_over = state.result is not None
             self.analysis_var.set(NO_ANALYSIS)
-            self.status(f"move {k} of {len(self.steps)}" + ("" if k == len(self.steps) else
+            self.status(f"move {k} of {len(self.game.steps)}" + ("" if k == len(self.game.steps) else
                                                              " (a move played here replaces the rest)"))
             self.draw()
-            if k == len(self.steps):
+            if k == len(self.game.steps):
                 self.maybe_agent_move()
 
         self.calls.call(work, shown, failed)
 
     def on_move_selected(self, _event=None) -> None:
         chosen = self.move_list.curselection()
-        if chosen and chosen[0] != self.view:
+        if chosen and chosen[0] != self.game.view:
             self.goto(chosen[0])

@@ -16,20 +16,24 @@ from __future__ import annotations
 import os
 import tkinter as tk
 from tkinter import filedialog, ttk
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 from ... import MODES, EngineError, SudokuEngine, SudokuMove, SudokuState
-from ...record import Setup, Step
-from ..foundation import BoardAndPanel, BusyIndicator, Dialogs, EngineCalls, Flow, GameChoice, ScrollPanel
+from ..dialogs import Dialogs, GameChoice
+from ..engine_calls import BusyIndicator, EngineCalls, Search
+from ..layout import BoardAndPanel, Flow, ScrollPanel, open_on_screen
 from ..supervision import EngineSupervision
 from .board import ALLOWED, BOARD_PX, COLOURS, HINT, LABELS_PX, SELECTED, SELECTED_OUTLINE, BoardView
-from .names import HUMAN, NO_ANALYSIS, SIZES, BoardSizeError, block_shape, size_name
+from .names import (ANALYSIS_FONT, ANALYSIS_LINES, HINT_TEXT, HUMAN, NO_ANALYSIS, SIZES, BoardSizeError, block_shape,
+                    engine_reason, size_name)
+from .model import SudokuGame
 from .play import GamePlay, PlayerSession, apply_setup
 from .records import GameRecords
 
 PANEL_W = 320  # the side panel: values, hint, moves, the game's settings
-# The window opens within a 1366x768 screen; every control stays reachable down to MIN_SIZE
-# (the side panel moves below the board and scrolls).
+# The size the window asks for on a 1366x768 screen: it opens scaled to the screen it is on
+# (within it; layout.opening_size); every control stays reachable down to MIN_SIZE (the side
+# panel moves below the board and scrolls).
 START_SIZE = (820, 600)
 MIN_SIZE = (640, 480)
 
@@ -50,7 +54,7 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         self.selected: Optional[Tuple[int, int]] = None
         self.thinking = False  # a search (an agent's move or a hint) is running
         self.search_kind = ""
-        self.searching: Optional[SudokuEngine] = None  # the engine a running search is on (for Stop)
+        self.running: Optional[Search] = None  # the running search (Stop stops it)
         self.moving = False  # a move is with the referee: no other until it answers
         self.generation = 0  # bumps on every new game or jump, so a stale search result is dropped
         # One engine per agent player (PlayerSession), made when the player first moves.
@@ -61,16 +65,12 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         self.last_reply = ""
         self.game_over = False
         self.board_file: Optional[str] = None
-        # How the game on screen came about, so a restarted engine can be given it again and a
-        # record can be saved: the set-up (a `position` line or a board file), the start
-        # position as the engine read it, every step (who played what), and how many of the
-        # steps the board shows (fewer while stepping back through the game).
-        self.setup: Optional[Tuple[str, str]] = None
-        self.start: Optional[Setup] = None
-        self.steps: List[Step] = []
-        self.view = 0
+        # How the game on screen came about (model.py), so a restarted engine can be given it
+        # again and a record can be saved.
+        self.game = SudokuGame()
         self.hint: Optional[SudokuMove] = None
         self.board_px = BOARD_PX
+        self.labels_px = LABELS_PX  # room for the row and column numbers: it grows with the board
         self.left = 0  # the blank left of the row numbers when the canvas is wider than tall
 
         side = self.build_frame(root)
@@ -84,9 +84,7 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         """The header (scores, whose turn, busy bar), the status line and the board beside its
         side panel; returns the panel's frame."""
         root.title("Competitive Sudoku")
-        if not root.winfo_ismapped():
-            root.geometry(f"{START_SIZE[0]}x{START_SIZE[1]}")
-        root.minsize(*MIN_SIZE)
+        open_on_screen(root, START_SIZE, MIN_SIZE)
         agent_opt = self.engine.options.get("Agent")
         self.agents = list(agent_opt.choices) if agent_opt and agent_opt.choices else [agent_opt.default if agent_opt else "default"]
         self.analysis_agent = agent_opt.default if agent_opt and agent_opt.default else self.agents[0]
@@ -120,12 +118,13 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         # The values first: a click on a cell, then on a value (or a key) moves.
         self.values_frame = Flow(side, gap=0)
         self.values_frame.pack(fill="x")
-        self.hint_button = tk.Button(side, text="Hint / analyse", command=self.show_hint)
+        self.hint_button = tk.Button(side, text=HINT_TEXT, command=self.show_hint)
         self.hint_button.pack(fill="x", pady=(2, 0))
         self.analysis_var = tk.StringVar(value=NO_ANALYSIS)
-        # A fixed height: the controls below do not move when the analysis grows or shrinks.
+        # A fixed height, room for all show_info writes (score and depth, and the line on the
+        # rows left): the controls below do not move as it changes, and no line of it is cut.
         self.analysis_label = tk.Label(side, textvariable=self.analysis_var, justify="left", anchor="nw",
-                                       wraplength=PANEL_W - 20, height=3, font=("Helvetica", 9))
+                                       wraplength=PANEL_W - 20, height=ANALYSIS_LINES, font=ANALYSIS_FONT)
         self.analysis_label.pack(fill="x")
         self.legend = tk.Frame(side)
         self.legend.pack(fill="x")
@@ -134,15 +133,15 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         self.swatch(self.legend, "white", "hint", outline=HINT)
 
         tk.Label(side, text="Moves").pack(anchor="w")
-        self.move_list = tk.Listbox(side, width=22, height=5, exportselection=False)
+        self.move_list = tk.Listbox(side, width=22, height=4, exportselection=False)
         self.move_list.pack(fill="x")
         self.move_list.bind("<<ListboxSelect>>", self.on_move_selected)
         replay = self.replay_row = tk.Frame(side)
         replay.pack(fill="x", pady=2)
         self.replay_buttons = {}
-        for name, text, command in (("first", "|<", lambda: self.goto(0)), ("back", "<", lambda: self.goto(self.view - 1)),
-                                    ("forward", ">", lambda: self.goto(self.view + 1)),
-                                    ("last", ">|", lambda: self.goto(len(self.steps)))):
+        for name, text, command in (("first", "|<", lambda: self.goto(0)), ("back", "<", lambda: self.goto(self.game.view - 1)),
+                                    ("forward", ">", lambda: self.goto(self.game.view + 1)),
+                                    ("last", ">|", lambda: self.goto(len(self.game.steps)))):
             self.replay_buttons[name] = tk.Button(replay, text=text, width=2, command=command)
             self.replay_buttons[name].pack(side="left")
         # A record of several games: which one is shown.
@@ -209,11 +208,17 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
 
     def ask_close(self) -> None:
         """Closing the window: asks first when a game is in progress, then ends the engines."""
-        if self.steps and not self.game_over and not self.closed:
-            self.dialogs.ask_close(f"The game in progress ({len(self.steps)} moves) is not saved. Close anyway?",
-                                   self.close_window)
+        if self.unsaved() and not self.closed:
+            # The agents wait while the question is open (maybe_agent_move).
+            self.dialogs.ask_close(f"The game in progress ({len(self.game.steps)} moves) is not saved. Close anyway?",
+                                   self.close_window, self.maybe_agent_move)
         else:
             self.close_window()
+
+    def unsaved(self) -> bool:
+        """A game in progress that closing would lose: moves played since it was started,
+        loaded or saved (stepping through the moves changes nothing)."""
+        return self.game.unsaved(self.game_over)
 
     def close_window(self) -> None:
         self.close()
@@ -255,7 +260,9 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
 
         def refused(err: BaseException) -> None:
             if isinstance(err, (ValueError, EngineError)):
-                self.show_error(f"cannot set up that board: {getattr(err, 'message', err)}", "Board")
+                reason = engine_reason(getattr(err, "message", str(err)))
+                what = f"cannot open the board file {os.path.basename(path)}" if path else "cannot set up that board"
+                self.show_error(f"{what}: {reason}", "Board")
             else:
                 self.engine_failed(err)
 
@@ -272,10 +279,9 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
     def start_from(self, setup: Tuple[str, str], state: SudokuState) -> None:
         """The game now starts at `state` (what the engine read from `setup`): the Board and Mode
         choices follow it (a rows-mode board file shows rows)."""
-        self.setup, self.steps, self.view, self.hint = setup, [], 0, None
+        self.game.begin(setup, state, (self.player_kind(1), self.player_kind(2)), (self.time_text(1), self.time_text(2)))
+        self.hint = None
         self.analysis_var.set(NO_ANALYSIS)
-        self.start = Setup.from_state(state, (self.player_kind(1), self.player_kind(2)),
-                                      tuple(self.time_text(p) for p in (1, 2)))
         self.size_var.set(size_name(state.m, state.n))
         self.mode_var.set(state.mode)
 

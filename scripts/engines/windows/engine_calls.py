@@ -1,0 +1,193 @@
+"""Engine calls off the Tk thread, and what shows them.
+
+Why it is shaped this way: Tk is single-threaded, and an engine may think for seconds. A window
+that asks the engine on the Tk thread stops repainting, ignores Stop and cannot be resized until
+the answer comes. So every engine call goes through `EngineCalls`: one worker thread runs the
+calls in the order they were made (the engine's conversation stays in order), and each result or
+error is handed back to the Tk thread by one `after` poll, where the window updates itself. Only
+`stop` is written from the Tk thread (`stop_search`, `Search.stop`): it is one line to a pipe and
+must reach the engine while the worker waits for `bestmove`. `BusyIndicator` shows that the
+engine works.
+"""
+from __future__ import annotations
+
+import gc
+import queue
+import threading
+import tkinter as tk
+from tkinter import ttk
+from typing import Callable, List, Optional, Tuple
+
+from ..base import LineEngine
+
+# How often the Tk thread looks for finished calls (ms): fast enough that a reply feels immediate,
+# slow enough to cost nothing while idle.
+DELIVER_MS = 15
+NORMAL = "#444"
+
+
+class EngineCalls:
+    """Runs engine calls on one worker thread, in order, and delivers each outcome on the Tk thread.
+
+    `call(work, done, failed)` queues `work()` for the worker; when it returns, `done(value)` runs
+    on the Tk thread, and when it raises, `failed(error)` does (without `failed` the error goes
+    to `on_error`, set by the window). `post(callback, value)` hands a value from the worker to
+    the Tk thread while a call is still running (a search's `info` lines). `idle` is true when
+    nothing is queued, running or waiting for delivery; `on_busy(bool)` is told when that changes.
+    """
+
+    def __init__(self, root: tk.Misc, on_error: Optional[Callable[[BaseException], None]] = None):
+        self.root = root
+        self.on_error = on_error
+        self.on_busy: List[Callable[[bool], None]] = []
+        self._jobs: "queue.Queue[Optional[Tuple[Callable, Optional[Callable], Optional[Callable]]]]" = queue.Queue()
+        self._out: "queue.Queue[Tuple[Optional[Callable], object, bool]]" = queue.Queue()
+        self._pending = 0  # calls made and not yet delivered (Tk thread only)
+        self._closed = False
+        # The Tk objects of windows closed before this one (a game switched in the window, or
+        # the many windows of a test run) are freed now, on the Tk thread. Left to the garbage
+        # collector, they could be freed on the worker, which would tear a Tk variable or
+        # interpreter down from the wrong thread: a stall of a second a variable, or an abort.
+        gc.collect()
+        self._worker = threading.Thread(target=self._work, name="engine-calls", daemon=True)
+        self._worker.start()
+        self._job = root.after(DELIVER_MS, self._deliver)
+
+    @property
+    def idle(self) -> bool:
+        """True when no call is queued, running or waiting to be delivered."""
+        return self._pending == 0
+
+    def call(self, work: Callable[[], object], done: Optional[Callable[[object], None]] = None,
+             failed: Optional[Callable[[BaseException], None]] = None) -> None:
+        """Queues `work` for the worker thread; its value goes to `done`, its error to `failed`."""
+        if self._closed:
+            return
+        self._pending += 1
+        if self._pending == 1:
+            self._tell_busy(True)
+        self._jobs.put((work, done, failed))
+
+    def post(self, callback: Callable[[object], None], value: object) -> None:
+        """From the worker: runs `callback(value)` on the Tk thread soon (a call's progress)."""
+        self._out.put((callback, value, False))
+
+    def close(self) -> None:
+        """Stops delivering; the worker ends after the call it is running."""
+        self._closed = True
+        self._jobs.put(None)
+        try:
+            self.root.after_cancel(self._job)
+        except tk.TclError:
+            pass
+
+    def join(self, timeout: float = 5.0) -> None:
+        """Waits for the worker to end (after `close`)."""
+        self._worker.join(timeout)
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            work, done, failed = job
+            try:
+                value = work()
+            except BaseException as err:  # delivered to the window, never lost in the thread
+                self._out.put((failed or self._default_failed, err, True))
+            else:
+                self._out.put((done, value, True))
+
+    def _default_failed(self, err: BaseException) -> None:
+        if self.on_error is not None:
+            self.on_error(err)
+        else:
+            raise err
+
+    def _deliver(self) -> None:
+        if self._closed:
+            return
+        try:
+            while True:
+                try:
+                    callback, value, finishes = self._out.get_nowait()
+                except queue.Empty:
+                    break
+                if finishes:
+                    self._pending -= 1
+                try:
+                    if callback is not None:
+                        callback(value)
+                except Exception as err:  # a window's bug: shown by its report_callback_exception
+                    self.root.report_callback_exception(type(err), err, err.__traceback__)
+                if finishes and self._pending == 0:
+                    self._tell_busy(False)
+        finally:
+            if not self._closed:
+                self._job = self.root.after(DELIVER_MS, self._deliver)
+
+    def _tell_busy(self, busy: bool) -> None:
+        for listener in self.on_busy:
+            listener(busy)
+
+
+def stop_search(engine: LineEngine) -> None:
+    """Stop: sends `stop` at once from the Tk thread (the search's `bestmove` still comes to the
+    call waiting for it on the worker). An engine already gone is left to the supervision."""
+    try:
+        engine.stop()
+    except Exception:
+        pass
+
+
+class Search:
+    """One search a window asked for, stoppable from the Tk thread at any moment: before the
+    worker has started it (it then stops as soon as it starts), while it runs (`stop`: the
+    engine answers at once with what it has), or after (nothing happens).
+
+    On the worker: `run(engine, go)` calls `go(cancel=event)` (a driver's `go`); on the Tk
+    thread: `stop()`."""
+
+    def __init__(self) -> None:
+        self.cancel = threading.Event()
+        self.engine: Optional[LineEngine] = None
+
+    def run(self, engine: LineEngine, go: Callable[..., object]) -> object:
+        self.engine = engine  # before the `go` line is written: see stop()
+        return go(cancel=self.cancel)
+
+    def stop(self) -> None:
+        # Either the worker sees the event once its `go` line is out, or the engine is set by
+        # then and the `stop` sent here follows the `go`: never a `stop` lost before its search.
+        self.cancel.set()
+        if self.engine is not None:
+            stop_search(self.engine)
+
+
+class BusyIndicator:
+    """A small moving bar with a word while the engine works; an empty space of the same size
+    otherwise (so nothing beside it moves)."""
+
+    def __init__(self, parent: tk.Misc, calls: EngineCalls):
+        self.frame = tk.Frame(parent, width=130, height=22)
+        self.frame.pack_propagate(False)
+        self.bar = ttk.Progressbar(self.frame, mode="indeterminate", length=60)
+        self.text = tk.StringVar(value="")
+        self.label = tk.Label(self.frame, textvariable=self.text, anchor="w", fg=NORMAL)
+        self.busy = False
+        calls.on_busy.append(self.show)
+
+    def show(self, busy: bool) -> None:
+        self.busy = busy
+        if busy:
+            self.bar.pack(side="left")
+            self.label.pack(side="left", padx=(3, 0))
+            self.bar.start(60)
+            self.text.set("engine...")
+        else:
+            self.bar.stop()
+            self.bar.pack_forget()
+            self.label.pack_forget()
+            self.text.set("")
+
+

@@ -1,0 +1,118 @@
+"""Every engine wait in a window can be stopped at once: Hint reads Stop while the engine
+thinks, and a move played during a hint stops it and is played at once.
+
+The windows are given 10 s to think; each Stop (or move) must bring the window back to idle
+long before that. How long it took is written to tests/artifacts/stop-times.txt and asserted
+only against the 10 s the search would have taken (a loaded machine may be slow)."""
+import time
+
+import pytest
+from engine_testing import ARTIFACTS, direct, pump, real_binary, real_engine, settle, wait_for
+
+from engines import SudokuEngine, SudokuMove
+from engines.tools import SudokuTools
+
+pytestmark = pytest.mark.usefixtures("forbid_tk_thread")
+
+
+def idle_after(app, action):
+    """Runs `action`, then the event loop until the window is idle; the seconds it took."""
+    start = time.monotonic()
+    action()
+    assert wait_for(app.root, lambda: app.calls.idle, 8), "still waiting for the engine"
+    return time.monotonic() - start
+
+
+def note(what, seconds):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with open(ARTIFACTS / "stop-times.txt", "a") as out:
+        out.write(f"{what}: idle again after {seconds * 1000:.0f} ms\n")
+    print(f"{what}: {seconds * 1000:.0f} ms")
+
+
+def test_sudoku_hint_is_stopped_by_stop_or_by_a_move(tk_root):
+    import sudoku_gui
+    from engines.windows.sudoku.names import HINT_TEXT
+
+    with direct():
+        engine = real_engine("sudoku-agent", SudokuEngine)
+    app = sudoku_gui.SudokuApp(tk_root, engine, board="3x3", mode="classic", players=("human", "human"),
+                               movetime=10000)
+    try:
+        settle(app)
+        app.show_hint()
+        assert app.hint_button.cget("text") == "Stop"
+        pump(tk_root, 0.3)  # the search is under way
+        seconds = idle_after(app, app.hint_button.invoke)
+        note("sudoku window, Stop during a 10 s hint", seconds)
+        assert seconds < 5 and app.hint is not None and app.hint_button.cget("text") == HINT_TEXT
+
+        # A move during a hint: the hint stops and the move is played at once.
+        app.show_hint()
+        pump(tk_root, 0.3)
+        app.selected = (0, 0)
+        seconds = idle_after(app, lambda: app.choose_value(1))
+        note("sudoku window, a move during a 10 s hint", seconds)
+        assert seconds < 5 and [s.move for s in app.game.steps] == [SudokuMove(0, 0, 1)]
+        assert app.hint is None and not app.thinking and app.hint_button.cget("text") == HINT_TEXT
+
+        # The same before the search has even started: the stop is not lost.
+        app.show_hint()
+        app.selected = (8, 8)
+        seconds = idle_after(app, lambda: app.choose_value(2))
+        note("sudoku window, a move at once after Hint", seconds)
+        assert seconds < 5 and len(app.game.steps) == 2
+    finally:
+        app.close()
+        engine.quit()
+
+
+def test_puzzle_window_wait_is_stopped(tk_root, tmp_path):
+    """The puzzle window's tools given 10 s to answer (a solver that sleeps first): Hint turns
+    into Stop, which ends the run at once; the puzzle on screen stays."""
+    import sudoku_puzzle_gui
+
+    slow = tmp_path / "sudoku-solver"
+    slow.write_text(f"#!/bin/sh\nsleep 10\nexec {real_binary('sudoku-solver')} \"$@\"\n")
+    slow.chmod(0o755)
+    tools = SudokuTools(real_binary("sudoku-agent"))
+    app = sudoku_puzzle_gui.PuzzleApp(tk_root, tools, shape="2x2", seed=1)
+    try:
+        settle(app)
+        title = app.title_var.get()
+        tools.binary = str(slow)
+        app.new_puzzle()
+        assert wait_for(tk_root, lambda: app.hint_button.cget("text") == "Stop", 3)
+        seconds = idle_after(app, app.hint_button.invoke)
+        note("puzzle window, Stop during a 10 s New", seconds)
+        assert seconds < 5 and app.title_var.get() == title and app.hint_button.cget("text") == "Hint"
+        assert "stopped" in app.status_var.get()
+    finally:
+        app.close()
+
+
+def test_engine_play_waits_while_the_close_question_is_open(tk_root):
+    """The engine plays on its own; Close asks: the score the question names stays on the board
+    until it is answered, and Cancel lets the engine go on."""
+    import tkinter as tk
+
+    import blockudoku_gui
+    from engines import BlockudokuEngine
+    from engine_testing import fake_command
+
+    engine = BlockudokuEngine(fake_command("blockudoku"))
+    app = blockudoku_gui.BlockudokuApp(tk.Toplevel(tk_root), engine, engine.catalogue(), seed=3, delay=20)
+    try:
+        settle(app)
+        app.toggle_engine()
+        assert wait_for(tk_root, lambda: app.game.placed >= 2, 20)
+        app.ask_close()
+        asked = app.game.score
+        assert f"({asked} points)" in app.dialogs.text
+        pump(tk_root, 1.0)
+        assert app.game.score == asked and app.autoplay
+        app.dialogs.button("Cancel").invoke()
+        assert wait_for(tk_root, lambda: app.game.score > asked, 20)
+    finally:
+        app.close()
+        engine.quit()
