@@ -49,14 +49,10 @@ fn data_dir() -> Result<PathBuf> {
         .ok_or_else(|| anyhow!("cannot find crates/rules/data/sudoku: pass --file"))
 }
 
-pub fn run(files: Vec<PathBuf>, generated: Vec<String>) -> Result<()> {
-    // Every `--generated` is checked before any work: a bad one is a bad command line.
-    let generated = generated
-        .iter()
-        .map(|spec| GeneratedSet::parse(spec))
-        .collect::<Result<Vec<_>>>()
-        .on_command_line()?;
-    let mut sets: Vec<(String, Vec<Board>)> = Vec::new();
+/// The sets of the puzzle files (the project's collections when none is given); a bad line
+/// fails the run, since a timing over a set with holes would mislead.
+fn file_sets(files: Vec<PathBuf>) -> Result<Vec<(String, Vec<Board>)>> {
+    let mut sets = Vec::new();
     let files = if files.is_empty() {
         let dir = data_dir()?;
         COLLECTIONS
@@ -81,6 +77,17 @@ pub fn run(files: Vec<PathBuf>, generated: Vec<String>) -> Result<()> {
         );
         sets.push((name, boards));
     }
+    Ok(sets)
+}
+
+pub fn run(files: Vec<PathBuf>, generated: Vec<String>) -> Result<()> {
+    // Every `--generated` is checked before any work: a bad one is a bad command line.
+    let generated = generated
+        .iter()
+        .map(|spec| GeneratedSet::parse(spec))
+        .collect::<Result<Vec<_>>>()
+        .on_command_line()?;
+    let mut sets = file_sets(files)?;
     for set in generated {
         sets.push(set.make());
     }
