@@ -23,7 +23,11 @@ def load_cases():
             cases.append({"kind": kind, "title": title, "send": [], "want": [], "exit": None, "path": None,
                           "args": None})
         elif raw.startswith("> "):
-            cases[-1]["send"].append(ast.literal_eval(raw[2:]))
+            line, _, times = raw[2:].rpartition(" * ")
+            if line and times.isdigit():
+                cases[-1]["send"].extend([ast.literal_eval(line)] * int(times))
+            else:
+                cases[-1]["send"].append(ast.literal_eval(raw[2:]))
         elif raw.startswith("< "):
             cases[-1]["want"].append(raw[2:])
         elif raw.startswith("exit "):
@@ -64,7 +68,7 @@ def test_hostile_case(case, blockudoku_bin, blockudoku_lab_bin, tmp_path):
         record = tmp_path / "record.bkr"
         record.write_bytes(b"\n".join(case["send"]) + b"\n")
         path = str(record)
-    args = case["args"] if case["kind"] == "lab" else ["replay", path]
+    args = [a.replace("FILE", path) for a in case["args"]] if case["kind"] == "lab" else ["replay", path]
     proc = subprocess.run([str(blockudoku_lab_bin), *args], capture_output=True, timeout=60,
                           preexec_fn=limit_memory)
     want = [line.replace("FILE", path) for line in case["want"]]

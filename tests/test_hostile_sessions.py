@@ -102,9 +102,11 @@ def reply_cases():
         if not text.strip() or text.startswith("#"):
             continue
         engine, line, reply = (part.strip() for part in text.split(" | ", 2))
-        m = re.fullmatch(r'(b".*")(?: \* (\d+))?', line)
-        assert m, f"sessions-replies.txt line {number}: {line!r}"
-        data = ast.literal_eval(m.group(1)) * int(m.group(2) or 1)
+        data = b""
+        for term in line.split(" + "):
+            m = re.fullmatch(r'(b".*")(?: \* (\d+))?', term)
+            assert m, f"sessions-replies.txt line {number}: {line!r}"
+            data += ast.literal_eval(m.group(1)) * int(m.group(2) or 1)
         for name in ENGINES if engine == "both" else [engine]:
             assert name in ENGINES, f"sessions-replies.txt line {number}: {engine!r}"
             cases.append(pytest.param(name, data, None if reply == "(no reply)" else reply,
@@ -173,6 +175,10 @@ def test_go_infinite_answers_only_at_stop(binary, waiting):
         elif line == "show":
             assert len(replies) > 9 and not any(r.startswith(("bestmove", "error")) for r in replies)
         elif line.startswith("go"):
+            # A `go` counts as answered once its search started: its bestmove may come
+            # after the `readyok`.
+            if not replies:
+                replies.append(engine.read())
             assert len(replies) == 1 and replies[0].startswith("bestmove ")
         else:
             assert replies == []
@@ -214,6 +220,52 @@ def test_long_lines_waiting_for_a_search_cost_no_memory(binary):
     out = [l for l in proc.stdout.decode().splitlines() if not l.startswith(("propose ", "info "))]
     assert out[0].startswith("bestmove ") and out[-1] == "readyok"
     assert out[1:-1] == ["error unknown command '" + "a" * 40 + "...'"] * 800
+
+
+@pytest.mark.parametrize("binary", ENGINES, indirect=True)
+def test_valid_megabyte_lines_waiting_for_a_search_stay_within_memory(binary):
+    """300 valid lines of a megabyte each (a long taboo list, a padded `show`) sent during `go
+    infinite`, under a 1 GB address space: they wait as text, at most 64 MiB of it; each line
+    beyond that is skipped at once with one error, the others are answered after `stop`."""
+    name = pathlib.Path(binary).name
+    head, unit = ("position 2x2 ..../..../..../.... taboo", " 0,0=1") if name == "sudoku-agent" else ("show", "      ")
+    repeat = (1_000_000 - len(head)) // len(unit)
+    waiting = (64 << 20) // (len(head) + len(unit) * repeat)
+    script = (f"ulimit -v 1000000; (printf '%s\\ngo infinite\\n' '{SEARCH_POSITION[name]}'; "
+              f"python3 -c \"import sys; [sys.stdout.write('{head}' + '{unit}' * {repeat} + chr(10)) for _ in range(300)]\"; "
+              f"printf 'stop\\nisready\\n') | '{binary}'")
+    proc = subprocess.run(["bash", "-c", script], capture_output=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-300:]
+    out = [l for l in proc.stdout.decode().splitlines() if not l.startswith(("propose ", "info "))]
+    skipped = "error line skipped: the lines waiting for the running search already hold 64 MiB"
+    assert out[:300 - waiting] == [skipped] * (300 - waiting)
+    assert out[300 - waiting].startswith("bestmove ") and out[-1] == "readyok"
+    answers = out[301 - waiting:-1]
+    if name == "sudoku-agent":
+        assert answers == []
+    else:
+        assert len(answers) == waiting * 11 and answers[0] == "   1 2 3 4 5 6 7 8 9"
+
+
+@pytest.mark.parametrize("binary", ENGINES, indirect=True)
+def test_isready_behind_a_go_that_started_is_answered_at_once(binary):
+    """A `go` counts as answered once its search started (C7): an `isready` waiting behind a
+    `go` is answered as soon as that search starts, not when it ends."""
+    name = pathlib.Path(binary).name
+    with Engine(binary) as engine:
+        engine.send(SEARCH_POSITION[name])
+        engine.send("go infinite")
+        engine.send("go infinite")
+        engine.send("isready")
+        assert engine.lines_within(0.3) == []
+        engine.send("stop")
+        assert engine.read().startswith("bestmove ")
+        # The second `go infinite` runs now, and holds its bestmove until the next `stop`.
+        assert engine.read() == "readyok"
+        engine.send("stop")
+        assert engine.read().startswith("bestmove ")
+        engine.send("quit")
+        assert engine.finish() == (0, [])
 
 
 @pytest.mark.parametrize("go", ["go depth 1000", "go nodes 18446744073709551615"])

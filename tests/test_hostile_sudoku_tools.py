@@ -1,5 +1,7 @@
-"""Hostile input to the Competitive Sudoku tools and documents: endless and corrupt files
-(cases in tests/data/hostile/sudoku-tools.txt, run with at most 1 GB of memory), `0` as an
+"""Hostile input to the Competitive Sudoku tools and documents: endless and corrupt files,
+absurd sizes, positions and puzzles that take long (cases in
+tests/data/hostile/sudoku-tools.txt, run with at most 1 GB of memory), openings printed as
+they are found, `0` as an
 empty cell in `position` (accepted by the engine and written in the protocol grammar), and
 the game numbers of protocol/records.md (from 1, as the engines number them)."""
 import pathlib
@@ -31,9 +33,28 @@ def test_tool_refuses_hostile_input(code, text, command):
     program = bin_dir() / command[0]
     proc = subprocess.run([str(program), *command[1:]], capture_output=True, text=True, timeout=60, cwd=ROOT,
                           stdin=subprocess.DEVNULL, preexec_fn=limit_memory)
-    lines = proc.stderr.splitlines()
     assert proc.returncode == code, proc.stderr
+    if code == 0:
+        assert proc.stderr == "" and text in proc.stdout, proc.stdout[-300:]
+        return
+    lines = proc.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and text in lines[0], proc.stderr
+
+
+def test_openings_are_printed_as_they_are_found():
+    """`openings --count 1000000 | head`: the first openings come at once, the suite is not
+    held to the end, and a closed output ends the run with one line."""
+    proc = subprocess.Popen([str(bin_dir() / "sudoku-lab"), "openings", "--count", "1000000"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, preexec_fn=limit_memory)
+    try:
+        first = [proc.stdout.readline() for _ in range(3)]
+        assert first[0].startswith("# sudoku-lab openings") and all(l.startswith("position 3x3 ") for l in first[1:])
+        proc.stdout.close()
+        assert proc.wait(timeout=60) == 1
+        assert proc.stderr.read() == "error: cannot write to standard output\n"
+    finally:
+        proc.kill()
+        proc.wait()
 
 
 def test_endless_standard_input_is_refused():

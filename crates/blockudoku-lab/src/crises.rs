@@ -60,7 +60,7 @@ pub struct CrisesArgs {
     #[arg(long, default_value_t = 20)]
     rounds: u64,
     /// Worker threads (continuations run in parallel, one search thread each).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::setup::threads_arg)]
     threads: usize,
     /// Piece set file (as for selfplay); default is the built-in 47 pieces.
     #[arg(long)]

@@ -31,7 +31,7 @@ pub struct CrowdedArgs {
     #[arg(long, default_value_t = 100)]
     movetime: u64,
     /// Search threads for both answers.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::setup::threads_arg)]
     threads: usize,
     /// Keep positions where the default agent's board dies on the next hand with at least
     /// this chance.

@@ -33,7 +33,7 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 100_000)]
     max_rounds: u64,
     /// Worker threads (games run in parallel, one search thread each).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::setup::threads_arg)]
     threads: usize,
     /// Agent: default, original (alias seed) or strong, optionally with an objective after a
     /// colon (`default:points`; survive when none); the summary names it as given. With

@@ -9,7 +9,9 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use rand::Rng;
 
-use puzzle_rules::blockudoku::{can_place_all, catalogue, GameState, Piece, Scoring};
+use puzzle_rules::blockudoku::{
+    can_place_all, catalogue, GameState, Piece, Scoring, MAX_SET_PIECES,
+};
 
 use blockudoku::agents::{self, Agent, Limits, Objective, Request, Settings};
 use blockudoku::search::{self, Deal, Workers};
@@ -223,22 +225,39 @@ pub(crate) fn read_text(path: &std::path::Path, max_bytes: u64) -> Result<String
     String::from_utf8(bytes).map_err(|e| anyhow::anyhow!("not UTF-8 text ({e})"))
 }
 
+/// A piece file: one piece per line, its last word an id or a shape (`##/#.`); a line
+/// whose first word is `#` followed by more words (`# a comment`) is a comment, and blank
+/// lines are skipped. A shape that starts with `#` is a piece, not a comment, and so is a
+/// line holding only `#` (the one-cell piece). At most [`MAX_SET_PIECES`] pieces.
 fn load_pieces(path: &std::path::Path) -> Result<Vec<Piece>> {
     let text = read_text(path, MAX_PIECE_FILE_BYTES)
         .with_context(|| format!("cannot read piece file {}", path.display()))?;
+    parse_pieces(&text).map_err(|e| anyhow::anyhow!("piece file {}: {e}", path.display()))
+}
+
+/// The pieces of a piece file's text (see [`load_pieces`]).
+fn parse_pieces(text: &str) -> Result<Vec<Piece>> {
     let mut set = Vec::new();
     for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
+        let mut words = line.split_whitespace();
+        let (Some(first), last) = (words.next(), words.next_back()) else {
+            continue;
+        };
+        if first == "#" && last.is_some() {
             continue;
         }
-        let last = line.split_whitespace().last().unwrap_or(line);
-        let piece =
-            Piece::parse(last).map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), n + 1))?;
+        if set.len() == MAX_SET_PIECES {
+            bail!(
+                "line {}: more than {MAX_SET_PIECES} pieces (the most a dealt set holds)",
+                n + 1
+            );
+        }
+        let piece = Piece::parse(last.unwrap_or(first))
+            .map_err(|e| anyhow::anyhow!("line {}: {e}", n + 1))?;
         set.push(piece);
     }
     if set.is_empty() {
-        bail!("piece file {} holds no pieces", path.display());
+        bail!("holds no pieces");
     }
     Ok(set)
 }
@@ -374,10 +393,43 @@ pub(crate) fn with_progress<T>(
     })
 }
 
+/// The most `--threads` a lab run takes.
+pub(crate) const MAX_THREADS: usize = 256;
+
+/// Reads `--threads`: 1 to [`MAX_THREADS`].
+pub(crate) fn threads_arg(text: &str) -> std::result::Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!("must be 1 to {MAX_THREADS}")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use blockudoku::agents::Settings;
+
+    #[test]
+    fn piece_files_read_shapes_that_start_with_a_hash_as_pieces() {
+        let set = parse_pieces("# a comment\n##/#.\n\n#\n  #   comment words\n5 ##\n").unwrap();
+        assert_eq!(set.len(), 3);
+        assert_eq!(set[0], Piece::parse("##/#.").unwrap());
+        assert_eq!(set[1], Piece::parse("#").unwrap());
+        assert_eq!(set[2], Piece::parse("##").unwrap());
+    }
+
+    #[test]
+    fn piece_files_hold_at_most_the_pieces_a_dealer_takes() {
+        assert_eq!(
+            parse_pieces(&"#\n".repeat(MAX_SET_PIECES)).unwrap().len(),
+            MAX_SET_PIECES
+        );
+        let e = parse_pieces(&"#\n".repeat(MAX_SET_PIECES + 1)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 129: more than 128 pieces (the most a dealt set holds)"
+        );
+    }
 
     // Without overrides each objective searches with its own beam; `--beam` replaces the
     // widths only and `--lookahead` the lookahead only.

@@ -50,7 +50,8 @@ pub fn read_line<R: BufRead>(input: &mut R, max: usize) -> std::io::Result<Optio
         };
         if overlong {
             // Discarding: keep nothing more.
-        } else if line.len() + part.len() <= max {
+        } else if line.len() + part.len() <= max + 1 {
+            // One byte more than `max`: the `\r` of a `\r\n` line end, which does not count.
             line.extend_from_slice(part);
         } else {
             overlong = true;
@@ -62,11 +63,11 @@ pub fn read_line<R: BufRead>(input: &mut R, max: usize) -> std::io::Result<Optio
             break;
         }
     }
-    if overlong {
-        return Ok(Some(Input::TooLong));
-    }
     if line.last() == Some(&b'\r') {
         line.pop();
+    }
+    if overlong || line.len() > max {
+        return Ok(Some(Input::TooLong));
     }
     Ok(Some(Input::Line(
         String::from_utf8_lossy(&line).into_owned(),
@@ -185,6 +186,22 @@ mod tests {
         assert!(matches!(&got[0], Input::Line(l) if l.len() == 100));
         assert_eq!(got[1], Input::TooLong);
         assert_eq!(got[2], line("isready"));
+    }
+
+    #[test]
+    fn the_carriage_return_of_a_line_end_does_not_count() {
+        let mut data = b"isready".to_vec();
+        data.extend_from_slice(&[b' '; 93]);
+        data.extend(b"\r\n");
+        data.extend(b"isready");
+        data.extend_from_slice(&[b' '; 93]);
+        data.extend(b"x\r\n");
+        let got = lines(&data, 100);
+        assert!(
+            matches!(&got[0], Input::Line(l) if l.len() == 100),
+            "{got:?}"
+        );
+        assert_eq!(got[1], Input::TooLong);
     }
 
     #[test]

@@ -10,7 +10,8 @@
 //!   waits in a queue with the time it was read. Once the search has printed its answer,
 //!   the waiting lines are answered in input order, and a `go` among them starts its
 //!   search, behind which the rest wait again.
-//! - At most [`MAX_WAITING`] lines wait; one more is skipped with one `error` line at once.
+//! - At most [`MAX_WAITING`] lines, [`MAX_WAITING_BYTES`] of text, wait (as text, parsed
+//!   again in their turn); one more is skipped with one `error` line at once.
 //! - `isready` is answered once every line before it has been (a `go` counts once its
 //!   search started): at once during a search when nothing waits, else in its turn. So
 //!   `readyok` always confirms every line sent before it.
@@ -66,18 +67,40 @@ pub trait Engine {
     }
 }
 
-/// A line read and parsed, waiting for its answer.
-type Waiting<C> = (Result<C, String>, Instant);
+/// A line read while a search runs, waiting for its answer: kept as its text (parsed again
+/// in its turn), an error as its one-line reply, or the loop's own command.
+enum Pending {
+    Text(String),
+    Error(String),
+    IsReady,
+    Quit,
+}
 
-/// The most lines that wait for a running search. Waiting lines are kept parsed (an error
-/// as its one-line reply), a few hundred bytes each, so the queue stays within a few
-/// megabytes whatever a client sends during `go infinite`.
+/// A waiting line and when it was read.
+type Waiting = (Pending, Instant);
+
+/// The most lines that wait for a running search.
 pub const MAX_WAITING: usize = 10_000;
+
+/// The most bytes of text the waiting lines hold together (64 MiB): a line that would take
+/// them past it is skipped, so the queue stays within this whatever a client sends during
+/// `go infinite` (a megabyte line, parsed, takes several times its size; it is parsed only
+/// in its turn).
+pub const MAX_WAITING_BYTES: usize = 64 << 20;
 
 /// The reply (after `error `) to a line that finds [`MAX_WAITING`] lines waiting: it is
 /// skipped unanswered otherwise.
 pub fn too_many_waiting() -> String {
     format!("line skipped: {MAX_WAITING} lines already wait for the running search")
+}
+
+/// The reply (after `error `) to a line that would take the waiting lines past
+/// [`MAX_WAITING_BYTES`]: it is skipped unanswered otherwise.
+pub fn too_much_waiting() -> String {
+    format!(
+        "line skipped: the lines waiting for the running search already hold {} MiB",
+        MAX_WAITING_BYTES >> 20
+    )
 }
 
 /// How often the loop looks whether the running search has answered while lines wait.
@@ -88,10 +111,54 @@ pub fn serve<E: Engine>(engine: &mut E) {
     serve_from(engine, crate::io::spawn_reader());
 }
 
+/// The lines waiting for a running search, in input order, within [`MAX_WAITING`] lines
+/// and [`MAX_WAITING_BYTES`] bytes of text.
+#[derive(Default)]
+struct Queue {
+    lines: VecDeque<Waiting>,
+    bytes: usize,
+}
+
+impl Queue {
+    /// Adds a line; the error reply when it is skipped for the queue's bounds.
+    fn push(&mut self, pending: Pending, read: Instant) -> Result<(), String> {
+        let size = match &pending {
+            Pending::Text(t) | Pending::Error(t) => t.len(),
+            Pending::IsReady | Pending::Quit => 0,
+        };
+        if self.lines.len() >= MAX_WAITING {
+            return Err(too_many_waiting());
+        }
+        if self.bytes + size > MAX_WAITING_BYTES {
+            return Err(too_much_waiting());
+        }
+        self.bytes += size;
+        self.lines.push_back((pending, read));
+        Ok(())
+    }
+
+    fn pop(&mut self) -> Option<Waiting> {
+        let (pending, read) = self.lines.pop_front()?;
+        if let Pending::Text(t) | Pending::Error(t) = &pending {
+            self.bytes -= t.len();
+        }
+        Some((pending, read))
+    }
+
+    fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// True when the next line is an `isready`.
+    fn ready_next(&self) -> bool {
+        matches!(self.lines.front(), Some((Pending::IsReady, _)))
+    }
+}
+
 /// Serves `engine` on the lines of `input` (`None`: the end of input), replies on stdout.
 pub fn serve_from<E: Engine>(engine: &mut E, input: Receiver<Option<Input>>) {
     let mut running: Option<SearchHandle> = None;
-    let mut waiting: VecDeque<Waiting<E::Command>> = VecDeque::new();
+    let mut waiting = Queue::default();
     // When `quit` or the end of input was read: nothing more is read after it.
     let mut ending: Option<Instant> = None;
     loop {
@@ -100,8 +167,8 @@ pub fn serve_from<E: Engine>(engine: &mut E, input: Receiver<Option<Input>>) {
             if let Some(done) = running.take() {
                 done.join(false);
             }
-            if let Some((parsed, read)) = waiting.pop_front() {
-                match answer(engine, parsed, read) {
+            if let Some((pending, read)) = waiting.pop() {
+                match answer_waiting(engine, pending, read) {
                     Step::Quit => break,
                     Step::Go(search) => running = Some(SearchHandle::go(search)),
                     Step::Done => {}
@@ -111,6 +178,11 @@ pub fn serve_from<E: Engine>(engine: &mut E, input: Receiver<Option<Input>>) {
             if ending.is_some() {
                 break;
             }
+        } else if waiting.ready_next() {
+            // Every line before it has been answered (a `go` once its search started).
+            waiting.pop();
+            say(&["readyok"]);
+            continue;
         } else if let Some(at) = ending {
             if let Some(run) = running.take() {
                 run.finish_for_quit(at);
@@ -127,17 +199,17 @@ pub fn serve_from<E: Engine>(engine: &mut E, input: Receiver<Option<Input>>) {
             input.recv().unwrap_or(None)
         };
         let read = Instant::now();
-        let parsed = match message {
+        let (parsed, text) = match message {
             None => {
                 ending = Some(read);
                 continue;
             }
-            Some(Input::TooLong) => Err(crate::io::too_long_error()),
+            Some(Input::TooLong) => (Err(crate::io::too_long_error()), None),
             Some(Input::Line(line)) => {
                 if engine.intercept(&line) {
                     continue;
                 }
-                engine.parse(&line)
+                (engine.parse(&line), Some(line))
             }
         };
         let control = parsed.as_ref().map_or(Control::Engine, E::control);
@@ -145,26 +217,35 @@ pub fn serve_from<E: Engine>(engine: &mut E, input: Receiver<Option<Input>>) {
             ending = Some(read);
         }
         let busy = running.as_ref().is_some_and(|r| !r.answered());
-        if busy {
-            match control {
-                Control::IsReady if waiting.is_empty() => say(&["readyok"]),
-                Control::Stop => {
-                    if let Some(run) = running.take() {
-                        run.join(true);
-                    }
-                }
-                Control::Empty => {}
-                Control::IsReady | Control::Engine if waiting.len() >= MAX_WAITING => {
-                    say(&[format!("error {}", too_many_waiting())])
-                }
-                Control::IsReady | Control::Quit | Control::Engine => {
-                    waiting.push_back((parsed, read))
-                }
+        if !busy && waiting.is_empty() {
+            match answer(engine, parsed, read) {
+                Step::Quit => break,
+                Step::Go(search) => running = Some(SearchHandle::go(search)),
+                Step::Done => {}
             }
-        } else {
-            // Behind lines still waiting (the search answered while this one was on its
-            // way), or answered at the top of the loop at once.
-            waiting.push_back((parsed, read));
+            continue;
+        }
+        let pending = match (control, parsed) {
+            (Control::Stop, _) if busy => {
+                if let Some(run) = running.take() {
+                    run.join(true);
+                }
+                continue;
+            }
+            (Control::IsReady, _) if busy && waiting.is_empty() => {
+                say(&["readyok"]);
+                continue;
+            }
+            (Control::Empty | Control::Stop, _) => continue,
+            (Control::IsReady, _) => Pending::IsReady,
+            (Control::Quit, _) => Pending::Quit,
+            (Control::Engine, Err(e)) => Pending::Error(e),
+            // Kept as text, parsed again in its turn: a parsed line may take several times
+            // the memory of its text.
+            (Control::Engine, Ok(_)) => Pending::Text(text.unwrap_or_default()),
+        };
+        if let Err(e) = waiting.push(pending, read) {
+            say(&[format!("error {e}")]);
         }
     }
     if let Some(run) = running.take() {
@@ -177,6 +258,22 @@ enum Step {
     Done,
     Go(Search),
     Quit,
+}
+
+/// Answers a waiting line in its turn, no search running.
+fn answer_waiting<E: Engine>(engine: &mut E, pending: Pending, read: Instant) -> Step {
+    match pending {
+        Pending::Text(line) => {
+            let parsed = engine.parse(&line);
+            answer(engine, parsed, read)
+        }
+        Pending::Error(e) => answer::<E>(engine, Err(e), read),
+        Pending::IsReady => {
+            say(&["readyok"]);
+            Step::Done
+        }
+        Pending::Quit => Step::Quit,
+    }
 }
 
 /// Answers one line while no search runs.

@@ -14,14 +14,13 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
 use puzzle_rules::sudoku::board::{Board, Shape};
-use puzzle_rules::sudoku::game::{Game, Mode, Outcome};
-use puzzle_rules::sudoku::solver;
+use puzzle_rules::sudoku::game::{Game, Mode};
 
 use engine_kit::cli::CommandLineCheck;
 use sudoku_agent::agents::AgentKind;
 use sudoku_agent::protocol::position_line;
 
-use crate::arena::{self_play_scores, MoveLimit};
+use crate::arena::{self_play_scores, MoveLimit, Solvability};
 
 /// The `openings` subcommand's flags.
 #[derive(clap::Args, Debug)]
@@ -32,9 +31,9 @@ pub struct OpeningsArgs {
     /// Play mode: classic, rows, border, random (random draws the allowed squares per opening).
     #[arg(long, default_value = "classic")]
     pub mode: String,
-    /// Number of openings.
-    #[arg(long, default_value_t = 50)]
-    pub count: usize,
+    /// Number of openings (at most 1,000,000), printed as they are found.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=MAX_COUNT as u64))]
+    pub count: u64,
     /// Random legal plies from the empty board (moves that keep the sudoku solvable, so none
     /// is taboo), player 1 first.
     #[arg(long, default_value_t = 4)]
@@ -56,7 +55,10 @@ pub struct OpeningsArgs {
 }
 
 /// Tries per opening asked for before the generator gives up (a `--balance` nobody meets).
-const TRIES_PER_OPENING: usize = 50;
+const TRIES_PER_OPENING: u64 = 50;
+
+/// The most openings one run makes.
+pub const MAX_COUNT: usize = 1_000_000;
 
 /// `sudoku-lab openings`: prints the suite, one `position` line per opening, after a
 /// comment line giving the command that makes it.
@@ -75,10 +77,9 @@ pub fn run(args: OpeningsArgs) -> anyhow::Result<()> {
         args.balance_nodes,
         args.seed
     );
-    for game in generate(shape, mode, &args)? {
-        engine_kit::println_or_exit!("{}", position_line(&game));
-    }
-    Ok(())
+    generate_each(shape, mode, &args, |game| {
+        engine_kit::println_or_exit!("{}", position_line(game));
+    })
 }
 
 fn check_args(args: &OpeningsArgs) -> anyhow::Result<(Shape, Mode)> {
@@ -90,14 +91,11 @@ fn check_args(args: &OpeningsArgs) -> anyhow::Result<(Shape, Mode)> {
             args.mode
         )
     })?;
-    if args.count == 0 {
-        bail!("--count must be at least 1");
-    }
     if args.balance_nodes == 0 {
         bail!("--balance-nodes must be at least 1");
     }
     let cells = shape.cells();
-    if args.plies + args.givens >= cells {
+    if args.plies.saturating_add(args.givens) >= cells {
         bail!(
             "--plies {} and --givens {} fill the {cells} cells of a {}x{} board: nothing left to play",
             args.plies,
@@ -110,42 +108,66 @@ fn check_args(args: &OpeningsArgs) -> anyhow::Result<(Shape, Mode)> {
 }
 
 /// The suite: `count` distinct openings, each balanced when `--balance` is given.
+#[cfg(test)]
 pub(crate) fn generate(shape: Shape, mode: Mode, args: &OpeningsArgs) -> anyhow::Result<Vec<Game>> {
+    let mut suite = Vec::new();
+    generate_each(shape, mode, args, |game| suite.push(game.clone()))?;
+    Ok(suite)
+}
+
+/// Makes the suite, handing each opening to `emit` as soon as it is found; an error after
+/// the last one when fewer than `count` were found. Openings already seen are known by a
+/// hash of their position line, so memory stays small whatever the count.
+pub(crate) fn generate_each(
+    shape: Shape,
+    mode: Mode,
+    args: &OpeningsArgs,
+    mut emit: impl FnMut(&Game),
+) -> anyhow::Result<()> {
     let mut rng = SmallRng::seed_from_u64(args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x0FE1);
     let mut seen = std::collections::HashSet::new();
-    let mut suite = Vec::new();
+    let mut found = 0;
     let tries = args.count.saturating_mul(TRIES_PER_OPENING);
     for attempt in 0..tries {
-        if suite.len() == args.count {
+        if found == args.count {
             break;
         }
         let Some(game) = random_opening(shape, mode, args.givens, args.plies, &mut rng) else {
             continue;
         };
-        if !seen.insert(position_line(&game)) {
+        if !seen.insert(line_hash(&position_line(&game))) {
             continue;
         }
         if let Some(margin) = args.balance {
             let [a, b] = self_play_scores(
                 [AgentKind::Default; 2],
                 game.clone(),
-                args.seed.wrapping_add(attempt as u64),
+                args.seed.wrapping_add(attempt),
                 MoveLimit::Nodes(args.balance_nodes),
             );
             if a.abs_diff(b) > margin {
                 continue;
             }
         }
-        suite.push(game);
+        emit(&game);
+        found += 1;
     }
-    if suite.len() < args.count {
+    if found < args.count {
         bail!(
-            "found {} of {} openings in {tries} tries: fewer plies, a wider --balance or another seed may do",
-            suite.len(),
+            "found {found} of {} openings in {tries} tries: fewer plies, a wider --balance or another seed may do",
             args.count
         );
     }
-    Ok(suite)
+    Ok(())
+}
+
+/// A 64-bit hash of a position line (SipHash with fixed keys: the same in every run).
+fn line_hash(line: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    #[allow(deprecated)]
+    let mut h = std::hash::SipHasher::new();
+    line.hash(&mut h);
+    h.finish()
 }
 
 /// One random opening: the empty board with `givens` random givens, the mode's allowed
@@ -161,17 +183,16 @@ fn random_opening(
     let mut board = Board::empty(shape);
     crate::arena::add_givens(&mut board, givens, rng);
     let mut game = Game::new(board, mode, rng.gen());
+    let mut solvable = Solvability::default();
     for _ in 0..plies {
         let mut moves = game.legal_moves(game.turn());
         moves.shuffle(rng);
-        let mv = moves.into_iter().find(|&mv| {
-            let mut board = game.board().clone();
-            board.place(mv);
-            solver::has_solution(&board)
-        })?;
-        if game.play(mv).ok()? == Outcome::Taboo {
-            return None;
-        }
+        let mv = moves
+            .into_iter()
+            .find(|&mv| solvable.allows(game.board(), mv))?;
+        // A legal move proven to keep the sudoku solvable: placed, as the referee would.
+        game.apply_checked(mv, true);
+        solvable.played();
         if game.is_over() {
             return None;
         }
@@ -183,8 +204,9 @@ fn random_opening(
 mod tests {
     use super::*;
     use crate::arena::parse_openings;
+    use puzzle_rules::sudoku::solver;
 
-    fn args(mode: &str, count: usize, plies: usize, balance: Option<u32>) -> OpeningsArgs {
+    fn args(mode: &str, count: u64, plies: usize, balance: Option<u32>) -> OpeningsArgs {
         OpeningsArgs {
             board: "2x2".into(),
             mode: mode.into(),

@@ -19,6 +19,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{anyhow, bail, Result};
+use engine_kit::cli::CommandLineCheck;
 use puzzle_rules::sudoku::generate::{generate, Difficulty};
 use puzzle_rules::sudoku::puzzle_set::PuzzleSet;
 use puzzle_rules::sudoku::solver::{count_solutions, run as solve_request, Request};
@@ -51,8 +52,10 @@ fn data_dir() -> Result<PathBuf> {
         .ok_or_else(|| anyhow!("cannot find crates/rules/data/sudoku: pass --file"))
 }
 
-pub fn run(files: Vec<PathBuf>, generated: Vec<String>) -> Result<()> {
-    let mut sets: Vec<(String, Vec<Board>)> = Vec::new();
+/// The sets of the puzzle files (the project's collections when none is given); a bad line
+/// fails the run, since a timing over a set with holes would mislead.
+fn file_sets(files: Vec<PathBuf>) -> Result<Vec<(String, Vec<Board>)>> {
+    let mut sets = Vec::new();
     let files = if files.is_empty() {
         let dir = data_dir()?;
         COLLECTIONS
@@ -77,8 +80,19 @@ pub fn run(files: Vec<PathBuf>, generated: Vec<String>) -> Result<()> {
         );
         sets.push((name, boards));
     }
-    for spec in generated {
-        sets.push(generated_set(&spec)?);
+    Ok(sets)
+}
+
+pub fn run(files: Vec<PathBuf>, generated: Vec<String>) -> Result<()> {
+    // Every `--generated` is checked before any work: a bad one is a bad command line.
+    let generated = generated
+        .iter()
+        .map(|spec| GeneratedSet::parse(spec))
+        .collect::<Result<Vec<_>>>()
+        .on_command_line()?;
+    let mut sets = file_sets(files)?;
+    for set in generated {
+        sets.push(set.make());
     }
     engine_kit::println_or_exit!(
         "machine cpu {} solver-path {} clock {}",
@@ -210,24 +224,47 @@ impl PassClock {
 }
 
 /// A set of `--generated MxN:K[:easy|medium|hard]`: K puzzles generated with seeds 1..=K.
-fn generated_set(spec: &str) -> Result<(String, Vec<Board>)> {
-    let parts: Vec<&str> = spec.split(':').collect();
-    if parts.len() < 2 || parts.len() > 3 {
-        bail!("--generated '{spec}': expected MxN:K[:easy|medium|hard], e.g. 4x4:100");
+struct GeneratedSet {
+    shape: Shape,
+    count: u64,
+    level: String,
+    target: usize,
+}
+
+impl GeneratedSet {
+    /// Reads a `--generated` value.
+    fn parse(spec: &str) -> Result<GeneratedSet> {
+        let parts: Vec<&str> = spec.split(':').collect();
+        if parts.len() < 2 || parts.len() > 3 {
+            bail!("--generated '{spec}': expected MxN:K[:easy|medium|hard], e.g. 4x4:100");
+        }
+        let shape = Shape::parse(parts[0]).map_err(|e| anyhow!("--generated '{spec}': {e}"))?;
+        let count: u64 = parts[1]
+            .parse()
+            .map_err(|_| anyhow!("--generated '{spec}': '{}' is not a count", parts[1]))?;
+        if count == 0 || count > 100_000 {
+            bail!("--generated '{spec}': count must be 1..=100000");
+        }
+        let level = parts.get(2).copied().unwrap_or("hard");
+        let difficulty = Difficulty::parse(level).ok_or_else(|| {
+            anyhow!("--generated '{spec}': '{level}' is not easy, medium or hard")
+        })?;
+        Ok(GeneratedSet {
+            shape,
+            count,
+            level: level.to_string(),
+            target: difficulty.clue_target(shape),
+        })
     }
-    let shape = Shape::parse(parts[0]).map_err(|e| anyhow!("--generated '{spec}': {e}"))?;
-    let k: u64 = parts[1]
-        .parse()
-        .map_err(|_| anyhow!("--generated '{spec}': '{}' is not a count", parts[1]))?;
-    if k == 0 || k > 100_000 {
-        bail!("--generated '{spec}': count must be 1..=100000");
+
+    /// The set's name and puzzles.
+    fn make(self) -> (String, Vec<Board>) {
+        let boards = (1..=self.count)
+            .map(|seed| generate(self.shape, self.target, seed))
+            .collect();
+        let name = format!("generated {} {} x{}", self.shape, self.level, self.count);
+        (name, boards)
     }
-    let level = parts.get(2).copied().unwrap_or("hard");
-    let difficulty = Difficulty::parse(level)
-        .ok_or_else(|| anyhow!("--generated '{spec}': '{level}' is not easy, medium or hard"))?;
-    let target = difficulty.clue_target(shape);
-    let boards = (1..=k).map(|seed| generate(shape, target, seed)).collect();
-    Ok((format!("generated {shape} {level} x{k}"), boards))
 }
 
 /// The processor's model name as the system reports it (`model name` in /proc/cpuinfo on

@@ -21,7 +21,7 @@ use lab_kit::json::json_string;
 use puzzle_rules::sudoku::check::check_filled;
 use puzzle_rules::sudoku::generate::{generate, Difficulty};
 use puzzle_rules::sudoku::puzzle_set::PuzzleSet;
-use puzzle_rules::sudoku::solver::{count_solutions, solve_and_count};
+use puzzle_rules::sudoku::solver::{self, count_solutions, count_solutions_within, Request};
 use puzzle_rules::sudoku::Shape;
 
 use input::{format_cells, parse_puzzle, read_puzzles, RawPuzzle};
@@ -40,8 +40,14 @@ struct Cli {
 #[derive(Subcommand)]
 enum ToolCommand {
     /// Print the solution of a puzzle (or of every puzzle in a file): the solution, `no
-    /// solution`, or the first solution followed by `multiple solutions`.
+    /// solution`, or the first solution followed by `multiple solutions` (or, when the
+    /// search for a second one passes --max-nodes, `uniqueness not settled`). The first
+    /// solution is printed as soon as it is found.
     Solve {
+        /// Search nodes the search for a second solution may visit before uniqueness is
+        /// reported as not settled (9x9 puzzles are always settled).
+        #[arg(long, default_value_t = DEFAULT_UNIQUENESS_NODES, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
+        max_nodes: u64,
         /// The puzzle: 81 characters for 9x9 (`.` or `0` empty), or `MxN <rows>` with rows
         /// joined by `/`.
         puzzle: Vec<String>,
@@ -133,7 +139,12 @@ fn main() {
 /// Runs a subcommand.
 fn run(cmd: ToolCommand) -> Result<()> {
     match cmd {
-        ToolCommand::Solve { puzzle, file, json } => for_each_puzzle(&puzzle, file, json, solve),
+        ToolCommand::Solve {
+            max_nodes,
+            puzzle,
+            file,
+            json,
+        } => for_each_puzzle(&puzzle, file, json, |p| solve(p, max_nodes as usize)),
         ToolCommand::Count {
             limit,
             puzzle,
@@ -180,26 +191,33 @@ fn run(cmd: ToolCommand) -> Result<()> {
     }
 }
 
+/// The default node budget of `solve`'s search for a second solution: about a second on
+/// a sparse 16x16 or 25x25 puzzle.
+const DEFAULT_UNIQUENESS_NODES: u64 = 1_000_000;
+
 /// `solve`'s answer: the solution, `no solution`, or the first solution and `multiple
-/// solutions`.
-fn solve(p: &RawPuzzle) -> Result<Answer> {
+/// solutions` (`uniqueness not settled` when the search for a second one passes
+/// `max_nodes`). The first solution is found on its own (with restarts, quick even on a
+/// sparse large board), so it is printed before the search for a second one runs.
+fn solve(p: &RawPuzzle, max_nodes: usize) -> Result<Answer> {
     let board = p.board()?;
-    let (count, first) = solve_and_count(&board, 2);
-    Ok(match (count, first) {
-        (0, _) | (_, None) => Answer::new("no solution", r#""solutions":0"#),
-        (c, Some(sol)) => {
-            let grid = format_cells(p.shape, sol.cells());
-            let fields = format!(
-                r#""solution":{},"solutions":{}"#,
-                json_string(&grid),
-                if c == 1 { "1" } else { "\"2+\"" }
-            );
-            if c == 1 {
-                Answer::new(&grid, &fields)
-            } else {
-                Answer::new(&format!("{grid} multiple solutions"), &fields)
-            }
-        }
+    let first = solver::run(&board, Request::count(1).with_first()).first;
+    let Some(first) = first else {
+        return Ok(Answer::new("no solution", r#""solutions":0"#));
+    };
+    let grid = format_cells(p.shape, &first);
+    let then = move || {
+        let (suffix, solutions) = match count_solutions_within(&board, 2, max_nodes) {
+            Some(1) => ("", "1"),
+            Some(_) => (" multiple solutions", "\"2+\""),
+            None => (" uniqueness not settled", "\"1+\""),
+        };
+        (suffix.to_string(), format!(r#","solutions":{solutions}"#))
+    };
+    Ok(Answer {
+        text: grid.clone(),
+        fields: format!(r#""solution":{}"#, json_string(&grid)),
+        then: Some(Box::new(then)),
     })
 }
 
@@ -295,10 +313,16 @@ fn write_set(name: &str, seed: u64, count: u64) -> Result<()> {
     Ok(())
 }
 
-/// A tool's answer for one puzzle: its text line and its JSON fields.
+/// The rest of an answer, computed once its first part is out: the text and the JSON
+/// fields it adds.
+type Rest = Box<dyn FnOnce() -> (String, String)>;
+
+/// A tool's answer for one puzzle: its text line and its JSON fields, and what follows them
+/// when the rest takes longer to find (the text is printed first, the line ended after).
 struct Answer {
     text: String,
     fields: String,
+    then: Option<Rest>,
 }
 
 impl Answer {
@@ -306,6 +330,28 @@ impl Answer {
         Answer {
             text: text.to_string(),
             fields: fields.to_string(),
+            then: None,
+        }
+    }
+
+    /// Writes the answer as one line (with `prefix` before the JSON fields): in text, its
+    /// first part is flushed before the rest is computed.
+    fn write(self, out: &mut impl Write, json: bool, prefix: &str) -> std::io::Result<()> {
+        let (mut text, mut fields) = (self.text, self.fields);
+        if let Some(rest) = self.then {
+            if !json {
+                write!(out, "{text}")?;
+                out.flush()?;
+                text.clear();
+            }
+            let (more_text, more_fields) = rest();
+            text.push_str(&more_text);
+            fields.push_str(&more_fields);
+        }
+        if json {
+            writeln!(out, "{{{prefix}{fields}}}")
+        } else {
+            writeln!(out, "{text}")
         }
     }
 }
@@ -338,12 +384,7 @@ fn for_each_puzzle(
             .as_ref()
             .map_err(|e| anyhow!("{e}"))
             .and_then(&mut answer)?;
-        let mut out = std::io::stdout().lock();
-        if json {
-            writeln!(out, "{{{}}}", a.fields)?;
-        } else {
-            writeln!(out, "{}", a.text)?;
-        }
+        a.write(&mut std::io::stdout().lock(), json, "")?;
         return Ok(());
     }
     let mut out = std::io::stdout().lock();
@@ -351,8 +392,7 @@ fn for_each_puzzle(
     for (no, p) in &puzzles {
         let line_field = no.map_or(String::new(), |n| format!(r#""line":{n},"#));
         match p.as_ref().map_err(|e| anyhow!("{e}")).and_then(&mut answer) {
-            Ok(a) if json => writeln!(out, "{{{line_field}{}}}", a.fields)?,
-            Ok(a) => writeln!(out, "{}", a.text)?,
+            Ok(a) => a.write(&mut out, json, &line_field)?,
             Err(e) => {
                 failed += 1;
                 let e = match (no, p.is_ok()) {

@@ -15,6 +15,14 @@ use super::game::can_place_all;
 use super::piece::Piece;
 use crate::rng::SplitMix64;
 
+/// The most pieces a dealt set may hold. The exact chance of a dead hand visits every
+/// multiset of three pieces, `n (n + 1) (n + 2) / 6` of them, and keeps a board for each of
+/// the `n^2` ordered pairs: 128 pieces take 357,760 multisets (19 times the 47 catalogue
+/// pieces' 18,424) and 16,384 pairs, where a set of half a million pieces (a 1 MiB piece
+/// file) would take 10^16 hands and terabytes. Programs that read a piece set refuse a
+/// larger one.
+pub const MAX_SET_PIECES: usize = 128;
+
 /// A set of pieces dealt three at a time, uniformly with replacement.
 #[derive(Clone, Copy, Debug)]
 pub struct Dealer<'a> {
@@ -35,7 +43,8 @@ fn greedy(board: Board, piece: &Piece) -> Option<Board> {
 }
 
 impl<'a> Dealer<'a> {
-    /// A dealer of `set` (at least one piece).
+    /// A dealer of `set` (at least one piece, at most [`MAX_SET_PIECES`] for the exact
+    /// chances to stay affordable).
     pub fn new(set: &'a [Piece]) -> Dealer<'a> {
         assert!(!set.is_empty(), "a dealer needs pieces");
         Dealer { set }

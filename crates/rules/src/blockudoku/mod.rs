@@ -27,7 +27,7 @@ pub mod masks;
 mod piece;
 
 pub use board::{cell_bit, Board, BoardParseError, Cleared};
-pub use deal::Dealer;
+pub use deal::{Dealer, MAX_SET_PIECES};
 pub use game::{
     can_place_all, hand_is_dead, GameState, PlacementError, PlacementReport, Scoring,
     UnknownScoring, SCORINGS,

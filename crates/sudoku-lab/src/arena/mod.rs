@@ -30,7 +30,7 @@ mod suite;
 pub(crate) use game::play_builtin;
 pub(crate) use game::self_play_scores;
 pub(crate) use limits::MoveLimit;
-pub(crate) use start::{add_givens, parse_givens, start_position};
+pub(crate) use start::{add_givens, parse_givens, start_position, Solvability};
 #[cfg(test)]
 pub(crate) use suite::parse_openings;
 

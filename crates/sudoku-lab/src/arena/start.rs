@@ -10,8 +10,60 @@ use puzzle_rules::sudoku::board::{Board, Move};
 use puzzle_rules::sudoku::game::{starting_cells, Game, Mode, Player};
 use puzzle_rules::sudoku::solver;
 
-/// Fills `count` random cells of `board` with values that keep it solvable.
+/// Solver nodes after which a random given or ply whose solvability is still unsettled is
+/// not chosen (on sparse 16x16 and 25x25 boards a value that leaves the sudoku unsolvable
+/// can take the solver minutes to prove so; smaller boards never need this many).
+pub const SETTLE_NODES: usize = 2_000;
+
+/// Which moves keep a board solvable, helped by one solution of the board: a move that
+/// agrees with it keeps the board solvable, with no solver call; any other is tried within
+/// [`SETTLE_NODES`] solver nodes (unsettled counts as no), and the solution that proves it
+/// becomes the one known.
+#[derive(Default)]
+pub struct Solvability {
+    /// A solution of the board as it is now (row-major values), when one is known.
+    solution: Option<Vec<u8>>,
+    /// A solution of the board with the last move allowed, when the solver found one.
+    after: Option<Vec<u8>>,
+    /// The solution was looked for on the board as it is now.
+    looked: bool,
+}
+
+impl Solvability {
+    /// True when `mv` on `board` is proven to keep it solvable.
+    pub fn allows(&mut self, board: &Board, mv: Move) -> bool {
+        if !self.looked {
+            self.solution = first_solution(board);
+            self.looked = true;
+        }
+        let at = mv.row * board.size() + mv.col;
+        if self.solution.as_ref().is_some_and(|s| s[at] == mv.value) {
+            self.after = self.solution.clone();
+            return true;
+        }
+        let mut next = board.clone();
+        next.place(mv);
+        self.after = first_solution(&next);
+        self.after.is_some()
+    }
+
+    /// The last move allowed was played: its solution is the board's now.
+    pub fn played(&mut self) {
+        self.solution = self.after.take();
+        self.looked = true;
+    }
+}
+
+/// A solution of `board` found within [`SETTLE_NODES`] solver nodes.
+fn first_solution(board: &Board) -> Option<Vec<u8>> {
+    let ask = solver::Request::count(1).with_first().within(SETTLE_NODES);
+    solver::run(board, ask).first
+}
+
+/// Fills up to `count` random cells of `board` with values proven to keep it solvable
+/// ([`Solvability`]).
 pub fn add_givens(board: &mut Board, count: usize, rng: &mut SmallRng) {
+    let mut solvable = Solvability::default();
     let size = board.size();
     let mut cells: Vec<(usize, usize)> = (0..size)
         .flat_map(|r| (0..size).map(move |c| (r, c)))
@@ -29,12 +81,12 @@ pub fn add_givens(board: &mut Board, count: usize, rng: &mut SmallRng) {
         values.shuffle(rng);
         for v in values {
             let mv = Move::new(r, c, v);
-            board.place(mv);
-            if solver::has_solution(board) {
+            if solvable.allows(board, mv) {
+                board.place(mv);
+                solvable.played();
                 placed += 1;
                 break;
             }
-            board.clear(r, c);
         }
     }
 }
