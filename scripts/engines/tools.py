@@ -119,7 +119,9 @@ class Grid:
 
 @dataclass(frozen=True)
 class Solution:
-    """What `solve` says: `unique` (with the solution), `multiple` (with the first one found) or `none`."""
+    """What `solve` says: `unique` (with the solution), `multiple` (with the first one found),
+    `unsettled` (a solution, but the search for a second one passed the solver's node budget)
+    or `none`."""
 
     status: str
     grid: Optional[Grid]
@@ -212,13 +214,17 @@ class SudokuTools:
 
     # --- the tools ------------------------------------------------------------------------------
 
-    def solve(self, grid: Grid) -> Solution:
-        out = self._run(["solve", *grid.args()]).strip()
+    def solve(self, grid: Grid, max_nodes: Optional[int] = None) -> Solution:
+        """The solver's answer; `max_nodes` bounds the search for a second solution (the
+        solver's own default when None): past it the status is `unsettled`."""
+        budget = [] if max_nodes is None else ["--max-nodes", str(int(max_nodes))]
+        out = self._run(["solve", *budget, *grid.args()]).strip()
         if out == "no solution":
             return Solution("none", None)
         status = "unique"
-        if out.endswith("multiple solutions"):
-            status, out = "multiple", out[: -len("multiple solutions")].strip()
+        for suffix, said in (("multiple solutions", "multiple"), ("uniqueness not settled", "unsettled")):
+            if out.endswith(suffix):
+                status, out = said, out[: -len(suffix)].strip()
         return Solution(status, Grid.parse(out))
 
     def count(self, grid: Grid, limit: int = 2) -> int:

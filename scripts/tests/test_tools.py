@@ -29,6 +29,8 @@ def test_solve_count_check(tools):
     assert solution.status == "unique" and solution.grid.notation() == SOLUTION
     several = tools.solve(Grid.parse("2x2 1.../..../..../...."))
     assert several.status == "multiple" and several.grid.get(0, 0) == 1
+    unsettled = tools.solve(Grid.parse("2x2 ..../..../..../...."), max_nodes=1)
+    assert unsettled.status == "unsettled" and tools.check(unsettled.grid) == (True, "ok")
     assert tools.solve(Grid.parse("2x2 12../..34/..../....")).status == "none"
     assert tools.count(Grid.parse(PUZZLE)) == 1
     assert tools.count(Grid.parse("2x2 1.../..../..../...."), limit=1000) == 72

@@ -199,6 +199,9 @@ class PuzzleApp(PuzzleMoves):
         elif solution.status == "multiple":
             self.status("This puzzle has several solutions: Hint and Solve use one the engine found; "
                         "Check needs a unique solution.", error=True)
+        elif solution.status == "unsettled":
+            self.status("The engine found a solution but could not settle whether it is the only one: "
+                        "Hint and Solve use it; Check needs a unique solution.", error=True)
         else:
             self.status(f"{label}: {grid.filled()} givens, one solution. Click a cell, then a value.")
         self.redraw()
