@@ -1,11 +1,12 @@
 //! `bench`: the `default` agent on fixed positions at a fixed node limit, one thread. The
-//! node total is a signature of search behaviour; nodes per second measure speed.
+//! node total and the signature (a hash of every iteration's depth, score and move and of
+//! every answer) mark search behaviour; nodes per second measure speed.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use sudoku_agent::agents::Limits;
-use sudoku_agent::agents::{Agent, AgentKind};
+use sudoku_agent::agents::{Agent, AgentKind, Event};
 use sudoku_agent::protocol::{parse_line, Command};
 
 /// The bench positions (protocol `position` lines).
@@ -23,6 +24,7 @@ pub fn run(nodes: u64) -> anyhow::Result<()> {
     let agent = Agent::new(AgentKind::Default, 1, 0);
     let stop = AtomicBool::new(false);
     let mut total = 0u64;
+    let mut signature = Fnv(0xcbf2_9ce4_8422_2325);
     let start = Instant::now();
     for (i, line) in POSITIONS.iter().enumerate() {
         let Ok(Command::Position(game)) = parse_line(line) else {
@@ -35,7 +37,15 @@ pub fn run(nodes: u64) -> anyhow::Result<()> {
             since: None,
         };
         let t = Instant::now();
-        let best = agent.choose(&game, limits, &stop, &mut |_| {});
+        let best = agent.choose(&game, limits, &stop, &mut |event| {
+            if let Event::Info {
+                depth, score, pv, ..
+            } = event
+            {
+                signature.add(&format!("{depth} {score} {pv}"));
+            }
+        });
+        signature.add(&format!("{best:?}"));
         let n = agent.last_nodes();
         total += n;
         engine_kit::println_or_exit!(
@@ -47,6 +57,21 @@ pub fn run(nodes: u64) -> anyhow::Result<()> {
         );
     }
     let ms = start.elapsed().as_millis().max(1) as u64;
-    engine_kit::println_or_exit!("bench: {total} nodes {} nps {ms} ms", total * 1000 / ms);
+    engine_kit::println_or_exit!(
+        "bench: {total} nodes {} nps {ms} ms signature {:016x}",
+        total * 1000 / ms,
+        signature.0
+    );
     Ok(())
+}
+
+/// FNV-1a over text: the same on every machine and build.
+struct Fnv(u64);
+
+impl Fnv {
+    fn add(&mut self, text: &str) {
+        for b in text.bytes().chain([b'\n']) {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
 }

@@ -9,12 +9,15 @@
 //! - [`territory`]: two plies of the cell game with the territory evaluation
 //!   ([`crate::eval`], which `default` uses at its horizon too).
 //! - [`mcts`]: Monte Carlo tree search over the cell game.
+//! - [`alphabeta`]: a reference opponent of the kind good course agents are:
+//!   iterative-deepening alpha-beta over real moves, most constrained cells only.
 //! - [`root`]: exact facts about the root from the solver (a solution, the taboo moves),
 //!   which every searching agent starts from.
 //!
 //! Every agent is a pure function of the game, the limits and a seed, so the protocol loop,
 //! the arena and the bench all call the same code.
 
+mod alphabeta;
 mod default;
 mod greedy;
 mod mcts;
@@ -52,17 +55,21 @@ pub enum AgentKind {
     Territory,
     /// Monte Carlo tree search with random playouts.
     Mcts,
+    /// Iterative-deepening alpha-beta over real moves: the most constrained cells, score
+    /// difference and parity (a reference opponent).
+    Alphabeta,
 }
 
 impl AgentKind {
     /// Every agent, in the order the `hello` option line lists them.
-    pub const ALL: [AgentKind; 6] = [
+    pub const ALL: [AgentKind; 7] = [
         AgentKind::Random,
         AgentKind::Greedy,
         AgentKind::Original,
         AgentKind::Default,
         AgentKind::Territory,
         AgentKind::Mcts,
+        AgentKind::Alphabeta,
     ];
 
     /// Parses an agent name (`seed` is the former name of `original`).
@@ -80,6 +87,7 @@ impl AgentKind {
             AgentKind::Default => "default",
             AgentKind::Territory => "territory",
             AgentKind::Mcts => "mcts",
+            AgentKind::Alphabeta => "alphabeta",
         }
     }
 }
@@ -158,6 +166,7 @@ impl Agent {
                 mv
             }
             AgentKind::Original => original::choose(game, limits, stop, report),
+            AgentKind::Alphabeta => alphabeta::choose(game, limits, stop, report),
             AgentKind::Default => {
                 // Fresh table per move: answers depend only on the position and the limits
                 // (the protocol promises that at a node limit).

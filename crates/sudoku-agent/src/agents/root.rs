@@ -131,32 +131,72 @@ pub fn classify_root(
     let board = game.board();
     let solution = solution.cells().to_vec();
     let size = board.size();
-    let mut known: Vec<u32> = solution
-        .iter()
-        .map(|&v| if v == 0 { 0 } else { 1u32 << (v - 1) })
-        .collect();
-    let mut taboo = Vec::new();
-    let mut classified = 0usize;
     let per_move = budget.per_move.min(referee_nodes(board.shape()));
     let mover = |(r, c): (usize, usize)| game.may_play_cell(game.turn(), r, c);
     // In classic mode every empty cell is the mover's.
     let others = (0..size * size)
         .filter(|_| game.mode() != Mode::Classic)
         .map(|k| (k / size, k % size))
-        .filter(|&(r, c)| board.get(r, c) == 0 && !mover((r, c)))
-        .flat_map(|(r, c)| cell_moves(board, r, c, game.taboo()));
-    for mv in game.legal_moves(game.turn()).into_iter().chain(others) {
+        .filter(|&(r, c)| board.get(r, c) == 0 && !mover((r, c)));
+    // One solver call settles a board with one solution: every candidate off it is a taboo
+    // move, with no call per candidate (at a short movetime the calls per candidate took
+    // the whole analysis share, and the search knew no pass).
+    let floor = Floor::of(game, per_move, stop);
+    let unique = {
+        let (stop, nodes) = floor.call(0);
+        let answer = solver::run_until(board, solver::Request::count(2).within(nodes), stop);
+        answer.complete && answer.count == 1
+    };
+    if unique {
+        let off_solution = |mv: &Move| solution[mv.row * size + mv.col] != mv.value;
+        let taboo: Vec<Move> = game
+            .legal_moves(game.turn())
+            .into_iter()
+            .chain(others.flat_map(|(r, c)| cell_moves(board, r, c, game.taboo())))
+            .filter(off_solution)
+            .collect();
+        let mover_taboo = taboo.iter().take_while(|m| mover((m.row, m.col))).count();
+        return RootInfo {
+            solution,
+            taboo,
+            mover_taboo,
+            unique,
+        };
+    }
+    let mut known: Vec<u32> = solution
+        .iter()
+        .map(|&v| if v == 0 { 0 } else { 1u32 << (v - 1) })
+        .collect();
+    let mut taboo = Vec::new();
+    let mut classified = 0usize;
+    // Cells with the fewest candidates first: there a value off every solution is most
+    // likely, and the first taboo moves found are the passes a short search has.
+    let constrained = |mut moves: Vec<Move>| {
+        moves.sort_by_key(|m| board.candidates(m.row, m.col).count_ones());
+        moves
+    };
+    let mover_moves = constrained(game.legal_moves(game.turn()));
+    let others = constrained(
+        others
+            .flat_map(|(r, c)| cell_moves(board, r, c, game.taboo()))
+            .collect(),
+    );
+    for mv in mover_moves.into_iter().chain(others) {
         let cell = mv.row * size + mv.col;
         if known[cell] & (1 << (mv.value - 1)) != 0 {
             continue;
         }
-        if stop() || classified >= budget.candidates {
+        if classified >= budget.candidates {
             break;
         }
         classified += 1;
+        let (stop, nodes) = floor.call(classified);
+        if stop() {
+            break;
+        }
         let mut next = board.clone();
         next.place(mv);
-        match solve_until(&next, stop, per_move) {
+        match solve_until(&next, stop, nodes) {
             Solved::Solution(s) => {
                 for (k, &v) in s.cells().iter().enumerate() {
                     known[k] |= 1 << (v - 1);
@@ -169,15 +209,46 @@ pub fn classify_root(
     }
     // The mover's moves came first.
     let mover_taboo = taboo.iter().take_while(|m| mover((m.row, m.col))).count();
-    let unique = !stop() && {
-        let answer = solver::run_until(board, solver::Request::count(2).within(per_move), stop);
-        answer.complete && answer.count == 1
-    };
     RootInfo {
         solution,
         taboo,
         mover_taboo,
-        unique,
+        unique: false,
+    }
+}
+
+/// Solver calls of a root analysis on a board of at most 9x9 that run whatever the clock
+/// says, each within [`FLOOR_NODES`]: the uniqueness test and the first candidates. At a
+/// movetime of a few milliseconds the deadline (movetime less the answer's margin) has often
+/// passed before the analysis starts; without them the search knew no taboo move to pass
+/// with and lost every game in which it needed one (`default`@2 against `alphabeta`@200).
+const FLOOR_CALLS: usize = 8;
+/// Solver nodes of each floor call (a few dozen microseconds on 9x9).
+const FLOOR_NODES: usize = 1 << 8;
+
+/// Which solver calls of a root analysis run whatever the clock says (see [`FLOOR_CALLS`]).
+struct Floor<'a> {
+    stop: &'a dyn Fn() -> bool,
+    per_move: usize,
+    small: bool,
+}
+
+impl<'a> Floor<'a> {
+    fn of(game: &Game, per_move: usize, stop: &'a dyn Fn() -> bool) -> Floor<'a> {
+        Floor {
+            stop,
+            per_move,
+            small: game.board().size() <= 9,
+        }
+    }
+
+    /// The stop test and node budget of solver call `i` (from 0).
+    fn call(&self, i: usize) -> (&'a dyn Fn() -> bool, usize) {
+        if self.small && i < FLOOR_CALLS && (self.stop)() {
+            (&|| false, FLOOR_NODES.min(self.per_move))
+        } else {
+            (self.stop, self.per_move)
+        }
     }
 }
 

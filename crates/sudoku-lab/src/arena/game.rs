@@ -66,7 +66,7 @@ pub(super) fn make_contender(spec: &str, seed: u64) -> anyhow::Result<Contender>
     }
     let (name, _) = split_movetime(spec)?;
     let kind = AgentKind::parse(name).with_context(|| {
-        format!("unknown agent '{spec}' (random, greedy, original, default, territory, mcts, cmd:<command>)")
+        format!("unknown agent '{spec}' (random, greedy, original, default, territory, mcts, alphabeta, cmd:<command>)")
     })?;
     Ok(Contender::Builtin(Agent::new(kind, 1, seed)))
 }

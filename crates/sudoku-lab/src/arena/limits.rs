@@ -89,7 +89,7 @@ pub(super) fn limits_of(args: &ArenaArgs) -> anyhow::Result<[MoveLimit; 2]> {
     for (side, (which, spec, own_ms, own_nodes)) in sides.into_iter().enumerate() {
         let (name, at_ms) = split_movetime(spec)?;
         if !spec.starts_with("cmd:") && AgentKind::parse(name).is_none() {
-            bail!("unknown agent '{spec}' (random, greedy, original, default, territory, mcts, cmd:<command>)");
+            bail!("unknown agent '{spec}' (random, greedy, original, default, territory, mcts, alphabeta, cmd:<command>)");
         }
         if at_ms.is_some() && (own_ms.is_some() || own_nodes.is_some()) {
             bail!("agent '{spec}': its movetime after @ and --{which}-movetime/--{which}-nodes say the same; give one");

@@ -41,7 +41,7 @@ use report::{write_records, GameResult, Setting};
 /// Arena settings (the `arena` subcommand's flags).
 #[derive(clap::Args, Debug)]
 pub struct ArenaArgs {
-    /// First agent: random, greedy, original (alias seed), default, territory, mcts, or cmd:<command line>.
+    /// First agent: random, greedy, original (alias seed), default, territory, mcts, alphabeta, or cmd:<command line>.
     #[arg(long)]
     pub first: String,
     /// Second agent.
@@ -71,7 +71,7 @@ pub struct ArenaArgs {
     #[arg(long, default_value_t = 100)]
     pub movetime: u64,
     /// Nodes per move instead of a time limit, for matches that replay exactly (`default`
-    /// and `original` count search nodes, `mcts` playouts; `random`, `greedy` and `territory`
+    /// `original` and `alphabeta` count search nodes, `mcts` playouts; `random`, `greedy` and `territory`
     /// need no limit; cmd: agents get `go nodes N`); for both sides unless a side has its own.
     #[arg(long)]
     pub nodes: Option<u64>,

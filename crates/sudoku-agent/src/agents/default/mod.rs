@@ -175,7 +175,10 @@ pub fn search(
         }
         return Outcome { best, nodes: 0 };
     };
-    let quick = quick_move(game, first_solution.cells());
+    // Without a safe solution value to play (every one taboo-listed, only in a hand-made
+    // position), any legal move: it may prove taboo, which only passes the turn.
+    let quick = quick_move(game, first_solution.cells())
+        .or_else(|| game.legal_moves(game.turn()).first().copied());
     if let Some(m) = quick {
         report(Event::Propose(m));
     }
@@ -244,7 +247,7 @@ impl RootSearch<'_> {
         let budget = AnalysisBudget::for_search(game, &stopper.limits);
         let analysis_stop = analysis_stop(stopper.flag, &stopper.limits);
         let root = classify_root(game, self.solution, &analysis_stop, budget);
-        let setup = Setup::new(game);
+        let setup = Setup::new(game, &root.solution);
         let passes = CellGamePasses::of(game, &root);
         let node = Node::new(game, &setup, &root.solution, &passes.moves);
         let mut best_move = self.quick;
@@ -420,7 +423,7 @@ mod tests {
         };
         let root = analyse_root(&game, &|| false, AnalysisBudget::for_search(&game, &limits))
             .expect("the empty board is solvable");
-        let setup = Setup::new(&game);
+        let setup = Setup::new(&game, &root.solution);
         let node = Node::new(&game, &setup, &root.solution, &root.taboo);
         let table = Table::new(16);
         table.new_search();

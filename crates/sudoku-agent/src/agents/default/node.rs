@@ -21,6 +21,10 @@ pub(super) struct Setup {
     pub(super) zobrist: Vec<[u64; 3]>,
     pub(super) zob_turn: u64,
     pub(super) zob_taboo: Vec<u64>,
+    /// Empty cells whose solution value is on the position's taboo list: never played in
+    /// the cell game (the rules forbid proposing that move). A real game never lists a
+    /// solution value; a hand-made `position` may.
+    pub(super) barred: Vec<bool>,
 }
 
 #[derive(Clone)]
@@ -50,8 +54,16 @@ pub(super) struct Node {
 }
 
 impl Setup {
-    pub(super) fn new(game: &Game) -> Setup {
+    /// The setup of `game` whose empty cells take their values from `solution`.
+    pub(super) fn new(game: &Game, solution: &[u8]) -> Setup {
         let geo = Geometry::new(game.board().shape());
+        let mut barred = vec![false; geo.cells];
+        for mv in game.taboo() {
+            let k = mv.row * geo.size + mv.col;
+            if game.board().cells()[k] == 0 && solution[k] == mv.value {
+                barred[k] = true;
+            }
+        }
         let mut rng = SplitMix64(0x5EED);
         let zobrist = (0..geo.cells)
             .map(|_| [rng.next_u64(), rng.next_u64(), rng.next_u64()])
@@ -64,6 +76,7 @@ impl Setup {
             zobrist,
             zob_turn,
             zob_taboo,
+            barred,
         }
     }
 }
@@ -156,7 +169,9 @@ impl Node {
 
     #[inline]
     pub(super) fn playable(&self, setup: &Setup, p: usize, cell: usize) -> bool {
-        self.state[cell] == 0 && (setup.classic || self.start[p][cell] || self.adj[p][cell] > 0)
+        self.state[cell] == 0
+            && !setup.barred[cell]
+            && (setup.classic || self.start[p][cell] || self.adj[p][cell] > 0)
     }
 
     /// Points for filling `cell` now.
