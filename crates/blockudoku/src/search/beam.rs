@@ -487,23 +487,20 @@ impl<'a> Job<'a> {
         Job { beam: full, ..self }.collect_beam()
     }
 
-    /// [`Job::collect`] within the job's beam.
-    fn collect_beam(self) -> Collected {
-        let (board, hand, method, valuation) = (self.board, self.hand, self.method, self.valuation);
-        let (threads, ctl, beam, tally) = (self.workers.threads(), self.ctl, self.beam, self.tally);
-        let slots = slots_of(hand);
+    /// A worker for this job, with an empty merge table and nothing found yet.
+    fn worker(&self) -> Worker<'_, 'a> {
         #[cfg(target_arch = "x86_64")]
         let popcnt = std::arch::is_x86_feature_detected!("popcnt");
         #[cfg(not(target_arch = "x86_64"))]
         let popcnt = false;
-        let keep = boards_kept(beam[2]);
-        let new_worker = || Worker {
-            beam,
-            ctl,
-            hand,
-            slots,
-            method,
-            valuation: *valuation,
+        let keep = boards_kept(self.beam[2]);
+        Worker {
+            beam: self.beam,
+            ctl: self.ctl,
+            hand: self.hand,
+            slots: slots_of(self.hand),
+            method: self.method,
+            valuation: *self.valuation,
             table: nofit_table(),
             popcnt,
             local: 0,
@@ -513,10 +510,17 @@ impl<'a> Job<'a> {
             best: None,
             keep,
             top: Vec::with_capacity(if keep > 1 { keep + 1 } else { 0 }),
-            tally,
+            tally: self.tally,
             points: 0,
-            streak: tally.streak,
-        };
+            streak: self.tally.streak,
+        }
+    }
+
+    /// [`Job::collect`] within the job's beam.
+    fn collect_beam(self) -> Collected {
+        let (board, hand, method, beam) = (self.board, self.hand, self.method, self.beam);
+        let (threads, ctl) = (self.workers.threads(), self.ctl);
+        let new_worker = || self.worker();
         let finish = |w: &Worker| w.local % POLL;
         if threads <= 1 || method == Method::Mobility || hand.is_empty() {
             let mut w = new_worker();
@@ -579,5 +583,114 @@ impl<'a> Job<'a> {
         top.sort_by_key(|t| std::cmp::Reverse(t.value));
         top.truncate(boards_kept(beam[2]));
         (best, top)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{hand, POINTS, SURVIVE};
+    use super::*;
+    use crate::eval::evaluate;
+    use puzzle_rules::blockudoku::Piece;
+    use rand::{Rng, SeedableRng};
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn the_merge_table_finds_a_board_again_in_its_search_only() {
+        let board = Board::parse("#......../.#......./..#....../........./........./........./........./........./........#").unwrap();
+        let mut table = MergeTable::take();
+        let key = table.key(board, 0b011);
+        assert!(!table.merged(key));
+        assert!(table.merged(key));
+        assert!(!table.merged(table.key(board, 0b111)), "another tag");
+        // Past half full it grows and still finds every board.
+        let keys: Vec<u128> = (1..40_000u128)
+            .map(|i| table.key(Board::from_bits(i * 7919), 1))
+            .collect();
+        assert!(keys.iter().all(|&k| !table.merged(k)));
+        assert!(keys.iter().all(|&k| table.merged(k)));
+        assert!(table.slots.len() > 1 << TABLE_BITS);
+        drop(table);
+        // The next search on this thread starts empty.
+        let mut next = MergeTable::take();
+        assert!(!next.merged(next.key(board, 0b011)));
+        assert!(!next.merged(next.key(Board::from_bits(7919), 1)));
+    }
+
+    #[test]
+    fn the_merge_table_stops_recording_at_its_cap() {
+        let mut table = MergeTable::take();
+        let key = |t: &MergeTable, i: u128| t.key(Board::from_bits(i), 1);
+        for i in 1..=SEEN_CAP as u128 {
+            assert!(!table.merged(key(&table, i)));
+        }
+        let over = key(&table, SEEN_CAP as u128 + 1);
+        assert!(!table.merged(over));
+        assert!(!table.merged(over), "not recorded past the cap");
+        assert!(table.merged(key(&table, 1)), "recorded before the cap");
+    }
+
+    // The bounded selection picks the placements a full sort by (value down, cell up) picks.
+    #[test]
+    fn top_anchors_are_the_best_by_a_full_sort() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        for _ in 0..150 {
+            let density = rng.gen_range(0.1..0.6);
+            let board = Board::from_fn(|_| rng.gen_bool(density));
+            let ids: Vec<usize> = (0..3).map(|_| rng.gen_range(1..=47)).collect();
+            let h = hand(&ids);
+            let streak = rng.gen_range(0..3);
+            for v in [SURVIVE, POINTS] {
+                let stop = AtomicBool::new(false);
+                let ctl = Control::new(&stop, u64::MAX);
+                let job = Job {
+                    tally: Tally {
+                        streak,
+                        ..Tally::default()
+                    },
+                    ..Job::new(board, &h, &v, &ctl)
+                };
+                let mut w = job.worker();
+                for (i, (_, piece)) in h.iter().enumerate() {
+                    let fits = piece.fit_anchors(board);
+                    for width in [1, 2, 6, 10, 30] {
+                        let want = by_full_sort(board, piece, fits, width, &v, streak);
+                        assert_eq!(
+                            w.top_anchors(board, i, fits, width),
+                            want,
+                            "{ids:?} {board:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn by_full_sort(
+        board: Board,
+        piece: &Piece,
+        fits: u128,
+        width: usize,
+        v: &Valuation,
+        streak: u32,
+    ) -> u128 {
+        let mut scored: Vec<(i64, usize)> = cells(fits)
+            .map(|a| {
+                let mask = piece.mask_at(a / 9, a % 9).unwrap();
+                let (after, cleared) = board.place_mask(mask);
+                let left = (mask & !cleared.cells).count_ones();
+                let points =
+                    Tally::default()
+                        .scoring
+                        .points(piece.size(), left, cleared.regions, streak);
+                let bonus = v.points.map_or(0, |p| p.per_point * points as i64);
+                (evaluate(after, &v.weights) + bonus, a)
+            })
+            .collect();
+        scored.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+        scored
+            .iter()
+            .take(width)
+            .fold(0, |m, &(_, a)| m | 1u128 << a)
     }
 }
