@@ -19,7 +19,7 @@ from .model import Game, Snapshot
 class GameFlow:
     """The game's flow, from a new deal to game over. Reads of the window's state, set by the
     parts that own it: `analysing`, `autoplay`, `calls`, `catalogue`, `engine`, `engine_dead`,
-    `games_finished`, `history`, `piece_ids`, `replay_states`, `root`, `seed_var`."""
+    `games_finished`, `history`, `piece_ids`, `replay_states`, `root`, `settings`."""
 
     # --- the hand, and which of its pieces fit ---------------------------------------------
 
@@ -67,12 +67,7 @@ class GameFlow:
     # --- game flow -------------------------------------------------------------------------
 
     def seed(self) -> int:
-        try:
-            return int(self.seed_var.get())
-        except ValueError:
-            value = abs(hash(self.seed_var.get())) % 10**9
-            self.seed_var.set(str(value))
-            return value
+        return self.settings.seed()
 
     def new_game(self) -> None:
         if self.engine_dead is not None:
@@ -154,7 +149,7 @@ class GameFlow:
         self.games_finished.append(final)
         self.stop_engine()
         # The seed moves on so the next game is a new deal, still reproducible from the field.
-        self.seed_var.set(str(self.seed() + 1))
+        self.settings.seed_var.set(str(self.seed() + 1))
         self.new_game()
         self.show_game_over(final)
 
@@ -169,7 +164,7 @@ class GameFlow:
         self.root.update_idletasks()
         win.geometry(f"+{self.root.winfo_rootx() + 120}+{self.root.winfo_rooty() + 200}")
         self.game_over_window = win
-        self.status(f"game over with {final} points; new game (seed {self.seed_var.get()})")
+        self.status(f"game over with {final} points; new game (seed {self.settings.seed_var.get()})")
 
     def close_game_over(self) -> None:
         if self.game_over_window is not None:

@@ -20,11 +20,11 @@ from .model import Game
 class RecordReplay:
     """Saving, loading and stepping through game records. Reads of the window's state, set by
     the parts that own it: `analysing`, `calls`, `catalogue`, `engine`, `events`, `piece_ids`,
-    `root`, `scoring_var`, `seed_var`, `settings_row`."""
+    `root`, `settings`, `settings_row`."""
 
     def record(self) -> Record:
         """The game on screen as a record (an open game: no result line)."""
-        rec = Record(set_ids=list(self.piece_ids), scoring=self.scoring_var.get() or "blockudoku",
+        rec = Record(set_ids=list(self.piece_ids), scoring=self.settings.scoring() or "blockudoku",
                      comment="blockudoku_gui.py")
         # Games are numbered from 1, as `blockudoku-lab selfplay` numbers them.
         rec.games.append(RecordGame(index="1", seed=self.seed(), events=list(self.events)))
@@ -70,7 +70,7 @@ class RecordReplay:
         if self.analysing:
             self.leave_analysis()
         self.stop_engine()
-        if rec.scoring != (self.scoring_var.get() or "blockudoku"):
+        if rec.scoring != (self.settings.scoring() or "blockudoku"):
             self.set_scoring(rec.scoring)
 
         def refused(err: BaseException) -> None:
@@ -91,7 +91,7 @@ class RecordReplay:
             else:
                 self.game_pick.pack_forget()
             if game.seed is not None:
-                self.seed_var.set(str(game.seed))  # the Seed field matches the game shown
+                self.settings.seed_var.set(str(game.seed))  # the Seed field matches the game shown
             self.replay_bar.pack(side="top", fill="x", pady=(4, 0), after=self.settings_row)
             self.replay_jump(len(states) - 1)
             self.status(f"loaded game {game_index + 1} of {len(rec.games)} from {path.rsplit('/', 1)[-1]}")
