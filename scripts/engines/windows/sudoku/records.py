@@ -12,7 +12,7 @@ from typing import List
 from ... import EngineError, SudokuState
 from ...record import GameRecord, RecordError, Step, format_records, parse_records
 from .names import HUMAN, NO_ANALYSIS
-from .play import apply_setup, replay
+from .controller import apply_setup, replay
 
 
 class GameRecords:
