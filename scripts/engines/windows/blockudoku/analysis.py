@@ -21,8 +21,8 @@ PALETTE_BOX, PALETTE_COLUMNS = 28, 10
 
 class AnalysisBoard:
     """The analysis board: its controls, the position edited, the engine's lines. Reads of the
-    window's state, set by the parts that own it: `analysis_button`, `calls`,
-    `catalogue`, `controller`, `engine`, `engine_button`, `game_buttons`, `hint_button`,
+    window's state, set by the parts that own it: `analysis_button`,
+    `catalogue`, `controller`, `engine_button`, `game_buttons`, `hint_button`,
     `piece_ids`, `settings`, `settings_row`, `undo_button`."""
 
     def build_analysis_frame(self, root: tk.Misc) -> None:
@@ -239,7 +239,7 @@ class AnalysisBoard:
         def refused(err: BaseException) -> None:
             self.engine_refused(err, lambda refusal: self.show_error(f"The engine refuses that position: {refusal.message}"))
 
-        self.calls.call(lambda: self.engine.command(line), accepted, refused)
+        self.controller.ask(lambda engine: engine.command(line), accepted, refused)
 
     def analyse(self) -> None:
         """Sends the edited position and `analyse`; fills the panel and draws line 1. While
@@ -261,17 +261,17 @@ class AnalysisBoard:
         board, hand, score, streak, movetime = (self.game.board, self.specs(self.game.hand), self.game.score,
                                                 self.game.streak, self.settings.movetime())
 
-        def work():
+        def work(engine: BlockudokuEngine):
             # The whole tray, `-` for an empty slot: the answer's slots are the tray's.
-            self.engine.position(board, hand, score, streak)
-            answer = self.engine.analyse(movetime=movetime, lines=lines)
+            engine.position(board, hand, score, streak)
+            answer = engine.analyse(movetime=movetime, lines=lines)
             # Each line placement by placement: the board after each one, with its clears.
             steps = []
             for line in answer:
                 boards = []
                 for k in range(1, len(line.placements) + 1):
-                    self.engine.position(board, hand, score, streak)
-                    boards.append(self.engine.play(line.placements[:k]).board)
+                    engine.position(board, hand, score, streak)
+                    boards.append(engine.play(line.placements[:k]).board)
                 steps.append(boards)
             return answer, steps
 

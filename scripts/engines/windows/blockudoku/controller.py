@@ -77,11 +77,18 @@ class EngineController:
 
         return apply
 
-    # --- searches ----------------------------------------------------------------------------
+    # --- engine calls and searches -----------------------------------------------------------
 
-    def run_search(self, work: Callable[[], object], answered: Callable[[object], None],
+    def ask(self, work: Callable[[BlockudokuEngine], object], done: Optional[Callable[[object], None]] = None,
+            failed: Optional[Callable[[BaseException], None]] = None) -> None:
+        """An engine call: `work(engine)` on the worker, given the engine of that moment (a
+        restarted one too); its value goes to `done`, its error to `failed` (by default to the
+        window's supervision)."""
+        self.calls.call(lambda: work(self.engine), done, failed)
+
+    def run_search(self, work: Callable[[BlockudokuEngine], object], answered: Callable[[object], None],
                    failed: Callable[[BaseException], None]) -> None:
-        """A search on the worker (`work`), stoppable with `stop_search` until it answers."""
+        """A search on the worker (`work(engine)`), stoppable with `stop_search` until it answers."""
         def done(result) -> None:
             self.search_ended()
             answered(result)
@@ -91,7 +98,7 @@ class EngineController:
             failed(err)
 
         self.search_running = True
-        self.calls.call(work, done, refused)
+        self.ask(work, done, refused)
 
     def search_ended(self) -> None:
         self.search_running = self.hinting = False
@@ -103,9 +110,9 @@ class EngineController:
         slots, send = self.table.position_job()
         movetime = self.settings.movetime()
 
-        def work():
-            send(self.engine)
-            return self.engine.go(movetime=movetime)
+        def work(engine: BlockudokuEngine):
+            send(engine)
+            return engine.go(movetime=movetime)
 
         self.run_search(work, lambda result: done(None if result.lost else [(slots[p.slot - 1], p) for p in result.placements]),
                         self.table.failed)

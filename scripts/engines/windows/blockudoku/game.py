@@ -18,7 +18,7 @@ from .model import Game, Snapshot
 
 class GameFlow:
     """The game's flow, from a new deal to game over. Reads of the window's state, set by the
-    parts that own it: `analysing`, `autoplay`, `calls`, `catalogue`, `engine`, `engine_dead`,
+    parts that own it: `analysing`, `autoplay`, `catalogue`, `controller`, `engine_dead`,
     `games_finished`, `history`, `piece_ids`, `replay_states`, `root`, `settings`."""
 
     # --- the hand, and which of its pieces fit ---------------------------------------------
@@ -49,9 +49,9 @@ class GameFlow:
             return
         slots, send = self.position_job()
 
-        def work() -> List[Optional[bool]]:
-            send(self.engine)
-            return self.engine.fits()
+        def work(engine: BlockudokuEngine) -> List[Optional[bool]]:
+            send(engine)
+            return engine.fits()
 
         def done(answer: List[Optional[bool]]) -> None:
             if asked != self.fits_asked or self.analysing or self.replay_states is not None:
@@ -63,7 +63,7 @@ class GameFlow:
             if self.remaining() and not any(self.fits[s] for s, _ in self.remaining()):
                 self.game_over()
 
-        self.calls.call(work, done)
+        self.controller.ask(work, done)
     # --- game flow -------------------------------------------------------------------------
 
     def seed(self) -> int:
@@ -81,7 +81,7 @@ class GameFlow:
         self.events = []
         self.hint = []
         self.close_replay()
-        self.calls.call(self.engine.newgame)
+        self.controller.ask(lambda engine: engine.newgame())
         self.deal()
         self.after_change()
 
@@ -104,9 +104,9 @@ class GameFlow:
         slots, send = self.position_job()
         placement = Placement(slots.index(slot) + 1, row + 1, col + 1)
 
-        def work():
-            send(self.engine)
-            return self.engine.play([placement])
+        def work(engine: BlockudokuEngine):
+            send(engine)
+            return engine.play([placement])
 
         def refused(err: BaseException) -> None:
             self.placing = False
@@ -136,7 +136,7 @@ class GameFlow:
             if then is not None:
                 then(True)
 
-        self.calls.call(work, played, refused)
+        self.controller.ask(work, played, refused)
 
     def after_change(self) -> None:
         """Redraws, then asks which pieces fit (the game ends when none does)."""

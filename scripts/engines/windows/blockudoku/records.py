@@ -10,7 +10,7 @@ from tkinter import filedialog
 from typing import List
 
 from ...blockudoku_record import Record, RecordError, RecordGame, format_record, parse_record
-from ... import EngineError
+from ... import BlockudokuEngine, EngineError
 from ..dialogs import GameChoice
 from ..layout import Flow
 from .canvas import PANEL_W
@@ -19,7 +19,7 @@ from .model import Game
 
 class RecordReplay:
     """Saving, loading and stepping through game records. Reads of the window's state, set by
-    the parts that own it: `analysing`, `calls`, `catalogue`, `engine`, `events`, `piece_ids`,
+    the parts that own it: `analysing`, `catalogue`, `controller`, `events`, `piece_ids`,
     `root`, `settings`, `settings_row`."""
 
     def record(self) -> Record:
@@ -96,7 +96,7 @@ class RecordReplay:
             self.replay_jump(len(states) - 1)
             self.status(f"loaded game {game_index + 1} of {len(rec.games)} from {path.rsplit('/', 1)[-1]}")
 
-        self.calls.call(lambda: self.replay_through_engine(game), replayed, refused)
+        self.controller.ask(lambda engine: self.replay_through_engine(engine, game), replayed, refused)
         return True
 
     def pick_game(self, index: int) -> None:
@@ -104,11 +104,11 @@ class RecordReplay:
         if self.replay_states is not None and 0 <= index < len(self.record_games):
             self.load_record(self.record_path, index)
 
-    def replay_through_engine(self, game: RecordGame) -> List[Game]:
-        """Every position of the game: the start, then after each placement (the engine's)."""
+    def replay_through_engine(self, engine: BlockudokuEngine, game: RecordGame) -> List[Game]:
+        """Every position of the game: the start, then after each placement (`engine`'s)."""
         state = Game(hand=[None, None, None])
         states: List[Game] = []
-        self.engine.newgame()
+        engine.newgame()
         for kind, items in game.events:
             if kind == "hand":
                 if any(p is not None for p in state.hand):
@@ -121,8 +121,8 @@ class RecordReplay:
                     states.append(state)
                 continue
             for placement in items:
-                self.engine.position(state.board, self.specs(state.hand), state.score, state.streak)
-                after = self.engine.play([placement])
+                engine.position(state.board, self.specs(state.hand), state.score, state.streak)
+                after = engine.play([placement])
                 hand = list(state.hand)
                 hand[placement.slot - 1] = None
                 state = Game(after.board, hand, after.score, after.streak, state.placed + 1)
