@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 import tkinter as tk
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from ... import BlockudokuEngine, EngineDied, EngineError, EngineProblem, Piece, Placement, piece_set
 from ...cli import HelpFormatter

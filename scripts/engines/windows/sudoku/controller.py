@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Tuple
 
-from ... import SudokuEngine, SudokuMove
+from ... import EngineError, SudokuEngine, SudokuMove, SudokuState
+from ...record import Step
 from ..engine_calls import EngineCalls, Search
 
 
@@ -85,6 +86,66 @@ class SudokuController:
         # One engine per agent player (PlayerSession), made when the player first moves.
         self.sessions: Dict[int, PlayerSession] = {}
         self.closed = False
+
+    # --- the referee's game --------------------------------------------------------------
+
+    def ask(self, work: Callable[[SudokuEngine], object], done: Optional[Callable[[object], None]] = None,
+            failed: Optional[Callable[[BaseException], None]] = None) -> None:
+        """An engine call: `work(referee)` on the worker, given the referee of that moment (a
+        restarted one too); its value goes to `done`, its error to `failed` (by default to the
+        window's supervision)."""
+        self.calls.call(lambda: work(self.engine), done, failed)
+
+    def start(self, setup: Tuple[str, str], done: Callable[[SudokuState], None],
+              failed: Callable[[BaseException], None]) -> None:
+        """A new game from `setup`; `done` gets its first position."""
+        def work(engine: SudokuEngine) -> SudokuState:
+            engine.newgame()
+            apply_setup(engine, setup)
+            return engine.state()
+
+        self.ask(work, done, failed)
+
+    def play(self, move: Optional[SudokuMove], done: Callable[[object], None],
+             failed: Callable[[BaseException], None]) -> None:
+        """Plays `move` (None: pass); `done` gets (the referee's reply, the position after)."""
+        def work(engine: SudokuEngine):
+            reply = engine.play(move) if move is not None else engine.play_none()
+            return reply, engine.state()
+
+        self.ask(work, done, failed)
+
+    def go_to(self, setup: Tuple[str, str], moves: List[Optional[SudokuMove]], done: Callable[[SudokuState], None],
+              failed: Callable[[BaseException], None]) -> None:
+        """Sets the referee to the position after `moves`; `done` gets it."""
+        def work(engine: SudokuEngine) -> SudokuState:
+            replay(engine, setup, moves)
+            return engine.state()
+
+        self.ask(work, done, failed)
+
+    def load(self, setup: Tuple[str, str], steps: List[Step], done: Callable[[object], None]) -> None:
+        """Plays a record's `steps` from `setup`; `done` gets (the first position, the steps
+        played, the refusal that stopped them or None, the last position)."""
+        def work(engine: SudokuEngine):
+            engine.newgame()
+            apply_setup(engine, setup)
+            first = engine.state()
+            turn, played, problem = first.turn, [], None
+            try:
+                for step in steps:
+                    if step.player != turn:
+                        raise EngineError(f"the record has player {step.player} moving, but player {turn} is to move")
+                    reply = engine.play(step.move) if step.move is not None else engine.play_none()
+                    turn = reply.turn
+                    played.append(Step(step.player, step.move, reply.outcome == "taboo"))
+            except EngineError as err:
+                problem = err
+            return first, played, problem, engine.state()
+
+        self.ask(work, done)
+
+    # --- searches --------------------------------------------------------------------------
 
     def set_thinking(self, thinking: bool, kind: str = "") -> None:
         self.thinking, self.search_kind = thinking, kind

@@ -8,11 +8,11 @@ the searches themselves are the engine controller's (controller.py). `GamePlay` 
 from __future__ import annotations
 
 from tkinter import font as tkfont
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, Optional
 
 from ... import EngineDied, SudokuEngine, SudokuMove, SudokuState
 from ...record import Step
-from .names import ANALYSIS_FONT, ANALYSIS_LINES, HINT_TEXT, HUMAN, NO_ANALYSIS, engine_reason, move_name, pv_text
+from .names import ANALYSIS_FONT, ANALYSIS_LINES, HUMAN, NO_ANALYSIS, engine_reason, move_name, pv_text
 
 
 def wrapped_rows(font, text: str, width: int) -> int:
@@ -30,8 +30,8 @@ def wrapped_rows(font, text: str, width: int) -> int:
 class GamePlay:
     """Moves, Hint and the agents' turns (asked of the engine controller), and the engine's
     supervision. Reads of the window's state, set by the parts that own it: `analysis_agent`,
-    `analysis_label`, `analysis_var`, `calls`, `closed`, `controller`, `dialogs`, `engine`,
-    `engine_dead`, `game`, `player_vars`, `root`."""
+    `analysis_label`, `analysis_var`, `closed`, `controller`, `dialogs`, `engine_dead`, `game`,
+    `player_vars`, `root`."""
 
     # --- the engine controller (controller.py) and the supervision (../supervision.py) ----
 
@@ -89,10 +89,6 @@ class GamePlay:
         player = self.state.turn if self.state is not None else 1
         self.moving = True
 
-        def work():
-            reply = self.engine.play(move) if move is not None else self.engine.play_none()
-            return reply, self.engine.state()
-
         def refused(err: BaseException) -> None:
             self.moving = False
             what = move_name(move) if move else "no pass"
@@ -123,7 +119,7 @@ class GamePlay:
             if not self.game_over:
                 self.maybe_agent_move()
 
-        self.calls.call(work, played, refused)
+        self.controller.play(move, played, refused)
 
     def maybe_agent_move(self) -> None:
         """Starts a search in the background when an agent is to move (at the game's end only)."""
@@ -205,4 +201,4 @@ class GamePlay:
             self.draw()
             self.maybe_agent_move()
 
-        self.calls.call(self.engine.state, fetched)
+        self.controller.ask(lambda engine: engine.state(), fetched)

@@ -29,7 +29,7 @@ from .board import ALLOWED, BOARD_PX, COLOURS, HINT, LABELS_PX, SELECTED, SELECT
 from .names import (ANALYSIS_FONT, ANALYSIS_LINES, HINT_TEXT, HUMAN, NO_ANALYSIS, SIZES, BoardSizeError, block_shape,
                     engine_reason, size_name)
 from .model import SudokuGame
-from .controller import SudokuController, Table, apply_setup
+from .controller import SudokuController, Table
 from .play import GamePlay
 from .records import GameRecords
 
@@ -253,11 +253,6 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
                 self.show_error(f"cannot set up that board: {err}", "Board")
                 return
 
-        def work() -> SudokuState:
-            self.engine.newgame()
-            apply_setup(self.engine, setup)
-            return self.engine.state()
-
         def refused(err: BaseException) -> None:
             if isinstance(err, (ValueError, EngineError)):
                 reason = engine_reason(getattr(err, "message", str(err)))
@@ -274,7 +269,7 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
             self.draw()
             self.maybe_agent_move()
 
-        self.calls.call(work, started, refused)
+        self.controller.start(setup, started, refused)
 
     def start_from(self, setup: Tuple[str, str], state: SudokuState) -> None:
         """The game now starts at `state` (what the engine read from `setup`): the Board and Mode
