@@ -74,6 +74,7 @@ class GameFlow:
             return  # the game on screen is kept until the engine is restarted
         if self.analysing:
             self.leave_analysis()
+        self.stop_replay()
         self.close_game_over()
         self.rng = random.Random(self.seed())
         self.game = Game()

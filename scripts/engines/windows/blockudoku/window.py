@@ -15,6 +15,7 @@ handles errors and closing, and holds `main`, the command line of scripts/blocku
 from __future__ import annotations
 
 import argparse
+import threading
 import tkinter as tk
 from typing import Callable, Dict, List, Optional, Tuple
 
@@ -77,6 +78,7 @@ class BlockudokuApp(BoardCanvas, GameFlow, AnalysisBoard, RecordReplay, EngineSu
         self.analysis: list = []
         # A loaded record's positions (after each placement) and the one shown; None: playing.
         self.replay_states: Optional[List[Game]] = None
+        self.replay_stop: Optional[threading.Event] = None  # set: the record loading stops (records.py)
         self.replay_at = 0
         self.placing = False  # a placement is with the engine: no other drag until it answers
         self.flashing: List[int] = []  # cleared cells shown for a moment
@@ -255,6 +257,7 @@ class BlockudokuApp(BoardCanvas, GameFlow, AnalysisBoard, RecordReplay, EngineSu
         """Stops any search, ends the worker and the engine, and closes the window."""
         self.closed = True
         self.stop_engine()
+        self.stop_replay()
         self.controller.stop_search()
         self.calls.close()
         self.busy.show(False)
