@@ -159,3 +159,45 @@ def test_blockudoku_record_replay_is_stopped_by_a_new_game(tk_root, tmp_path):
     finally:
         app.close()
         engine.quit()
+
+
+def test_sudoku_record_load_is_stopped_by_a_new_game(tk_root, tmp_path):
+    """A record being played into the referee stops at its next move when a new game is asked
+    for: the new game is not kept waiting, and the record does not appear over it."""
+    import threading
+
+    import sudoku_gui
+    from test_harness_gui import click_cell, value_button
+
+    with direct():
+        engine = real_engine("sudoku-agent", SudokuEngine)
+    app = sudoku_gui.SudokuApp(tk_root, engine, board="2x2", mode="classic", players=("human", "human"))
+    try:
+        settle(app)
+        for r, c, v in [(0, 1, 3), (3, 2, 3), (1, 1, 4), (3, 0, 4)]:
+            click_cell(app, r, c)
+            value_button(app, v).invoke()
+            settle(app)
+        path = tmp_path / "game.txt"
+        assert app.save_game(str(path)) and len(app.game.steps) == 4
+
+        play, plays, started, release = engine.play, [], threading.Event(), threading.Event()
+
+        def held_play(move):  # the load's first move waits for the new game
+            plays.append(move)
+            if len(plays) == 1:
+                started.set()
+                release.wait(10)
+            return play(move)
+
+        engine.play = held_play
+        assert app.load_game(str(path))
+        assert wait_for(tk_root, started.is_set, 10)
+        app.new_game()
+        release.set()
+        settle(app)
+        assert len(plays) == 1 and app.game.steps == [] and app.dialog is None
+        assert app.move_list.get(0, "end") == ("0. start",)
+    finally:
+        app.close()
+        engine.quit()

@@ -7,6 +7,7 @@ functions of its `Table`, which the window provides.
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Tuple
 
@@ -64,6 +65,10 @@ class PlayerSession:
         self.setup, self.moves = setup, list(moves)
 
 
+class LoadStopped(Exception):
+    """A record's load through the referee stopped before its end (`SudokuController.cancel`)."""
+
+
 @dataclass
 class Table:
     """What the controller needs of the window, each one function."""
@@ -85,6 +90,7 @@ class SudokuController:
         self.generation = 0  # bumps on every cancel, so a stale search result is dropped
         # One engine per agent player (PlayerSession), made when the player first moves.
         self.sessions: Dict[int, PlayerSession] = {}
+        self.loading: Optional[threading.Event] = None  # set: the record being loaded stops
         self.closed = False
 
     # --- the referee's game --------------------------------------------------------------
@@ -126,7 +132,10 @@ class SudokuController:
 
     def load(self, setup: Tuple[str, str], steps: List[Step], done: Callable[[object], None]) -> None:
         """Plays a record's `steps` from `setup`; `done` gets (the first position, the steps
-        played, the refusal that stopped them or None, the last position)."""
+        played, the refusal that stopped them or None, the last position), unless `cancel`
+        stopped the load first (at its next move)."""
+        stop = self.loading = threading.Event()
+
         def work(engine: SudokuEngine):
             engine.newgame()
             apply_setup(engine, setup)
@@ -134,6 +143,8 @@ class SudokuController:
             turn, played, problem = first.turn, [], None
             try:
                 for step in steps:
+                    if stop.is_set():
+                        raise LoadStopped()
                     if step.player != turn:
                         raise EngineError(f"the record has player {step.player} moving, but player {turn} is to move")
                     reply = engine.play(step.move) if step.move is not None else engine.play_none()
@@ -143,7 +154,11 @@ class SudokuController:
                 problem = err
             return first, played, problem, engine.state()
 
-        self.ask(work, done)
+        def failed(err: BaseException) -> None:
+            if not isinstance(err, LoadStopped):
+                self.table.failed(err)
+
+        self.ask(work, lambda result: None if stop.is_set() else done(result), failed)
 
     # --- searches --------------------------------------------------------------------------
 
@@ -154,7 +169,11 @@ class SudokuController:
         self.table.on_thinking(thinking)
 
     def cancel(self) -> None:
-        """Stops a search in progress at once (`stop`); its answer is dropped when it comes."""
+        """Stops a search in progress at once (`stop`), and a record's load at its next move;
+        what they answer is dropped."""
+        if self.loading is not None:
+            self.loading.set()
+            self.loading = None
         self.generation += 1
         if self.running is not None:
             self.running.stop()
