@@ -106,7 +106,7 @@ def test_agent_choice_reaches_hint_autoplay_new_game_and_restart(tk_root):  # no
 
         # The engine's own play uses it too: every search it makes is strong's answer.
         searches = []
-        search = app.search
+        search = app.controller.search
 
         def recorded(done):
             position = (app.game.board, [pid for pid in app.game.hand if pid is not None])
@@ -117,7 +117,7 @@ def test_agent_choice_reaches_hint_autoplay_new_game_and_restart(tk_root):  # no
 
             search(got)
 
-        app.search = recorded
+        app.controller.search = recorded
         app.game.board, app.game.hand = board, list(hand)
         app.after_change()
         settle(app)
@@ -125,7 +125,7 @@ def test_agent_choice_reaches_hint_autoplay_new_game_and_restart(tk_root):  # no
         assert wait_for(tk_root, lambda: len(searches) >= 3 or app.games_finished, 30)
         app.stop_engine()
         settle(app)
-        del app.search
+        del app.controller.search
         assert searches[0] == ((board, hand), by_strong)
         for (b, h), seq in searches:
             assert seq == answer(strong, b, h)

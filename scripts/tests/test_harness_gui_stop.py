@@ -116,3 +116,88 @@ def test_engine_play_waits_while_the_close_question_is_open(tk_root):
     finally:
         app.close()
         engine.quit()
+
+
+def test_blockudoku_record_replay_is_stopped_by_a_new_game(tk_root, tmp_path):
+    """A record replaying through the engine stops at its next placement when a new game is
+    asked for: the new game is not kept waiting, and the record does not appear over it."""
+    import threading
+    import tkinter as tk
+
+    import blockudoku_gui
+    from engines import BlockudokuEngine
+    from engine_testing import fake_command
+
+    engine = BlockudokuEngine(fake_command("blockudoku"))
+    app = blockudoku_gui.BlockudokuApp(tk.Toplevel(tk_root), engine, engine.catalogue(), seed=3, delay=20)
+    try:
+        settle(app)
+        app.toggle_engine()
+        assert wait_for(tk_root, lambda: app.game.placed >= 4, 20)
+        app.stop_engine()
+        settle(app)
+        path = tmp_path / "game.bkr"
+        app.save_record(str(path))
+
+        play, plays, started, release = engine.play, [], threading.Event(), threading.Event()
+
+        def held_play(placements):  # the replay's first placement waits for the new game
+            plays.append(placements)
+            if len(plays) == 1:
+                started.set()
+                release.wait(10)
+            return play(placements)
+
+        engine.play = held_play
+        assert app.load_record(str(path))
+        assert wait_for(tk_root, started.is_set, 10)
+        app.new_game()
+        release.set()
+        settle(app)
+        assert len(plays) == 1 and app.replay_states is None and app.game.placed == 0
+        assert not app.replay_bar.winfo_ismapped() and app.error_window is None
+    finally:
+        app.close()
+        engine.quit()
+
+
+def test_sudoku_record_load_is_stopped_by_a_new_game(tk_root, tmp_path):
+    """A record being played into the referee stops at its next move when a new game is asked
+    for: the new game is not kept waiting, and the record does not appear over it."""
+    import threading
+
+    import sudoku_gui
+    from test_harness_gui import click_cell, value_button
+
+    with direct():
+        engine = real_engine("sudoku-agent", SudokuEngine)
+    app = sudoku_gui.SudokuApp(tk_root, engine, board="2x2", mode="classic", players=("human", "human"))
+    try:
+        settle(app)
+        for r, c, v in [(0, 1, 3), (3, 2, 3), (1, 1, 4), (3, 0, 4)]:
+            click_cell(app, r, c)
+            value_button(app, v).invoke()
+            settle(app)
+        path = tmp_path / "game.txt"
+        assert app.save_game(str(path)) and len(app.game.steps) == 4
+
+        play, plays, started, release = engine.play, [], threading.Event(), threading.Event()
+
+        def held_play(move):  # the load's first move waits for the new game
+            plays.append(move)
+            if len(plays) == 1:
+                started.set()
+                release.wait(10)
+            return play(move)
+
+        engine.play = held_play
+        assert app.load_game(str(path))
+        assert wait_for(tk_root, started.is_set, 10)
+        app.new_game()
+        release.set()
+        settle(app)
+        assert len(plays) == 1 and app.game.steps == [] and app.dialog is None
+        assert app.move_list.get(0, "end") == ("0. start",)
+    finally:
+        app.close()
+        engine.quit()

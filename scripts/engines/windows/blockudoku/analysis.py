@@ -21,9 +21,9 @@ PALETTE_BOX, PALETTE_COLUMNS = 28, 10
 
 class AnalysisBoard:
     """The analysis board: its controls, the position edited, the engine's lines. Reads of the
-    window's state, set by the parts that own it: `agent_var`, `analysis_button`, `calls`,
-    `catalogue`, `choice_vars`, `engine`, `engine_button`, `game_buttons`, `hint_button`,
-    `piece_ids`, `settings_row`, `undo_button`."""
+    window's state, set by the parts that own it: `analysis_button`,
+    `catalogue`, `controller`, `engine_button`, `game_buttons`, `hint_button`,
+    `piece_ids`, `settings`, `settings_row`, `undo_button`."""
 
     def build_analysis_frame(self, root: tk.Misc) -> None:
         """The analysis board's controls, palette and panel (shown in analysis mode only)."""
@@ -239,13 +239,13 @@ class AnalysisBoard:
         def refused(err: BaseException) -> None:
             self.engine_refused(err, lambda refusal: self.show_error(f"The engine refuses that position: {refusal.message}"))
 
-        self.calls.call(lambda: self.engine.command(line), accepted, refused)
+        self.controller.ask(lambda engine: engine.command(line), accepted, refused)
 
     def analyse(self) -> None:
         """Sends the edited position and `analyse`; fills the panel and draws line 1. While
         it runs, the button stops it."""
-        if self.search_running:
-            self.stop_search()
+        if self.controller.search_running:
+            self.controller.stop_search()
             return
         numbers = self.read_score_streak()
         if numbers is None:
@@ -259,46 +259,43 @@ class AnalysisBoard:
         except ValueError:
             lines = 3
         board, hand, score, streak, movetime = (self.game.board, self.specs(self.game.hand), self.game.score,
-                                                self.game.streak, self.movetime())
+                                                self.game.streak, self.settings.movetime())
 
-        def work():
+        def work(engine: BlockudokuEngine):
             # The whole tray, `-` for an empty slot: the answer's slots are the tray's.
-            self.engine.position(board, hand, score, streak)
-            answer = self.engine.analyse(movetime=movetime, lines=lines)
+            engine.position(board, hand, score, streak)
+            answer = engine.analyse(movetime=movetime, lines=lines)
             # Each line placement by placement: the board after each one, with its clears.
             steps = []
             for line in answer:
                 boards = []
                 for k in range(1, len(line.placements) + 1):
-                    self.engine.position(board, hand, score, streak)
-                    boards.append(self.engine.play(line.placements[:k]).board)
+                    engine.position(board, hand, score, streak)
+                    boards.append(engine.play(line.placements[:k]).board)
                 steps.append(boards)
             return answer, steps
 
         def refused(err: BaseException) -> None:
-            self.search_running = False
             self.analyse_button.config(text="Analyse")
             self.engine_refused(err, lambda refusal: self.show_error(f"The engine refuses: {refusal.message}"))
 
         def answered(result) -> None:
-            self.search_running = False
             self.analyse_button.config(text="Analyse")
             if self.analysing and (self.game.board, self.game.hand) == (board, hand):
                 self.analysis, self.analysis_boards = result
                 self.show_analysis()
 
-        self.search_running = True
         self.analyse_button.config(text="Stop")
         self.status("analysing...")
-        self.calls.call(work, answered, refused)
+        self.controller.run_search(work, answered, refused)
 
     def show_analysis(self) -> None:
         """Fills the panel with the engine's lines and shows line 1."""
         self.position_var.set(self.position_text())
         self.panel.delete(0, "end")
-        agent = self.agent_var.get() or "engine"
-        objective = self.choice_vars["Objective"].get() if "Objective" in self.choice_vars else ""
-        ms = self.movetime()
+        agent = self.settings.agent_var.get() or "engine"
+        objective = self.settings.objective()
+        ms = self.settings.movetime()
         self.analysis_title.set(f"{agent}" + (f", {objective}" if objective else "")
                                 + (f", {ms} ms" if ms else ", bare") + f": {len(self.analysis)} line(s)")
         if not self.analysis:

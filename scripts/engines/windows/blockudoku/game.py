@@ -18,8 +18,8 @@ from .model import Game, Snapshot
 
 class GameFlow:
     """The game's flow, from a new deal to game over. Reads of the window's state, set by the
-    parts that own it: `analysing`, `autoplay`, `calls`, `catalogue`, `engine`, `engine_dead`,
-    `games_finished`, `history`, `piece_ids`, `replay_states`, `root`, `seed_var`."""
+    parts that own it: `analysing`, `autoplay`, `catalogue`, `controller`, `engine_dead`,
+    `games_finished`, `history`, `piece_ids`, `replay_states`, `root`, `settings`."""
 
     # --- the hand, and which of its pieces fit ---------------------------------------------
 
@@ -49,9 +49,9 @@ class GameFlow:
             return
         slots, send = self.position_job()
 
-        def work() -> List[Optional[bool]]:
-            send(self.engine)
-            return self.engine.fits()
+        def work(engine: BlockudokuEngine) -> List[Optional[bool]]:
+            send(engine)
+            return engine.fits()
 
         def done(answer: List[Optional[bool]]) -> None:
             if asked != self.fits_asked or self.analysing or self.replay_states is not None:
@@ -63,22 +63,18 @@ class GameFlow:
             if self.remaining() and not any(self.fits[s] for s, _ in self.remaining()):
                 self.game_over()
 
-        self.calls.call(work, done)
+        self.controller.ask(work, done)
     # --- game flow -------------------------------------------------------------------------
 
     def seed(self) -> int:
-        try:
-            return int(self.seed_var.get())
-        except ValueError:
-            value = abs(hash(self.seed_var.get())) % 10**9
-            self.seed_var.set(str(value))
-            return value
+        return self.settings.seed()
 
     def new_game(self) -> None:
         if self.engine_dead is not None:
             return  # the game on screen is kept until the engine is restarted
         if self.analysing:
             self.leave_analysis()
+        self.stop_replay()
         self.close_game_over()
         self.rng = random.Random(self.seed())
         self.game = Game()
@@ -86,7 +82,7 @@ class GameFlow:
         self.events = []
         self.hint = []
         self.close_replay()
-        self.calls.call(self.engine.newgame)
+        self.controller.ask(lambda engine: engine.newgame())
         self.deal()
         self.after_change()
 
@@ -109,9 +105,9 @@ class GameFlow:
         slots, send = self.position_job()
         placement = Placement(slots.index(slot) + 1, row + 1, col + 1)
 
-        def work():
-            send(self.engine)
-            return self.engine.play([placement])
+        def work(engine: BlockudokuEngine):
+            send(engine)
+            return engine.play([placement])
 
         def refused(err: BaseException) -> None:
             self.placing = False
@@ -141,7 +137,7 @@ class GameFlow:
             if then is not None:
                 then(True)
 
-        self.calls.call(work, played, refused)
+        self.controller.ask(work, played, refused)
 
     def after_change(self) -> None:
         """Redraws, then asks which pieces fit (the game ends when none does)."""
@@ -154,7 +150,7 @@ class GameFlow:
         self.games_finished.append(final)
         self.stop_engine()
         # The seed moves on so the next game is a new deal, still reproducible from the field.
-        self.seed_var.set(str(self.seed() + 1))
+        self.settings.seed_var.set(str(self.seed() + 1))
         self.new_game()
         self.show_game_over(final)
 
@@ -169,7 +165,7 @@ class GameFlow:
         self.root.update_idletasks()
         win.geometry(f"+{self.root.winfo_rootx() + 120}+{self.root.winfo_rooty() + 200}")
         self.game_over_window = win
-        self.status(f"game over with {final} points; new game (seed {self.seed_var.get()})")
+        self.status(f"game over with {final} points; new game (seed {self.settings.seed_var.get()})")
 
     def close_game_over(self) -> None:
         if self.game_over_window is not None:

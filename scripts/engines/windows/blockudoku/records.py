@@ -5,26 +5,31 @@ shows the replay bar to step through it (a record of several games offers a choi
 """
 from __future__ import annotations
 
+import threading
 import tkinter as tk
 from tkinter import filedialog
-from typing import List
+from typing import List, Optional
 
 from ...blockudoku_record import Record, RecordError, RecordGame, format_record, parse_record
-from ... import EngineError
+from ... import BlockudokuEngine, EngineError
 from ..dialogs import GameChoice
 from ..layout import Flow
 from .canvas import PANEL_W
 from .model import Game
 
 
+class ReplayStopped(Exception):
+    """A record's replay through the engine stopped before its end (`stop_replay`)."""
+
+
 class RecordReplay:
     """Saving, loading and stepping through game records. Reads of the window's state, set by
-    the parts that own it: `analysing`, `calls`, `catalogue`, `engine`, `events`, `piece_ids`,
-    `root`, `scoring_var`, `seed_var`, `settings_row`."""
+    the parts that own it: `analysing`, `catalogue`, `controller`, `events`, `piece_ids`,
+    `root`, `settings`, `settings_row`."""
 
     def record(self) -> Record:
         """The game on screen as a record (an open game: no result line)."""
-        rec = Record(set_ids=list(self.piece_ids), scoring=self.scoring_var.get() or "blockudoku",
+        rec = Record(set_ids=list(self.piece_ids), scoring=self.settings.scoring() or "blockudoku",
                      comment="blockudoku_gui.py")
         # Games are numbered from 1, as `blockudoku-lab selfplay` numbers them.
         rec.games.append(RecordGame(index="1", seed=self.seed(), events=list(self.events)))
@@ -70,14 +75,20 @@ class RecordReplay:
         if self.analysing:
             self.leave_analysis()
         self.stop_engine()
-        if rec.scoring != (self.scoring_var.get() or "blockudoku"):
+        self.stop_replay()  # the one loading before, if any
+        stop = self.replay_stop = threading.Event()
+        if rec.scoring != (self.settings.scoring() or "blockudoku"):
             self.set_scoring(rec.scoring)
 
         def refused(err: BaseException) -> None:
+            if isinstance(err, ReplayStopped):
+                return  # a new game, another record or closing came first
             self.engine_refused(err, lambda refusal: self.show_error(
                 f"{path}: the record has an illegal step: {refusal.message} ({refusal.command})"))
 
         def replayed(states: List[Game]) -> None:
+            if stop.is_set():
+                return  # replayed to its end just before it was stopped: the window moved on
             self.record_path, self.record_games = path, rec.games
             self.replay_states = states
             self.replay_labels = self.replay_move_labels(game)
@@ -91,24 +102,33 @@ class RecordReplay:
             else:
                 self.game_pick.pack_forget()
             if game.seed is not None:
-                self.seed_var.set(str(game.seed))  # the Seed field matches the game shown
+                self.settings.seed_var.set(str(game.seed))  # the Seed field matches the game shown
             self.replay_bar.pack(side="top", fill="x", pady=(4, 0), after=self.settings_row)
             self.replay_jump(len(states) - 1)
             self.status(f"loaded game {game_index + 1} of {len(rec.games)} from {path.rsplit('/', 1)[-1]}")
 
-        self.calls.call(lambda: self.replay_through_engine(game), replayed, refused)
+        self.controller.ask(lambda engine: self.replay_through_engine(engine, game, stop), replayed, refused)
         return True
+
+    def stop_replay(self) -> None:
+        """Stops a record's replay through the engine at its next placement (its result is
+        dropped): a new game, another record or closing does not wait for it."""
+        if self.replay_stop is not None:
+            self.replay_stop.set()
+            self.replay_stop = None
 
     def pick_game(self, index: int) -> None:
         """Another game of the loaded record, chosen in the Game box."""
         if self.replay_states is not None and 0 <= index < len(self.record_games):
             self.load_record(self.record_path, index)
 
-    def replay_through_engine(self, game: RecordGame) -> List[Game]:
-        """Every position of the game: the start, then after each placement (the engine's)."""
+    def replay_through_engine(self, engine: BlockudokuEngine, game: RecordGame,
+                              stop: Optional[threading.Event] = None) -> List[Game]:
+        """Every position of the game: the start, then after each placement (`engine`'s);
+        ReplayStopped as soon as `stop` is set."""
         state = Game(hand=[None, None, None])
         states: List[Game] = []
-        self.engine.newgame()
+        engine.newgame()
         for kind, items in game.events:
             if kind == "hand":
                 if any(p is not None for p in state.hand):
@@ -121,8 +141,10 @@ class RecordReplay:
                     states.append(state)
                 continue
             for placement in items:
-                self.engine.position(state.board, self.specs(state.hand), state.score, state.streak)
-                after = self.engine.play([placement])
+                if stop is not None and stop.is_set():
+                    raise ReplayStopped()
+                engine.position(state.board, self.specs(state.hand), state.score, state.streak)
+                after = engine.play([placement])
                 hand = list(state.hand)
                 hand[placement.slot - 1] = None
                 state = Game(after.board, hand, after.score, after.streak, state.placed + 1)

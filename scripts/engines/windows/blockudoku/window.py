@@ -1,10 +1,11 @@
-"""The Blockudoku window (scripts/blockudoku_gui.py): `BlockudokuApp` puts together the parts of
-this subpackage, each one concern, mixed into one class so that every part reads and sets the
-same window state:
+"""The Blockudoku window (scripts/blockudoku_gui.py): `BlockudokuApp` owns the game (model.py,
+no Tk), the settings row (settings.py, a view) and the engine controller (controller.py: Hint,
+the engine's own play, every search, each given its parts in its constructor); the other parts
+of this subpackage, each one concern, are still mixed into the window's class and read and set
+its state (each part's docstring names what it reads):
 
 - canvas.py: the board canvas (layout, drawing, the mouse)
 - game.py: the game on screen and its flow (deals, placements, fits, game over, undo)
-- engine_play.py: the engine's settings, Hint and the engine's own play
 - analysis.py: the analysis board
 - records.py: game records, saved, loaded and stepped through
 
@@ -14,12 +15,11 @@ handles errors and closing, and holds `main`, the command line of scripts/blocku
 from __future__ import annotations
 
 import argparse
-import random
+import threading
 import tkinter as tk
-from tkinter import ttk
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
-from ... import BlockudokuEngine, EngineError, EngineProblem, Piece, Placement, piece_set
+from ... import BlockudokuEngine, EngineDied, EngineError, EngineProblem, Piece, Placement, piece_set
 from ...cli import HelpFormatter
 from ..dialogs import Dialogs
 from ..engine_calls import BusyIndicator, EngineCalls
@@ -28,10 +28,11 @@ from ..run import INTERRUPTED, run_window
 from ..supervision import EngineSupervision
 from .analysis import AnalysisBoard
 from .canvas import CANVAS_H, CANVAS_W, PANEL_W, BoardCanvas, Layout
-from .engine_play import EnginePlay
+from .controller import EngineController, Table
 from .game import GameFlow
 from .model import Game, Snapshot
 from .records import RecordReplay
+from .settings import SettingsRow
 
 STATUS_WRAP = (620, 500)  # status line width in pixels: alone, and beside Restart engine
 # The size the window asks for on a 1366x768 screen: it opens scaled to the screen it is on
@@ -41,7 +42,7 @@ START_SIZE = (900, 640)
 MIN_SIZE = (640, 480)
 
 
-class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordReplay, EngineSupervision):
+class BlockudokuApp(BoardCanvas, GameFlow, AnalysisBoard, RecordReplay, EngineSupervision):
     """The Blockudoku window, on `root`, driving `engine` (watched and restarted by
     EngineSupervision); hands are dealt from `catalogue`."""
 
@@ -55,7 +56,6 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
         delay: int = 350,
     ):
         self.root = root
-        self.engine = engine  # watched, reported and restarted by EngineSupervision
         self.catalogue = catalogue
         self.piece_ids = sorted(catalogue)
         self.game = Game()
@@ -63,9 +63,6 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
         self.fits: List[bool] = [True, True, True]
         self.drag: Optional[dict] = None
         self.hint: List[Tuple[int, Placement]] = []
-        self.autoplay = False
-        self.autoplay_job: Optional[str] = None
-        self.pending: List[Tuple[int, Placement]] = []
         self.games_finished: List[int] = []  # final scores, newest last (tests read this)
         self.game_over_window: Optional[tk.Toplevel] = None
         self.closed = False
@@ -81,6 +78,7 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
         self.analysis: list = []
         # A loaded record's positions (after each placement) and the one shown; None: playing.
         self.replay_states: Optional[List[Game]] = None
+        self.replay_stop: Optional[threading.Event] = None  # set: the record loading stops (records.py)
         self.replay_at = 0
         self.placing = False  # a placement is with the engine: no other drag until it answers
         self.flashing: List[int] = []  # cleared cells shown for a moment
@@ -96,7 +94,7 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
 
         panel = self.build_frame(root)
         self.build_game_buttons(panel)
-        self.build_settings(panel, seed, movetime)
+        self.build_settings(panel, engine, seed, movetime)
         self.build_replay_bar(panel)
         self.build_analysis_frame(panel)
         root.protocol("WM_DELETE_WINDOW", self.ask_close)
@@ -111,7 +109,6 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
         root.report_callback_exception = self.report_exception
         self.dialogs = Dialogs(root, "Blockudoku")
         self.calls = EngineCalls(root, on_error=self.engine_failed)
-        self.search_running = False  # a go or analyse is out: Stop sends `stop`
         self.fits_asked = 0  # bumps with every position change, so a stale fits answer is dropped
 
         menubar = tk.Menu(root)
@@ -155,59 +152,80 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
         self.analysis_button = tk.Button(buttons, text="Analysis", width=8, command=self.toggle_analysis)
         buttons.add(self.engine_button, self.hint_button, self.undo_button, self.new_button, self.analysis_button)
 
-    def build_settings(self, panel: tk.Frame, seed: Optional[int], movetime: int) -> None:
-        """Scoring, Seed, Engine ms, and the engine's Agent and Objective choices."""
-        settings = self.settings_row = Flow(panel)
-        settings.pack(fill="x", pady=(2, 0))
-        scoring = self.engine.options.get("Scoring")
-        choices = scoring.choices if scoring and scoring.choices else ([scoring.default] if scoring and scoring.default else [])
-        self.scoring_var = tk.StringVar(value=(scoring.default if scoring and scoring.default else ""))
-        scoring_pair = tk.Frame(settings)
-        tk.Label(scoring_pair, text="Scoring").pack(side="left")
-        self.scoring_box = ttk.Combobox(scoring_pair, textvariable=self.scoring_var, values=choices, width=10,
-                                        state="readonly" if choices else "normal")
-        self.scoring_box.pack(side="left", padx=(2, 0))
-        self.scoring_box.bind("<<ComboboxSelected>>", lambda _e: self.set_scoring(self.scoring_var.get()))
-        self.scoring_box.bind("<Return>", lambda _e: self.set_scoring(self.scoring_var.get()))
-        seed_pair = tk.Frame(settings)
-        tk.Label(seed_pair, text="Seed").pack(side="left")
-        self.seed_var = tk.StringVar(value=str(seed if seed is not None else random.randrange(1, 10**6)))
-        # Wide enough for any seed a record holds (a 64-bit number: up to 20 digits).
-        self.seed_entry = tk.Entry(seed_pair, textvariable=self.seed_var, width=21)
-        self.seed_entry.pack(side="left", padx=(2, 0))
-        self.seed_entry.bind("<Return>", lambda _e: self.new_game())
-        ms_pair = tk.Frame(settings)
-        tk.Label(ms_pair, text="Engine ms").pack(side="left")
-        self.movetime_var = tk.StringVar(value=str(movetime))
-        tk.Spinbox(ms_pair, from_=0, to=10000, increment=50, textvariable=self.movetime_var, width=6).pack(side="left", padx=2)
+    def build_settings(self, panel: tk.Frame, engine: BlockudokuEngine, seed: Optional[int], movetime: int) -> None:
+        """The settings row (a view: settings.py) and the engine controller that reads it."""
+        self.settings = SettingsRow(panel, engine.options, engine.settings, seed, movetime,
+                                    on_choice=self.set_option, on_seed=self.new_game)
+        self.settings_row = self.settings.frame
+        self.settings_row.pack(fill="x", pady=(2, 0))
+        # The fields tests and the records read by name.
+        self.seed_var, self.seed_entry = self.settings.seed_var, self.settings.seed_entry
+        self.movetime_var, self.agent_var = self.settings.movetime_var, self.settings.agent_var
+        self.choice_boxes = self.settings.choice_boxes
+        table = Table(position_job=self.position_job, place=self.place, game_over=self.game_over,
+                      show_hint=self.show_engine_hint, status=self.status, failed=self.engine_failed,
+                      asking=lambda: self.dialogs.asking,
+                      may_hint=lambda: not self.analysing and self.engine_dead is None,
+                      may_play=lambda: self.engine_dead is None and self.replay_states is None,
+                      on_hint=lambda on: self.hint_button.config(text="Stop" if on else "Hint"),
+                      on_play=self.show_engine_play)
+        self.controller = EngineController(self.root, engine, self.calls, self.settings, table, self.delay)
 
-        # Who answers Hint and plays "Start Engine", and what it plays for: one combobox per
-        # combo option the engine offers (`Objective` only from engines that have it).
-        self.choice_vars: Dict[str, tk.StringVar] = {}
-        self.choice_boxes: Dict[str, ttk.Combobox] = {}
-        pairs = [scoring_pair, seed_pair, ms_pair]
-        for name, width in (("Agent", 8), ("Objective", 8)):
-            pair = self.option_box(settings, name, width)
-            if pair is not None:
-                pairs.append(pair)
-        settings.add(*pairs)
-        self.agent_var = self.choice_vars.get("Agent", tk.StringVar(value=""))
+    # --- the engine controller's (controller.py), as the window's buttons and tests name it --
 
-    def option_box(self, parent: tk.Misc, name: str, width: int) -> Optional[tk.Frame]:
-        """A labelled read-only combobox for the engine's combo option `name`, if it has one."""
-        option = self.engine.options.get(name)
-        if option is None or not option.choices:
-            return None
-        value = str(self.engine.settings.get(name, option.default))  # e.g. from --agent
-        var = tk.StringVar(value=value if value in option.choices else option.choices[0])
-        pair = tk.Frame(parent)
-        tk.Label(pair, text=name).pack(side="left")
-        box = ttk.Combobox(pair, textvariable=var, values=option.choices, width=width, state="readonly")
-        box.pack(side="left", padx=(2, 0))
-        box.bind("<<ComboboxSelected>>", lambda _e: self.set_option(name, var.get()))
-        self.choice_vars[name] = var
-        self.choice_boxes[name] = box
-        return pair
+    @property
+    def engine(self) -> BlockudokuEngine:
+        return self.controller.engine
+
+    @engine.setter
+    def engine(self, engine: BlockudokuEngine) -> None:  # a restarted engine (supervision)
+        self.controller.engine = engine
+
+    @property
+    def autoplay(self) -> bool:
+        """The engine plays on its own (Start Engine)."""
+        return self.controller.playing
+
+    def show_hint(self) -> None:
+        self.controller.hint()
+
+    def toggle_engine(self) -> None:
+        self.controller.toggle()
+
+    def stop_engine(self) -> None:
+        self.controller.stop_play()
+
+    def set_option(self, name: str, value: str) -> None:
+        self.controller.set_option(name, value)
+
+    def set_scoring(self, value: str) -> None:
+        self.controller.set_option("Scoring", value)
+
+    def show_engine_hint(self, seq: List[Tuple[int, Placement]]) -> None:
+        self.hint = seq
+        self.redraw()
+
+    def show_engine_play(self, playing: bool) -> None:
+        """The engine's play started (Stop Engine, no Undo) or ended."""
+        self.engine_button.config(text="Stop Engine" if playing else "Start Engine")
+        self.undo_button.config(state="disabled" if playing else "normal")
+        if not playing and self.hint and not self.analysing:
+            self.hint = []  # the outline of a placement that will not be played now
+            self.redraw()
+
+    # --- the engine's supervision (../supervision.py) ---------------------------------------
+
+    def on_engine_problem(self, err: Exception) -> None:
+        self.stop_engine()
+
+    def on_engine_death(self, err: EngineDied) -> None:
+        self.stop_engine()
+
+    def resume_job(self) -> Callable[[BlockudokuEngine], None]:
+        return self.controller.choices_job()  # a choice made while the engine was dead too
+
+    def engine_resumed(self) -> None:
+        self.after_change()  # sends the position; the game goes on where it was
 
     # --- errors and closing ------------------------------------------------------------------
 
@@ -231,7 +249,7 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
         if self.unsaved():
             # The engine's own play waits while the question is open (engine_step).
             self.dialogs.ask_close(f"The game in progress ({self.game.score} points) is not saved. Close anyway?",
-                                   self.close, self.resume_play)
+                                   self.close, self.controller.resume)
         else:
             self.close()
 
@@ -239,7 +257,8 @@ class BlockudokuApp(BoardCanvas, GameFlow, EnginePlay, AnalysisBoard, RecordRepl
         """Stops any search, ends the worker and the engine, and closes the window."""
         self.closed = True
         self.stop_engine()
-        self.stop_search()
+        self.stop_replay()
+        self.controller.stop_search()
         self.calls.close()
         self.busy.show(False)
         try:

@@ -2,35 +2,17 @@
 
 """The Competitive Sudoku window's play: moves through the referee's `play`, the agents' moves
 and Hint (searches on the worker, the analysis panel following their `info` lines), each agent
-player's own engine (`PlayerSession`), and what a restarted engine is given. `GamePlay` is mixed
-into `SudokuApp` (window.py).
+the searches themselves are the engine controller's (controller.py). `GamePlay` is mixed into
+`SudokuApp` (window.py).
 """
 from __future__ import annotations
 
 from tkinter import font as tkfont
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, Optional
 
 from ... import EngineDied, SudokuEngine, SudokuMove, SudokuState
 from ...record import Step
-from ..engine_calls import Search
-from .names import ANALYSIS_FONT, ANALYSIS_LINES, HINT_TEXT, HUMAN, NO_ANALYSIS, engine_reason, move_name, pv_text
-
-
-def apply_setup(engine: SudokuEngine, setup: Tuple[str, str]) -> None:
-    """Gives `engine` the game's start (on the worker): a `position` line or a board file."""
-    kind, text = setup
-    if kind == "file":
-        engine.position_file(text)
-    else:
-        engine.command(text)
-
-
-def replay(engine: SudokuEngine, setup: Tuple[str, str], moves: List[Optional[SudokuMove]]) -> None:
-    """Puts `engine` in the position after `moves` from `setup`, through its own `play`."""
-    engine.newgame()
-    apply_setup(engine, setup)
-    for move in moves:
-        engine.play(move) if move is not None else engine.play_none()
+from .names import ANALYSIS_FONT, ANALYSIS_LINES, HUMAN, NO_ANALYSIS, engine_reason, move_name, pv_text
 
 
 def wrapped_rows(font, text: str, width: int) -> int:
@@ -45,86 +27,49 @@ def wrapped_rows(font, text: str, width: int) -> int:
     return rows
 
 
-class PlayerSession:
-    """An agent player's own engine: its Agent is set once (and again only when the choice
-    changes), and the game's moves are played into it with `play`, so its table and search tree
-    stay from move to move. Used on the worker thread only."""
-
-    def __init__(self, engine: SudokuEngine, agent: str):
-        self.engine = engine
-        self.agent = agent
-        self.setup: Optional[Tuple[str, str]] = None
-        self.moves: List[Optional[SudokuMove]] = []
-
-    @staticmethod
-    def start(referee: SudokuEngine, agent: str) -> "PlayerSession":
-        """A new process of the referee's engine, with its options and this agent."""
-        options = {**referee.settings, "Agent": agent}
-        engine = type(referee)(referee.argv, startup_timeout=referee.startup_timeout, margin=referee.margin,
-                               cwd=referee.cwd, options=options)
-        return PlayerSession(engine, agent)
-
-    def sync(self, setup: Tuple[str, str], moves: List[Optional[SudokuMove]], agent: str) -> None:
-        """Brings the session to the game on screen: the new moves only, when it follows it."""
-        if agent != self.agent:
-            self.engine.setoption("Agent", agent)
-            self.agent = agent
-        if setup == self.setup and moves[:len(self.moves)] == self.moves:
-            for move in moves[len(self.moves):]:
-                self.engine.play(move) if move is not None else self.engine.play_none()
-        else:
-            replay(self.engine, setup, moves)
-        self.setup, self.moves = setup, list(moves)
-
-
 class GamePlay:
-    """Moves, searches and the engine's supervision. Reads of the window's state, set by the
-    parts that own it: `analysis_agent`, `analysis_label`, `analysis_var`, `calls`, `closed`,
-    `dialogs`, `engine`, `engine_dead`, `game`, `hint_button`, `player_vars`, `root`."""
+    """Moves, Hint and the agents' turns (asked of the engine controller), and the engine's
+    supervision. Reads of the window's state, set by the parts that own it: `analysis_agent`,
+    `analysis_label`, `analysis_var`, `closed`, `controller`, `dialogs`, `engine_dead`, `game`,
+    `player_vars`, `root`."""
 
-    # --- the engine's supervision (../supervision.py) ---------------------------------------
+    # --- the engine controller (controller.py) and the supervision (../supervision.py) ----
+
+    @property
+    def engine(self) -> SudokuEngine:
+        return self.controller.engine
+
+    @engine.setter
+    def engine(self, engine: SudokuEngine) -> None:  # a restarted engine (supervision)
+        self.controller.engine = engine
+
+    @property
+    def thinking(self) -> bool:
+        """A search (an agent's move or a hint) is running."""
+        return self.controller.thinking
+
+    @property
+    def sessions(self) -> dict:
+        return self.controller.sessions
 
     def on_engine_death(self, err: EngineDied) -> None:
-        self.generation += 1  # a search of the dead engine has nothing more to say
-        self.set_thinking(False)
+        self.controller.cancel()  # a search of the dead engine has nothing more to say
 
     def resume_job(self) -> Callable[[SudokuEngine], None]:
-        """The game on screen, given to the restarted engine: the same set-up and the same
-        moves, played through its own `play`. The players' sessions start afresh."""
-        setup, moves = self.game.setup, list(self.game.moves)
-        sessions, self.sessions = list(self.sessions.values()), {}
-
-        def resume(engine: SudokuEngine) -> None:
-            for session in sessions:
-                session.engine.kill()
-            if setup is not None:
-                replay(engine, setup, moves)
-
-        return resume
+        return self.controller.resume_job(self.game.setup, list(self.game.moves))
 
     def engine_resumed(self) -> None:
         self.refresh()  # and an agent to move goes on
 
     def cancel_search(self) -> None:
         """Stops a search in progress at once (`stop`); its answer is dropped when it comes."""
-        self.generation += 1
-        if self.running is not None:
-            self.running.stop()
-        self.set_thinking(False)
+        self.controller.cancel()
 
     def stop_thinking(self) -> None:
         """Stop: the running search answers at once with what it has (a hint is shown, an
         agent's move played)."""
-        if self.running is not None:
-            self.running.stop()
+        if self.controller.stop():
             self.status("stopped: the engine answers with what it has")
-
-    def set_thinking(self, thinking: bool, kind: str = "") -> None:
-        """A search starts or ends: Hint reads Stop while one runs."""
-        self.thinking, self.search_kind = thinking, kind
-        if not thinking:
-            self.running = None
-        self.hint_button.config(text="Stop" if thinking else HINT_TEXT)
 
     # --- moves -------------------------------------------------------------------------------
 
@@ -139,14 +84,10 @@ class GamePlay:
         the move list follow when it answers."""
         if self.moving:
             return
-        if self.thinking and self.search_kind == "hint":
+        if self.controller.thinking and self.controller.search_kind == "hint":
             self.cancel_search()  # a move during a hint stops it, and is played at once
         player = self.state.turn if self.state is not None else 1
         self.moving = True
-
-        def work():
-            reply = self.engine.play(move) if move is not None else self.engine.play_none()
-            return reply, self.engine.state()
 
         def refused(err: BaseException) -> None:
             self.moving = False
@@ -178,11 +119,11 @@ class GamePlay:
             if not self.game_over:
                 self.maybe_agent_move()
 
-        self.calls.call(work, played, refused)
+        self.controller.play(move, played, refused)
 
     def maybe_agent_move(self) -> None:
         """Starts a search in the background when an agent is to move (at the game's end only)."""
-        if self.closed or self.thinking or self.moving or self.game_over or self.state is None or self.engine_dead is not None:
+        if self.closed or self.controller.thinking or self.moving or self.game_over or self.state is None or self.engine_dead is not None:
             return
         if self.dialogs.asking:
             return  # the question's Cancel calls this again
@@ -202,7 +143,7 @@ class GamePlay:
         if self.game_over:
             self.status("the game is over: no hint")
             return
-        if self.thinking:
+        if self.controller.thinking:
             self.stop_thinking()  # the button reads Stop
             return
         self.hint = None
@@ -210,50 +151,11 @@ class GamePlay:
         self.search("hint", self.analysis_agent)
 
     def search(self, kind: str, agent: str) -> None:
-        """A search on the worker: a hint on the referee, an agent's move on that player's own
-        session (made the first time; told only the moves since its last search)."""
-        self.set_thinking(True, kind)
-        running = self.running = Search()
+        """Asks the controller for a hint or an agent's move; the analysis panel follows it, and
+        its answer is drawn (a hint) or played (a move)."""
         self.analysis_var.set(f"analysis ({agent}): searching...")
-        generation = self.generation
-        movetime = self.movetime()
-        setup, moves, player = self.game.setup, list(self.game.moves), self.state.turn
-        session = self.sessions.get(player)
-
-        def info(value: dict) -> None:
-            if generation == self.generation:
-                self.show_info(value)
-
-        def work():
-            nonlocal session
-            engine = self.engine
-            if kind == "move":
-                if session is None:
-                    session = PlayerSession.start(self.engine, agent)
-                session.sync(setup, moves, agent)
-                engine = session.engine
-            return running.run(engine, lambda **kw: engine.go(
-                movetime=movetime, on_info=lambda value: self.calls.post(info, value), **kw))
-
-        def keep_session() -> None:
-            if session is not None and kind == "move":
-                if self.closed:
-                    session.engine.kill()
-                else:
-                    self.sessions[player] = session
-
-        def failed(err: BaseException) -> None:
-            keep_session()
-            if generation != self.generation:
-                return
-            self.set_thinking(False)
-            self.engine_failed(err)
 
         def answered(result) -> None:
-            keep_session()
-            if generation != self.generation:
-                return  # a search cancelled by a new game, a jump or a dead engine
-            self.set_thinking(False)
             if not result.infos:
                 self.analysis_var.set("analysis: the agent reported no search lines")
             if kind == "hint":
@@ -263,7 +165,8 @@ class GamePlay:
                 return
             self.play(result.move, self.analysis_var.get() if result.infos else "")
 
-        self.calls.call(work, answered, failed)
+        self.controller.search(kind, agent, (self.game.setup, list(self.game.moves), self.state.turn), self.movetime(),
+                               answered)
 
     def show_info(self, info: dict) -> None:
         """The analysis panel from one `info` line: score (for the side to move), depth and nodes
@@ -298,4 +201,4 @@ class GamePlay:
             self.draw()
             self.maybe_agent_move()
 
-        self.calls.call(self.engine.state, fetched)
+        self.controller.ask(lambda engine: engine.state(), fetched)

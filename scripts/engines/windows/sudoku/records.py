@@ -9,15 +9,14 @@ import os
 from tkinter import filedialog
 from typing import List
 
-from ... import EngineError, SudokuState
-from ...record import GameRecord, RecordError, Step, format_records, parse_records
+from ... import SudokuState
+from ...record import GameRecord, RecordError, format_records, parse_records
 from .names import HUMAN, NO_ANALYSIS
-from .play import apply_setup, replay
 
 
 class GameRecords:
     """Saving, loading and stepping through games. Reads of the window's state, set by the parts
-    that own it: `analysis_var`, `calls`, `engine`, `engine_dead`, `game`, `game_choice`,
+    that own it: `analysis_var`, `controller`, `engine_dead`, `game`, `game_choice`,
     `move_list`, `player_vars`, `replay_row`."""
 
     def game_record(self) -> GameRecord:
@@ -62,22 +61,6 @@ class GameRecords:
             var.set(HUMAN)
         setup = ("line", rec.setup.position_line())
 
-        def work():
-            self.engine.newgame()
-            apply_setup(self.engine, setup)
-            first = self.engine.state()
-            turn, steps, problem = first.turn, [], None
-            try:
-                for step in rec.steps:
-                    if step.player != turn:
-                        raise EngineError(f"the record has player {step.player} moving, but player {turn} is to move")
-                    reply = self.engine.play(step.move) if step.move is not None else self.engine.play_none()
-                    turn = reply.turn
-                    steps.append(Step(step.player, step.move, reply.outcome == "taboo"))
-            except EngineError as err:
-                problem = err
-            return first, steps, problem, self.engine.state()
-
         def loaded(result) -> None:
             first, steps, problem, last = result
             self.start_from(setup, first)
@@ -94,7 +77,7 @@ class GameRecords:
             self.status(f"loaded {name}, game {index + 1} of {len(games)}: {len(steps)} moves "
                         f"({rec.setup.players[0]} vs {rec.setup.players[1]})")
 
-        self.calls.call(work, loaded)
+        self.controller.load(setup, rec.steps, loaded)
         return True
 
     def show_game_choice(self, path: str, games: List[GameRecord], index: int) -> None:
@@ -133,10 +116,6 @@ class GameRecords:
         self.selected, self.hint = None, None
         setup, moves = self.game.setup, [step.move for step in self.game.steps[:k]]
 
-        def work() -> SudokuState:
-            replay(self.engine, setup, moves)
-            return self.engine.state()
-
         def failed(err: BaseException) -> None:
             self.engine_refused(err, lambda refusal: self.status(f"cannot replay to move {k}: {refusal.message}"))
 
@@ -150,7 +129,7 @@ class GameRecords:
             if k == len(self.game.steps):
                 self.maybe_agent_move()
 
-        self.calls.call(work, shown, failed)
+        self.controller.go_to(setup, moves, shown, failed)
 
     def on_move_selected(self, _event=None) -> None:
         chosen = self.move_list.curselection()

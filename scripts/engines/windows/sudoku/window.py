@@ -1,10 +1,12 @@
-"""The Competitive Sudoku window (scripts/sudoku_gui.py): `SudokuApp` puts together the parts of
-this subpackage, each one concern, mixed into one class so that every part reads and sets the
-same window state:
+"""The Competitive Sudoku window (scripts/sudoku_gui.py): `SudokuApp` owns the game (model.py, no
+Tk) and the engine controller (controller.py: every search, hints and the agents' moves, each
+agent player's own engine, given its parts in its constructor); the other parts of this
+subpackage, each one concern, are still mixed into the window's class and read and set its state
+(each part's docstring names what it reads):
 
 - names.py: board sizes, cell and move names
 - board.py: the board's drawing, the lists and values beside it, mouse and keys
-- play.py: moves, the agents' searches and Hint, each agent player's own engine
+- play.py: moves through the referee, Hint and the agents' turns (asked of the controller)
 - records.py: game records, saved, loaded and stepped through
 - modes.py: the window of the script (competitive game or puzzle) and its command line
 
@@ -16,18 +18,19 @@ from __future__ import annotations
 import os
 import tkinter as tk
 from tkinter import filedialog, ttk
-from typing import Callable, Dict, Optional, Tuple
+from typing import Callable, Optional, Tuple
 
 from ... import MODES, EngineError, SudokuEngine, SudokuMove, SudokuState
 from ..dialogs import Dialogs, GameChoice
-from ..engine_calls import BusyIndicator, EngineCalls, Search
+from ..engine_calls import BusyIndicator, EngineCalls
 from ..layout import BoardAndPanel, Flow, ScrollPanel, open_on_screen
 from ..supervision import EngineSupervision
 from .board import ALLOWED, BOARD_PX, COLOURS, HINT, LABELS_PX, SELECTED, SELECTED_OUTLINE, BoardView
 from .names import (ANALYSIS_FONT, ANALYSIS_LINES, HINT_TEXT, HUMAN, NO_ANALYSIS, SIZES, BoardSizeError, block_shape,
                     engine_reason, size_name)
 from .model import SudokuGame
-from .play import GamePlay, PlayerSession, apply_setup
+from .controller import SudokuController, Table
+from .play import GamePlay
 from .records import GameRecords
 
 PANEL_W = 320  # the side panel: values, hint, moves, the game's settings
@@ -46,20 +49,17 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
                  players: Tuple[str, str] = (HUMAN, "default"), movetime: int = 500,
                  on_switch: Optional[Callable[[str], None]] = None):
         self.root = root
-        self.engine = engine  # watched, reported and restarted by EngineSupervision
         # Called with "puzzle" when that mode is chosen (the window then shows the puzzle game).
         self.on_switch = on_switch
         self.closed = False
         self.state: Optional[SudokuState] = None
         self.selected: Optional[Tuple[int, int]] = None
-        self.thinking = False  # a search (an agent's move or a hint) is running
-        self.search_kind = ""
-        self.running: Optional[Search] = None  # the running search (Stop stops it)
         self.moving = False  # a move is with the referee: no other until it answers
-        self.generation = 0  # bumps on every new game or jump, so a stale search result is dropped
-        # One engine per agent player (PlayerSession), made when the player first moves.
-        self.sessions: Dict[int, PlayerSession] = {}
         self.calls = EngineCalls(root, on_error=self.engine_failed)
+        # The one part that asks the engines to search (hints, the agents' moves).
+        self.controller = SudokuController(engine, self.calls, Table(
+            on_thinking=lambda on: self.hint_button.config(text="Stop" if on else HINT_TEXT),
+            show_info=self.show_info, failed=self.engine_failed))
         self.dialogs = Dialogs(root, "Competitive Sudoku")
         root.report_callback_exception = self.report_exception
         self.last_reply = ""
@@ -253,11 +253,6 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
                 self.show_error(f"cannot set up that board: {err}", "Board")
                 return
 
-        def work() -> SudokuState:
-            self.engine.newgame()
-            apply_setup(self.engine, setup)
-            return self.engine.state()
-
         def refused(err: BaseException) -> None:
             if isinstance(err, (ValueError, EngineError)):
                 reason = engine_reason(getattr(err, "message", str(err)))
@@ -274,7 +269,7 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
             self.draw()
             self.maybe_agent_move()
 
-        self.calls.call(work, started, refused)
+        self.controller.start(setup, started, refused)
 
     def start_from(self, setup: Tuple[str, str], state: SudokuState) -> None:
         """The game now starts at `state` (what the engine read from `setup`): the Board and Mode
@@ -296,13 +291,11 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
 
     def close(self) -> None:
         """Ends the game (and its search) and clears the window for another mode."""
-        self.cancel_search()
+        self.controller.cancel()
         self.closed = True
         self.calls.close()
         self.busy.show(False)
-        for session in self.sessions.values():
-            session.engine.quit(timeout=1)
-        self.sessions = {}
+        self.controller.close()
         for child in self.root.winfo_children():
             child.destroy()
         self.root.unbind("<Key>")
