@@ -17,12 +17,13 @@ use puzzle_rules::blockudoku::masks::{
 };
 use puzzle_rules::blockudoku::{Board, FULL};
 
+pub mod learned;
 mod nofit;
 mod weights;
 
 use nofit::{fit_counts, nofit_count, shapes, Shapes};
 pub(crate) use nofit::{nofit_table, NofitTable};
-pub use weights::{Weights, WEIGHTS};
+pub use weights::{Weights, CLASSIC, LEARNED, WEIGHTS};
 
 /// The evaluation's terms for one board (counts, before weighting).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -109,7 +110,8 @@ impl Terms {
         ]
     }
 
-    /// The weighted sum: higher is better.
+    /// The weighted sum of the classic terms (the learned value not included): higher is
+    /// better.
     pub fn value(&self, w: &Weights) -> i64 {
         -w.per_term()
             .iter()
@@ -163,9 +165,28 @@ unsafe fn eval_popcnt(b: u128, w: &Weights, table: &NofitTable, bound: i64) -> i
 }
 
 /// `evaluate_above` on the bits `b`; inlined into each caller so that the popcnt build
-/// counts with the instruction.
+/// counts with the instruction. With a learned weight, the classic terms are computed first
+/// against the bound less the learned value's largest possible worth: a board they already
+/// sink is not looked up.
 #[inline(always)]
 pub(crate) fn eval_bits(b: u128, w: &Weights, table: &NofitTable, bound: i64) -> i64 {
+    if w.learned == 0 {
+        return classic_bits(b, w, table, bound);
+    }
+    let net = learned::shipped();
+    let scale = w.learned as f32;
+    let top = (net.upper() * scale).max(0.0).ceil() as i64;
+    let below = bound.saturating_sub(top);
+    let classic = classic_bits(b, w, table, below);
+    if classic <= below {
+        return classic.saturating_add(top);
+    }
+    classic + (net.value(b) * scale).round() as i64
+}
+
+/// The classic terms' part of `eval_bits`.
+#[inline(always)]
+fn classic_bits(b: u128, w: &Weights, table: &NofitTable, bound: i64) -> i64 {
     let mut value = -weigh(w.stage1(), stage1(b));
     if value <= bound {
         return value;
@@ -394,7 +415,7 @@ mod tests {
             let board = Board::from_bits(bits);
             let fast = Terms::of(board);
             assert_eq!(fast, reference_terms(board), "{board}");
-            let w = WEIGHTS;
+            let w = CLASSIC;
             let value = fast.value(&w);
             assert_eq!(evaluate(board, &w), value);
             // Above a bound the value is exact; at or below it, only known to be so.
