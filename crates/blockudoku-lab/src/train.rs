@@ -164,8 +164,6 @@ fn episode(net: &mut Net, args: &TrainArgs, policy: &Settings, index: u64, t: &m
 
 /// Writes the weights file (through a temporary file, so a stopped run leaves the last one).
 fn save(net: &Net, path: &str) -> Result<()> {
-    let mut net = net.clone();
-    net.finish();
     let tmp = format!("{path}.tmp");
     std::fs::write(&tmp, net.to_bytes()).with_context(|| format!("cannot write {tmp}"))?;
     std::fs::rename(&tmp, path).with_context(|| format!("cannot write {path}"))

@@ -178,6 +178,18 @@ impl Request {
     }
 }
 
+impl Request {
+    /// The evaluation's weights the agent plays with: the settings' weights, without the
+    /// learned value for a classic agent.
+    pub fn weights(&self) -> crate::eval::Weights {
+        let mut w = self.settings.weights;
+        if self.agent.classic() {
+            w.learned = 0;
+        }
+        w
+    }
+}
+
 /// What a search may spend: the limits of `go` as the agents read them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {

@@ -130,6 +130,15 @@ fn weigh<const N: usize>(w: [i64; N], counts: [u32; N]) -> i64 {
     s
 }
 
+/// The learned value's part of the evaluation of `board` with weights `w` (0 when its weight
+/// is 0): the value (at most 0) times its weight, rounded.
+pub fn learned_part(board: Board, w: &Weights) -> i64 {
+    if w.learned == 0 {
+        return 0;
+    }
+    learned_bits(board.bits(), w)
+}
+
 /// The default agent's evaluation of a board.
 #[inline]
 pub fn evaluate(board: Board, w: &Weights) -> i64 {
@@ -165,23 +174,23 @@ unsafe fn eval_popcnt(b: u128, w: &Weights, table: &NofitTable, bound: i64) -> i
 }
 
 /// `evaluate_above` on the bits `b`; inlined into each caller so that the popcnt build
-/// counts with the instruction. With a learned weight, the classic terms are computed first
-/// against the bound less the learned value's largest possible worth: a board they already
-/// sink is not looked up.
+/// counts with the instruction. The learned value only lowers the evaluation (its target is
+/// never above 0, and what the network says above 0 is dropped), so a board the classic terms
+/// already sink to the bound is not looked up.
 #[inline(always)]
 pub(crate) fn eval_bits(b: u128, w: &Weights, table: &NofitTable, bound: i64) -> i64 {
-    if w.learned == 0 {
-        return classic_bits(b, w, table, bound);
+    let classic = classic_bits(b, w, table, bound);
+    if w.learned == 0 || classic <= bound {
+        return classic;
     }
-    let net = learned::shipped();
-    let scale = w.learned as f32;
-    let top = (net.upper() * scale).max(0.0).ceil() as i64;
-    let below = bound.saturating_sub(top);
-    let classic = classic_bits(b, w, table, below);
-    if classic <= below {
-        return classic.saturating_add(top);
-    }
-    classic + (net.value(b) * scale).round() as i64
+    classic + learned_bits(b, w)
+}
+
+/// The learned value's part on the bits `b`: at most 0.
+#[inline(always)]
+fn learned_bits(b: u128, w: &Weights) -> i64 {
+    let v = learned::shipped().value(b).min(0.0);
+    (v * w.learned as f32).round() as i64
 }
 
 /// The classic terms' part of `eval_bits`.
@@ -425,6 +434,39 @@ mod tests {
                     assert_eq!(v, value);
                 } else {
                     assert!(v <= bound);
+                }
+            }
+        }
+    }
+
+    // With the learned value weighed in, the evaluation is the classic one plus the learned
+    // value times its weight, and a bound still only ever lowers what is returned.
+    #[test]
+    fn learned_value_adds_to_the_classic_terms() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(12);
+        let net = learned::shipped();
+        for w in [
+            WEIGHTS,
+            Weights {
+                learned: 1,
+                ..CLASSIC
+            },
+        ] {
+            for n in 0..1000 {
+                let density = [0.2, 0.4, 0.6][n % 3];
+                let board = Board::from_fn(|_| rng.gen_bool(density));
+                let v = net.value(board.bits()).min(0.0);
+                let extra = (v * w.learned as f32).round() as i64;
+                let value = evaluate(board, &CLASSIC) + extra;
+                assert_eq!(evaluate(board, &w), value);
+                for bound in [value - 1, value, value + 1, value - 50_000, value + 50_000] {
+                    let v = evaluate_above(board, &w, bound);
+                    if value > bound {
+                        assert_eq!(v, value);
+                    } else {
+                        assert!(v <= bound);
+                    }
                 }
             }
         }

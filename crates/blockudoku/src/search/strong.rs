@@ -123,7 +123,9 @@ pub const MAX_STAGES: u32 = 40;
 /// The boards weighed and the next hands sampled by stage `stage` of a search with a clock.
 pub fn stage_size(stage: u32) -> (usize, usize) {
     let candidates = (TIMED_CANDIDATES << stage.div_ceil(2).min(16)).min(MAX_CANDIDATES);
-    (candidates, TIMED_HANDS << (stage / 2))
+    // Twice the work of the stage before: boards times hands.
+    let work = (TIMED_CANDIDATES * TIMED_HANDS) << stage;
+    (candidates, work / candidates)
 }
 
 /// Inner boards the hand lookahead prices with `crisis_entry`.
@@ -477,6 +479,39 @@ mod tests {
             assert_eq!(boards(&strong_base(strong, false)), boards(&pruned));
         }
         assert!(widened > 0, "crowded {crowded} widened {widened}");
+    }
+
+    // Each stage of a search with a clock costs about twice the one before (boards times
+    // hands) until the boards reach their cap; after that the hands alone double.
+    #[test]
+    fn stages_double_their_work() {
+        let work = |k| {
+            let (c, h) = stage_size(k);
+            c * h
+        };
+        assert_eq!(stage_size(0), (TIMED_CANDIDATES, TIMED_HANDS));
+        for k in 1..MAX_STAGES {
+            assert_eq!(work(k), 2 * work(k - 1), "stage {k}");
+            assert!(stage_size(k).0 <= MAX_CANDIDATES);
+        }
+    }
+
+    // A search with a clock that is stopped at once still answers a legal line of the whole
+    // hand, and reports at most one stage.
+    #[test]
+    fn a_stopped_clock_still_answers() {
+        let board = Board::parse(".####.###/.#.#.#..#/##...#.#./....#..../.######.#/#.#..#.##/.##.#..##/.###.##.#/##.#...##").unwrap();
+        let h = hand(&[5, 1, 12]);
+        let dealer = Dealer::new(catalogue());
+        let stop = AtomicBool::new(true);
+        let ctl = Control::new(&stop, u64::MAX);
+        let (best, weighed) =
+            weigh_with_clock(Job::new(board, &h, &SURVIVE, &ctl), &dealer, &NEXT_HAND);
+        let (line, _) = best.expect("the hand can be placed");
+        let mut slots: Vec<usize> = line.iter().map(|s| s.slot).collect();
+        slots.sort();
+        assert_eq!(slots, [0, 1, 2]);
+        assert!(weighed.stages <= 1);
     }
 
     // The price of a crisis the next hand leaves: inner boards with a dead pair lose it,
