@@ -336,7 +336,7 @@ pub fn choose(best: BestLine, top: Vec<FinalBoard>, w: &Weighing) -> (BestLine, 
     // The default agent's choice stands when no next hand can kill it (unless crowded boards
     // are weighed and this one is).
     let crowded = is_crowded(&top, &job.valuation.lookahead);
-    if !w.every && !(next.weigh_crowded && crowded) {
+    if !(w.every || next.weigh_crowded && crowded) {
         let default_board = pick.map_or(top[0].board, |(i, _)| top[i].board);
         let dead = dealer.dead_deals_until(default_board, || !ctl.stopped());
         if dead.is_none_or(|d| d == 0) {
