@@ -57,7 +57,7 @@ pub fn options() -> OptionTable<Setting> {
 }
 
 /// The error for a value option `spec` refuses: the range of a number, the values of a
-/// word (`unknown agent 'best' (default, original, strong)`).
+/// word (`unknown agent 'best' (default, original, strong, classic-default, classic-strong)`).
 fn refused_option(spec: &OptionSpec<Setting>, value: &str) -> String {
     match &spec.kind {
         OptionKind::Spin { min, max, .. } => {
