@@ -83,11 +83,12 @@ BLOCKUDOKU_FORMS = {
     **hello_forms("blockudoku", "blockudoku", [
         r"Threads type spin default \d+ min \d+ max \d+",
         r"Scoring type combo default \w+(?: var \w+)+",
-        r"Agent type combo default \w+(?: var \w+)+",
+        r"Agent type combo default \w+(?: var [\w-]+)+",
         r"Objective type combo default \w+(?: var \w+)+",
     ]),
     # Replies from the engine: `info`, `bestmove`, `error`
-    "info": rf"info nodes \d+ nps \d+ time \d+(?: eval -?\d+ pv {B_PLACES})?",
+    "info": rf"info nodes \d+ nps \d+ time \d+(?: eval -?\d+ pv {B_PLACES})?"
+    r"(?: stages \d+ candidates \d+ hands \d+)?",
     "bestmove": rf"bestmove (?:none|{B_PLACES})",
     "error": r"error .*\S.*",
     # `play`
@@ -101,7 +102,7 @@ BLOCKUDOKU_FORMS = {
     # `eval`
     "eval": r"eval -?\d+ sq_center \d+ sq_side \d+ sq_corner \d+ box_center \d+ box_side \d+"
     r" box_corner \d+ ends \d+ ends_aligned \d+ cornered \d+ squashed \d+ squashed_edge \d+"
-    r" bar3 \d+ nofit \d+ nofit_diag \d+ scarcity \d+ mobility \d+",
+    r" bar3 \d+ nofit \d+ nofit_diag \d+ scarcity \d+ mobility \d+ learned -?\d+",
 }
 
 S_MOVE = r"\d+,\d+=\d+"

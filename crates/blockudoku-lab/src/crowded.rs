@@ -1,8 +1,8 @@
 //! `blockudoku-lab crowded`: does time help where games are lost? A fixed set of crowded
-//! positions (from seeded self-play of a weak player: rounds where the default agent's answer
-//! leaves a board the next hand kills with chance at least `--min-chance`) is answered by a bare
-//! `go` and by `go movetime MS` (the default agent spending its time as the strong agent
-//! does); each answer's final board gets the exact chance that the next hand dies on it, and
+//! positions (from seeded self-play of a weak player: rounds where the classic default
+//! agent's answer leaves a board the next hand kills with chance at least `--min-chance`) is
+//! answered by a bare `go` and by `go movetime MS` of `--agent` (a default agent spending its
+//! time as the strong agent does); each answer's final board gets the exact chance that the next hand dies on it, and
 //! the two means are compared position by position (paired standard error).
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -14,8 +14,8 @@ use lab_kit::stats;
 use puzzle_rules::blockudoku::{catalogue, Board, Dealer, GameState, Scoring};
 use rand::{Rng, SeedableRng};
 
-use crate::setup::game_seed;
-use blockudoku::agents::{self, Agent, Limits, Objective, Request};
+use crate::setup::{game_seed, player_with_overrides, BeamOverride, ChainAgent};
+use blockudoku::agents::{self, Agent, Limits, Objective, Request, Settings};
 use blockudoku::search::{self, final_board, hand_of, Deal, Outcome, Workers};
 
 /// Arguments of `blockudoku-lab crowded`.
@@ -37,6 +37,10 @@ pub struct CrowdedArgs {
     /// this chance.
     #[arg(long, default_value_t = 0.001)]
     min_chance: f64,
+    /// The agent answering (`default`, `strong`, `classic-default`, ..., with parameter
+    /// overrides after slashes as `selfplay --compare` takes them).
+    #[arg(long, default_value = "default")]
+    agent: String,
 }
 
 /// A position: board and hand (catalogue indices).
@@ -47,7 +51,7 @@ type Position = (Board, Deal);
 const WEAK_BEAM: search::Beam = [2, 1, 0];
 
 /// The first `count` positions of seeded weak self-play (normal piece set) where the
-/// default agent's answer leaves a board on which the next hand dies with chance at least
+/// classic default agent's answer leaves a board on which the next hand dies with chance at least
 /// `min_chance`.
 fn crowded_positions(count: usize, seed: u64, min_chance: f64) -> Vec<Position> {
     let dealer = Dealer::new(catalogue());
@@ -63,7 +67,7 @@ fn crowded_positions(count: usize, seed: u64, min_chance: f64) -> Vec<Position> 
             let answer = |beam| {
                 let req = Request {
                     beam,
-                    ..Request::new(Agent::Default, Objective::Survive)
+                    ..Request::new(Agent::ClassicDefault, Objective::Survive)
                 };
                 let limits = Limits::default();
                 agents::answer(state.board, &hand, &req, &limits, catalogue(), &never).best
@@ -93,7 +97,7 @@ fn crowded_positions(count: usize, seed: u64, min_chance: f64) -> Vec<Position> 
 }
 
 /// The answer of a `go movetime ms` (the session's search, stopped by a timer thread).
-fn timed_answer(position: &Position, ms: u64, workers: &Workers) -> (Outcome, Duration) {
+fn timed_answer(position: &Position, ms: u64, req: &Request) -> (Outcome, Duration) {
     let stop = AtomicBool::new(false);
     let start = Instant::now();
     let hand = hand_of(catalogue(), &position.1);
@@ -106,35 +110,31 @@ fn timed_answer(position: &Position, ms: u64, workers: &Workers) -> (Outcome, Du
             }
             stop.store(true, Ordering::Relaxed);
         });
-        let req = Request {
-            workers: workers.clone(),
-            ..Request::new(Agent::Default, Objective::Survive)
-        };
         let limits = Limits {
             widen: true,
             clock: true,
             ..Limits::default()
         };
-        let out = agents::search(position.0, &hand, &req, &limits, &stop);
+        let out = agents::search(position.0, &hand, req, &limits, &stop);
         stop.store(true, Ordering::Relaxed);
         (out, start.elapsed())
     })
 }
 
 /// The checks of the command line clap cannot make (a refused value exits 2).
-fn check_arguments(args: &CrowdedArgs) -> Result<()> {
+fn check_arguments(args: &CrowdedArgs) -> Result<ChainAgent> {
     if args.positions == 0 || args.threads == 0 {
         bail!("--positions and --threads must be at least 1");
     }
     if !(args.min_chance > 0.0 && args.min_chance < 1.0) {
         bail!("--min-chance must be above 0 and below 1");
     }
-    Ok(())
+    player_with_overrides(&args.agent, Settings::default(), BeamOverride::default())
 }
 
 /// Runs `blockudoku-lab crowded`.
 pub fn run_crowded(args: &CrowdedArgs) -> Result<()> {
-    check_arguments(args).on_command_line()?;
+    let agent = check_arguments(args).on_command_line()?;
     let positions = crowded_positions(args.positions, args.seed, args.min_chance);
     let dealer = Dealer::new(catalogue());
     let never = AtomicBool::new(false);
@@ -145,10 +145,12 @@ pub fn run_crowded(args: &CrowdedArgs) -> Result<()> {
         let hand = hand_of(catalogue(), &position.1);
         let req = Request {
             workers: workers.clone(),
-            ..Request::new(Agent::Default, Objective::Survive)
+            settings: agent.settings,
+            beam: agent.beam.apply(agent.player.1.beam()),
+            ..Request::new(agent.player.0, agent.player.1)
         };
         let quick = agents::search(position.0, &hand, &req, &Limits::default(), &never);
-        let (slow, took) = timed_answer(position, args.movetime, &workers);
+        let (slow, took) = timed_answer(position, args.movetime, &req);
         times.push(took.as_secs_f64() * 1000.0);
         let chance = |out: &Outcome| {
             let (line, _) = out.best.as_ref().expect("crowded positions are alive");
@@ -165,11 +167,12 @@ pub fn run_crowded(args: &CrowdedArgs) -> Result<()> {
     let (mb, sb) = stats::mean_and_error(&timed);
     let (md, sd) = stats::mean_and_error(&diffs);
     println!(
-        "positions {} seed {} movetime {} threads {}",
+        "positions {} seed {} movetime {} threads {} agent {}",
         positions.len(),
         args.seed,
         args.movetime,
-        args.threads
+        args.threads,
+        agent.name
     );
     println!("bare go: next-hand death chance {ma:.3e} (standard error {sa:.1e})");
     times.sort_by(f64::total_cmp);

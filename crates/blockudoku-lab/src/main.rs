@@ -7,6 +7,7 @@
 //!   crisis splitting, two agents compared.
 //! - [`crises`]: agents side by side on the positions where one agent's trouble starts.
 //! - [`crowded`]: a bare `go` against `go movetime` on crowded positions.
+//! - [`train`]: the learned value's training.
 //! - [`replay`]: a game record played through the rules.
 //! - [`setup`]: what they share (games' set-up, piece sets, agent specs, seeds, progress).
 //! - [`tuning`]: the engine's parameters set by name (`--weights`, agent specs).
@@ -19,6 +20,7 @@ mod crowded;
 mod replay;
 mod selfplay;
 mod setup;
+mod train;
 mod tuning;
 
 /// The `--help` summary.
@@ -42,6 +44,9 @@ enum Sub {
     /// Agents side by side on the positions where the default agent's trouble starts: the
     /// next-hand death chances of their continuations, paired position by position.
     Crises(crises::CrisesArgs),
+    /// Learn the engine's value of a board by temporal-difference learning from self-play,
+    /// writing (and resuming from) a weights file.
+    Train(train::TrainArgs),
     /// Play a game record through the rules: each game's final position and score, or the
     /// first illegal step (exit status 1).
     Replay(replay::ReplayArgs),
@@ -53,6 +58,7 @@ fn main() {
         Sub::Selfplay(args) => selfplay::run_selfplay(&args),
         Sub::Crowded(args) => crowded::run_crowded(&args),
         Sub::Crises(args) => crises::run_crises(&args),
+        Sub::Train(args) => train::run_train(&args),
         Sub::Replay(args) => args.run(),
     });
 }

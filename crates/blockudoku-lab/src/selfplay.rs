@@ -35,8 +35,8 @@ pub struct SelfplayArgs {
     /// Worker threads (games run in parallel, one search thread each).
     #[arg(long, default_value_t = 1, value_parser = crate::setup::threads_arg)]
     threads: usize,
-    /// Agent: default, original (alias seed) or strong, optionally with an objective after a
-    /// colon (`default:points`; survive when none); the summary names it as given. With
+    /// Agent: default, original (alias seed), strong, classic-default or classic-strong,
+    /// optionally with an objective after a colon (`default:points`; survive when none); the summary names it as given. With
     /// --chain-rounds, weight overrides of its own may follow after slashes, as for --compare.
     #[arg(long, default_value = "default")]
     agent: String,

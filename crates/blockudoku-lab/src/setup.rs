@@ -195,7 +195,7 @@ impl Setup<'_> {
         }
         Some(Round {
             clears,
-            weighed: out.weighed,
+            weighed: out.weighed.is_some(),
             line: played,
         })
     }

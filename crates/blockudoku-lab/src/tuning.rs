@@ -60,7 +60,7 @@ pub(crate) fn set(settings: &mut Settings, name: &str, value: i64) -> Result<(),
         _ => {
             let w = weight_by_name(&mut settings.weights, name).ok_or_else(|| {
                 format!(
-                    "unknown weight {name} (the eval terms but nofit_diag, or {})",
+                    "unknown weight {name} (the eval terms but nofit_diag, learned, or {})",
                     OTHER_NAMES.join(", ")
                 )
             })?;
@@ -96,6 +96,7 @@ fn weight_by_name<'a>(w: &'a mut Weights, name: &str) -> Option<&'a mut i64> {
         "bar3" => &mut w.bar3,
         "nofit" => &mut w.nofit,
         "scarcity" => &mut w.scarcity,
+        "learned" => &mut w.learned,
         _ => return None,
     })
 }
@@ -135,7 +136,7 @@ mod tests {
         assert_eq!(s.points.open_gate, -7);
     }
 
-    // Every parameter has a name that sets it, and there are at most 30 of them.
+    // Every parameter has a name that sets it, and there are at most 31 of them.
     #[test]
     fn every_parameter_is_set_by_its_name() {
         let eval_names = blockudoku::eval::Terms::default().named().map(|(n, _)| n);
@@ -144,8 +145,9 @@ mod tests {
             .copied()
             .filter(|&n| n != "nofit_diag")
             .collect();
+        names.push("learned");
         names.extend(OTHER_NAMES);
-        assert_eq!(names.len(), 30);
+        assert_eq!(names.len(), 31);
         for name in names {
             let changes = |v: i64| {
                 let mut s = Settings::default();

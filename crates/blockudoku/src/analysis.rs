@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 use puzzle_rules::blockudoku::{catalogue, Dealer, GameState, Hand, Scoring};
 
 use crate::agents::{self, Objective, Request};
-use crate::eval::{Terms, Weights};
+use crate::eval::Weights;
 use crate::protocol::{placements_text, AnalyseRequest};
 use crate::search::{self, Control, FinalBoard, Job, Method, Step, Valuation};
 
@@ -85,7 +85,7 @@ pub fn figures(
         after,
         points: after.score - state.score,
         cleared,
-        eval: Terms::of(after.board).value(weights),
+        eval: crate::eval::evaluate(after.board, weights),
         dead_deals: dealer.dead_deals(after.board),
         deals: n * n * n,
     })
@@ -97,7 +97,7 @@ pub fn run(a: &Analysis, req: AnalyseRequest, stop: &AtomicBool) -> Answer {
     let slots = a.hand.live();
     let limits = req.limits.search_limits();
     let out = agents::search(a.state.board, &slots, &a.request, &limits, stop);
-    let weights = &a.request.settings.weights;
+    let weights = &a.request.weights();
     let Some((best, _)) = out.best else {
         return Answer {
             lines: Vec::new(),
@@ -133,7 +133,7 @@ fn alternatives(a: &Analysis, slots: &search::HandPieces) -> (Vec<FinalBoard>, u
     let ctl = Control::new(&never, u64::MAX);
     let (req, settings) = (&a.request, &a.request.settings);
     let valuation = Valuation {
-        weights: settings.weights,
+        weights: req.weights(),
         lookahead: settings.lookahead,
         points: (req.objective == Objective::Points).then_some(settings.points),
     };

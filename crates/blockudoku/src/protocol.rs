@@ -57,7 +57,7 @@ pub fn options() -> OptionTable<Setting> {
 }
 
 /// The error for a value option `spec` refuses: the range of a number, the values of a
-/// word (`unknown agent 'best' (default, original, strong)`).
+/// word (`unknown agent 'best' (default, original, strong, classic-default, classic-strong)`).
 fn refused_option(spec: &OptionSpec<Setting>, value: &str) -> String {
     match &spec.kind {
         OptionKind::Spin { min, max, .. } => {
@@ -457,7 +457,8 @@ pub fn bestmove_line(best: Option<&[Step]>) -> String {
 }
 
 /// The reply to `go`: one `info` line (nodes, speed over the `searched` time, `time` since
-/// the `go` line was read, and the evaluation and line when there is a move), then `bestmove`.
+/// the `go` line was read, the evaluation and line when there is a move, and what the strong
+/// agent's weighing did when it chose it), then `bestmove`.
 pub fn go_reply(out: &Outcome, searched: Duration, since_go: Duration) -> [String; 2] {
     let ms = since_go.as_millis() as u64;
     let nps = (out.nodes as f64 / searched.as_secs_f64().max(1e-6)) as u64;
@@ -468,6 +469,13 @@ pub fn go_reply(out: &Outcome, searched: Duration, since_go: Duration) -> [Strin
             placements_text(line)
         ),
         None => format!("info nodes {} nps {nps} time {ms}", out.nodes),
+    };
+    let info = match out.weighed {
+        Some(w) => format!(
+            "{info} stages {} candidates {} hands {}",
+            w.stages, w.candidates, w.hands
+        ),
+        None => info,
     };
     [info, bestmove_line(out.best.as_ref().map(|b| &b.0[..]))]
 }

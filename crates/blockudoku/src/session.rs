@@ -233,12 +233,14 @@ impl Engine for Session {
             Command::Catalogue => say(&[protocol::catalogue_line()]),
             Command::Fits => say(&[protocol::fits_line(&self.state, &self.hand)]),
             Command::Eval => {
-                let t = Terms::of(self.state.board);
-                let mut line = format!("eval {}", t.value(&Settings::default().weights));
+                let (board, w) = (self.state.board, Settings::default().weights);
+                let t = Terms::of(board);
+                let mut line = format!("eval {}", crate::eval::evaluate(board, &w));
                 for (name, n) in t.named() {
                     line += &format!(" {name} {n}");
                 }
-                line += &format!(" mobility {}", mobility(self.state.board));
+                line += &format!(" mobility {}", mobility(board));
+                line += &format!(" learned {}", crate::eval::learned_part(board, &w));
                 say(&[line]);
             }
             Command::OneShot { board, hand } => {

@@ -257,7 +257,7 @@ fn play_chain(
     let mut probe_rng = SplitMix64(seed ^ 0x7072_6f62_6573_2121);
     let dealer = Dealer::new(setup.set);
     let never = AtomicBool::new(false);
-    let mut r = ChainResult::new(index, seed, setup.agent == Agent::Strong);
+    let mut r = ChainResult::new(index, seed, setup.agent.search() == Agent::Strong);
     let probe = |board, rng: &mut SplitMix64| plan.probe(&dealer, board, rng);
     let (mut batch_sum, mut batch_n) = (0.0, 0);
     let mut state = GameState::default();

@@ -18,7 +18,7 @@ use std::sync::atomic::AtomicBool;
 
 use puzzle_rules::blockudoku::{catalogue, Board, Dealer, Piece};
 
-use crate::search::strong::{self, Weighing, MAX_SAMPLES, SAMPLES, TIMED_CANDIDATES};
+use crate::search::strong::{self, Weighed, Weighing};
 use crate::search::{
     final_board, Beam, BestLine, Control, HandPieces, Job, Method, Outcome, Tally, Valuation,
     Workers, DEFAULT_BEAM, FULL_BEAM, POINTS_BEAM,
@@ -39,10 +39,21 @@ pub enum Agent {
     /// The default agent's search, then the best final boards weighed by the exact chance
     /// that the next hand dies on them (see [`crate::search::strong`]).
     Strong,
+    /// The default agent on the classic evaluation (the handcrafted terms alone, no learned
+    /// value).
+    ClassicDefault,
+    /// The strong agent on the classic evaluation.
+    ClassicStrong,
 }
 
 /// Every agent, in documentation order.
-pub const AGENTS: [Agent; 3] = [Agent::Default, Agent::Original, Agent::Strong];
+pub const AGENTS: [Agent; 5] = [
+    Agent::Default,
+    Agent::Original,
+    Agent::Strong,
+    Agent::ClassicDefault,
+    Agent::ClassicStrong,
+];
 
 impl Agent {
     /// The option value naming the agent.
@@ -51,6 +62,32 @@ impl Agent {
             Agent::Default => "default",
             Agent::Original => "original",
             Agent::Strong => "strong",
+            Agent::ClassicDefault => "classic-default",
+            Agent::ClassicStrong => "classic-strong",
+        }
+    }
+
+    /// The search the agent runs: `Default`, `Strong` or `Original` (a classic agent runs its
+    /// namesake's search on the classic evaluation).
+    pub fn search(self) -> Agent {
+        match self {
+            Agent::ClassicDefault => Agent::Default,
+            Agent::ClassicStrong => Agent::Strong,
+            other => other,
+        }
+    }
+
+    /// Whether the agent plays on the classic evaluation (no learned value).
+    pub fn classic(self) -> bool {
+        matches!(self, Agent::ClassicDefault | Agent::ClassicStrong)
+    }
+
+    /// The strong agent on the same evaluation.
+    fn strong(self) -> Agent {
+        if self.classic() {
+            Agent::ClassicStrong
+        } else {
+            Agent::Strong
         }
     }
 
@@ -141,6 +178,18 @@ impl Request {
     }
 }
 
+impl Request {
+    /// The evaluation's weights the agent plays with: the settings' weights, without the
+    /// learned value for a classic agent.
+    pub fn weights(&self) -> crate::eval::Weights {
+        let mut w = self.settings.weights;
+        if self.agent.classic() {
+            w.learned = 0;
+        }
+        w
+    }
+}
+
 /// What a search may spend: the limits of `go` as the agents read them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -199,8 +248,8 @@ fn answer_within(
     ctl: &Control,
 ) -> Outcome {
     // Given a clock, the default agent spends it as the strong agent does.
-    let agent = if clock && req.agent == Agent::Default {
-        Agent::Strong
+    let agent = if clock && req.agent.search() == Agent::Default {
+        req.agent.strong()
     } else {
         req.agent
     };
@@ -212,7 +261,7 @@ fn answer_within(
         clock,
     };
     let (best, weighed) = play(plan, board, hand, req, set, ctl);
-    let best = if points && agent != Agent::Original {
+    let best = if points && agent.search() != Agent::Original {
         safety_net(best, board, hand, req, (set, clock), ctl)
     } else {
         best
@@ -224,7 +273,7 @@ fn answer_within(
     }
 }
 
-/// The search `plan` asks for; true with the answer when the strong agent weighed it.
+/// The search `plan` asks for; what the strong agent's weighing did when it chose the answer.
 fn play(
     plan: Plan,
     board: Board,
@@ -232,11 +281,15 @@ fn play(
     req: &Request,
     set: &[Piece],
     ctl: &Control,
-) -> (BestLine, bool) {
+) -> (BestLine, Option<Weighed>) {
     let s = &req.settings;
     let mut weights = s.weights;
-    if plan.agent == Agent::Strong && plan.rare_crises {
+    let search = plan.agent.search();
+    if search == Agent::Strong && plan.rare_crises {
         weights.nofit = s.next_hand.strong_nofit;
+    }
+    if plan.agent.classic() {
+        weights.learned = 0;
     }
     let valuation = Valuation {
         weights,
@@ -246,9 +299,9 @@ fn play(
     let job = Job {
         board,
         hand,
-        method: match plan.agent {
+        method: match search {
             Agent::Original => Method::Mobility,
-            Agent::Default | Agent::Strong => Method::Beam,
+            _ => Method::Beam,
         },
         valuation: &valuation,
         workers: &req.workers,
@@ -256,34 +309,37 @@ fn play(
         beam: req.beam,
         tally: req.tally,
     };
-    if plan.agent != Agent::Strong {
-        return (job.run().best, false);
+    if search != Agent::Strong {
+        return (job.run().best, None);
     }
     let mut next = s.next_hand;
     if !plan.rare_crises {
         next.crisis_entry = 0;
     }
-    // With a clock: more candidates, and next hands in batches until the clock stops it; the
+    let dealer = Dealer::new(set);
+    // With a clock: stages of more boards and more next hands until the clock stops it; the
     // price of a crisis entry answered crowded positions worse there and is not paid
     // (EXPERIMENTS.md, "The price of a crisis the next hand leaves").
-    let batches = if plan.clock {
-        next.candidates = TIMED_CANDIDATES;
-        next.next_hands = SAMPLES;
+    if plan.clock {
         next.weigh_crowded = true;
         next.crisis_entry = 0;
-        MAX_SAMPLES / SAMPLES
-    } else {
-        1
-    };
+        let (best, weighed) = strong::weigh_with_clock(job, &dealer, &next);
+        return (best, (weighed.candidates > 0).then_some(weighed));
+    }
     let (best, top) = strong::strong_base(job, next.crowded_unpruned);
-    let dealer = Dealer::new(set);
     let weighing = Weighing {
         job,
         dealer: &dealer,
         next: &next,
-        batches,
+        every: false,
     };
-    strong::choose(best, top, &weighing)
+    let (best, weighed) = strong::choose(best, top, &weighing);
+    let report = Weighed {
+        stages: 1,
+        candidates: next.candidates,
+        hands: next.next_hands,
+    };
+    (best, weighed.then_some(report))
 }
 
 /// Objective points plays for points where that costs no safety: where the next hand (dealt
@@ -309,7 +365,7 @@ fn safety_net(
         return best;
     }
     let net = Plan {
-        agent: Agent::Strong,
+        agent: req.agent.strong(),
         points: false,
         rare_crises: false,
         clock,
@@ -345,7 +401,7 @@ pub fn search(
     loop {
         let beam = req.beam;
         let out = answer_within(board, hand, &req, limits.clock, catalogue(), &ctl);
-        if out.weighed {
+        if out.weighed.is_some() {
             return out;
         }
         if let Some(b) = out.best {
@@ -359,7 +415,7 @@ pub fn search(
             return Outcome {
                 best,
                 nodes: out.nodes,
-                weighed: false,
+                weighed: None,
             };
         }
         req.beam = if beam[0] >= 64 {

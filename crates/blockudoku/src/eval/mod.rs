@@ -17,12 +17,13 @@ use puzzle_rules::blockudoku::masks::{
 };
 use puzzle_rules::blockudoku::{Board, FULL};
 
+pub mod learned;
 mod nofit;
 mod weights;
 
 use nofit::{fit_counts, nofit_count, shapes, Shapes};
 pub(crate) use nofit::{nofit_table, NofitTable};
-pub use weights::{Weights, WEIGHTS};
+pub use weights::{Weights, CLASSIC, LEARNED, WEIGHTS};
 
 /// The evaluation's terms for one board (counts, before weighting).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -109,7 +110,8 @@ impl Terms {
         ]
     }
 
-    /// The weighted sum: higher is better.
+    /// The weighted sum of the classic terms (the learned value not included): higher is
+    /// better.
     pub fn value(&self, w: &Weights) -> i64 {
         -w.per_term()
             .iter()
@@ -126,6 +128,15 @@ fn weigh<const N: usize>(w: [i64; N], counts: [u32; N]) -> i64 {
         s += w[i] * counts[i] as i64;
     }
     s
+}
+
+/// The learned value's part of the evaluation of `board` with weights `w` (0 when its weight
+/// is 0): the value (at most 0) times its weight, rounded.
+pub fn learned_part(board: Board, w: &Weights) -> i64 {
+    if w.learned == 0 {
+        return 0;
+    }
+    learned_bits(board.bits(), w)
 }
 
 /// The default agent's evaluation of a board.
@@ -163,9 +174,28 @@ unsafe fn eval_popcnt(b: u128, w: &Weights, table: &NofitTable, bound: i64) -> i
 }
 
 /// `evaluate_above` on the bits `b`; inlined into each caller so that the popcnt build
-/// counts with the instruction.
+/// counts with the instruction. The learned value only lowers the evaluation (its target is
+/// never above 0, and what the network says above 0 is dropped), so a board the classic terms
+/// already sink to the bound is not looked up.
 #[inline(always)]
 pub(crate) fn eval_bits(b: u128, w: &Weights, table: &NofitTable, bound: i64) -> i64 {
+    let classic = classic_bits(b, w, table, bound);
+    if w.learned == 0 || classic <= bound {
+        return classic;
+    }
+    classic + learned_bits(b, w)
+}
+
+/// The learned value's part on the bits `b`: at most 0.
+#[inline(always)]
+fn learned_bits(b: u128, w: &Weights) -> i64 {
+    let v = learned::shipped().value(b).min(0.0);
+    (v * w.learned as f32).round() as i64
+}
+
+/// The classic terms' part of `eval_bits`.
+#[inline(always)]
+fn classic_bits(b: u128, w: &Weights, table: &NofitTable, bound: i64) -> i64 {
     let mut value = -weigh(w.stage1(), stage1(b));
     if value <= bound {
         return value;
@@ -394,7 +424,7 @@ mod tests {
             let board = Board::from_bits(bits);
             let fast = Terms::of(board);
             assert_eq!(fast, reference_terms(board), "{board}");
-            let w = WEIGHTS;
+            let w = CLASSIC;
             let value = fast.value(&w);
             assert_eq!(evaluate(board, &w), value);
             // Above a bound the value is exact; at or below it, only known to be so.
@@ -404,6 +434,39 @@ mod tests {
                     assert_eq!(v, value);
                 } else {
                     assert!(v <= bound);
+                }
+            }
+        }
+    }
+
+    // With the learned value weighed in, the evaluation is the classic one plus the learned
+    // value times its weight, and a bound still only ever lowers what is returned.
+    #[test]
+    fn learned_value_adds_to_the_classic_terms() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(12);
+        let net = learned::shipped();
+        for w in [
+            WEIGHTS,
+            Weights {
+                learned: 1,
+                ..CLASSIC
+            },
+        ] {
+            for n in 0..1000 {
+                let density = [0.2, 0.4, 0.6][n % 3];
+                let board = Board::from_fn(|_| rng.gen_bool(density));
+                let v = net.value(board.bits()).min(0.0);
+                let extra = (v * w.learned as f32).round() as i64;
+                let value = evaluate(board, &CLASSIC) + extra;
+                assert_eq!(evaluate(board, &w), value);
+                for bound in [value - 1, value, value + 1, value - 50_000, value + 50_000] {
+                    let v = evaluate_above(board, &w, bound);
+                    if value > bound {
+                        assert_eq!(v, value);
+                    } else {
+                        assert!(v <= bound);
+                    }
                 }
             }
         }

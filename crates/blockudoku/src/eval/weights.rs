@@ -34,11 +34,15 @@ pub struct Weights {
     /// On boards with more than 20 filled cells: (filled - 20) times the placements the
     /// hard pieces miss to 4 each.
     pub scarcity: i64,
+    /// The learned value's weight: evaluation units per unit of the learned value (the
+    /// discounted chance of dead hands ahead, `super::learned`); 0: the classic evaluation.
+    pub learned: i64,
 }
 
-/// The default weights: blokie's published values for these terms (its `getDefault`, tuned
-/// there by self-play with the same 47 pieces; it prices both kinds of hard piece alike).
-pub const WEIGHTS: Weights = Weights {
+/// The classic weights: blokie's published values for these terms (its `getDefault`, tuned
+/// there by self-play with the same 47 pieces; it prices both kinds of hard piece alike),
+/// without the learned value.
+pub const CLASSIC: Weights = Weights {
     sq_center: 1607,
     sq_side: 2000,
     sq_corner: 3067,
@@ -53,7 +57,18 @@ pub const WEIGHTS: Weights = Weights {
     bar3: 2665,
     nofit: 18185,
     scarcity: 200,
+    learned: 0,
 };
+
+/// The default weights: the classic terms plus the learned value (EXPERIMENTS.md, "A learned
+/// value").
+pub const WEIGHTS: Weights = Weights {
+    learned: LEARNED,
+    ..CLASSIC
+};
+
+/// The learned value's weight in the default evaluation.
+pub const LEARNED: i64 = 4_000_000;
 
 impl Weights {
     /// The term weights in `Terms::named` order (`nofit` prices both kinds of hard piece).

@@ -82,9 +82,9 @@ pub struct Outcome {
     pub best: BestLine,
     /// Placements tried.
     pub nodes: u64,
-    /// The strong agent's hand lookahead chose the answer (its value is then the
-    /// lookahead's, not comparable with a plain search's).
-    pub weighed: bool,
+    /// What the strong agent's hand lookahead did when it chose the answer (its value is then
+    /// the lookahead's, not comparable with a plain search's); `None`: it did not.
+    pub weighed: Option<strong::Weighed>,
 }
 
 /// The original agent's leaf value: legal placements of all 47 catalogue pieces.
@@ -227,7 +227,7 @@ impl<'a> Job<'a> {
         Outcome {
             best,
             nodes: self.ctl.nodes(),
-            weighed: false,
+            weighed: None,
         }
     }
 }

@@ -105,21 +105,34 @@ impl NextHand {
 /// Final boards the strong agent's base search keeps for the weighing.
 pub const STRONG_POOL: usize = 16;
 
-/// Boards weighed when the search has a clock.
-pub const TIMED_CANDIDATES: usize = 8;
+/// Boards weighed by the first stage of a search with a clock: the stages after it double the
+/// boards (up to [`MAX_CANDIDATES`]) and the sampled next hands in turn, so that each costs
+/// about twice the one before.
+pub const TIMED_CANDIDATES: usize = 4;
 
-/// Next hands sampled per batch with a clock (the same hands for every candidate): batches
-/// until `stop` or [`MAX_SAMPLES`].
-pub const SAMPLES: usize = 12;
+/// Next hands sampled by the first stage of a search with a clock.
+pub const TIMED_HANDS: usize = 16;
 
-/// Most next hands sampled with a clock.
-pub const MAX_SAMPLES: usize = 1200;
+/// Most boards weighed by a stage.
+pub const MAX_CANDIDATES: usize = 256;
+
+/// Most stages of a search with a clock (the last samples `TIMED_HANDS << 19` hands, far more
+/// than any clock allows).
+pub const MAX_STAGES: u32 = 40;
+
+/// The boards weighed and the next hands sampled by stage `stage` of a search with a clock.
+pub fn stage_size(stage: u32) -> (usize, usize) {
+    let candidates = (TIMED_CANDIDATES << stage.div_ceil(2).min(16)).min(MAX_CANDIDATES);
+    // Twice the work of the stage before: boards times hands.
+    let work = (TIMED_CANDIDATES * TIMED_HANDS) << stage;
+    (candidates, work / candidates)
+}
 
 /// Inner boards the hand lookahead prices with `crisis_entry`.
 const INNER_KEEP: usize = 4;
 
 /// How the strong agent weighs one hand: its search (the job's valuation, beam and tally),
-/// the dealer of the next hands, its parameters and the batches of `next_hands` to sample.
+/// the dealer of the next hands, its parameters, and whether every hand is weighed.
 #[derive(Clone, Copy)]
 pub struct Weighing<'a> {
     /// The strong agent's search.
@@ -128,8 +141,21 @@ pub struct Weighing<'a> {
     pub dealer: &'a Dealer<'a>,
     /// The parameters.
     pub next: &'a NextHand,
-    /// Batches of `next.next_hands` sampled hands (1 without a clock).
-    pub batches: usize,
+    /// Weigh every hand, even where the default agent's board is safe and not crowded (a
+    /// search with a clock).
+    pub every: bool,
+}
+
+/// What the strong agent's weighing did: the stages it completed, and the boards weighed and
+/// next hands sampled by the last of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Weighed {
+    /// Stages completed (1 without a clock).
+    pub stages: u32,
+    /// Boards weighed by the last stage.
+    pub candidates: usize,
+    /// Next hands sampled by the last stage.
+    pub hands: usize,
 }
 
 /// The strong agent's base search: the default search of the job's beam, keeping at least
@@ -252,6 +278,7 @@ fn rank_candidates(top: &[FinalBoard], crowded: bool, w: &Weighing) -> Vec<(i64,
     } else {
         width
     }
+    .max(w.next.candidates)
     .min(top.len());
     let mut ranked: Vec<(i64, usize)> = Vec::with_capacity(looked);
     for (i, t) in top.iter().enumerate().take(looked) {
@@ -270,7 +297,7 @@ fn rank_candidates(top: &[FinalBoard], crowded: bool, w: &Weighing) -> Vec<(i64,
 }
 
 /// The sums of the hand lookahead over the sampled next hands, per board, with the hands
-/// that could be placed; `None` when stopped before a whole batch.
+/// that could be placed; `None` when stopped.
 fn sample_totals(
     boards: &[(Board, Tally)],
     seed_board: Board,
@@ -280,26 +307,11 @@ fn sample_totals(
 ) -> Option<Vec<(i64, usize)>> {
     let bits = seed_board.bits();
     let mut rng = SplitMix64(bits as u64 ^ (bits >> 64) as u64 ^ 0x5eed);
-    let mut totals = vec![(0i64, 0usize); boards.len()];
-    let mut done = 0;
-    for _ in 0..w.batches {
-        let hands: Vec<Deal> = (0..w.next.next_hands)
-            .map(|_| w.dealer.deal(&mut rng))
-            .collect();
-        let sums = each(boards, pool, |b| hand_lookahead(b.0, b.1, &hands, w, entry));
-        let Some(sums) = sums.into_iter().collect::<Option<Vec<_>>>() else {
-            break;
-        };
-        for (t, s) in totals.iter_mut().zip(sums) {
-            t.0 += s.0;
-            t.1 += s.1;
-        }
-        done += 1;
-        if w.job.ctl.stopped() {
-            break;
-        }
-    }
-    (done > 0).then_some(totals)
+    let hands: Vec<Deal> = (0..w.next.next_hands)
+        .map(|_| w.dealer.deal(&mut rng))
+        .collect();
+    let sums = each(boards, pool, |b| hand_lookahead(b.0, b.1, &hands, w, entry));
+    sums.into_iter().collect::<Option<Vec<_>>>()
 }
 
 /// Chooses among the kept final boards `top` (best first) of the weighing's search, whose
@@ -324,7 +336,7 @@ pub fn choose(best: BestLine, top: Vec<FinalBoard>, w: &Weighing) -> (BestLine, 
     // The default agent's choice stands when no next hand can kill it (unless crowded boards
     // are weighed and this one is).
     let crowded = is_crowded(&top, &job.valuation.lookahead);
-    if !(next.weigh_crowded && crowded) {
+    if !(w.every || next.weigh_crowded && crowded) {
         let default_board = pick.map_or(top[0].board, |(i, _)| top[i].board);
         let dead = dealer.dead_deals_until(default_board, || !ctl.stopped());
         if dead.is_none_or(|d| d == 0) {
@@ -378,6 +390,49 @@ pub fn choose(best: BestLine, top: Vec<FinalBoard>, w: &Weighing) -> (BestLine, 
     (answer(ranked[chosen].1, values[chosen], top), true)
 }
 
+/// The strong agent with a clock: weighing in stages of more boards and more sampled next
+/// hands ([`stage_size`]), every hand weighed, until the clock stops it (or [`MAX_STAGES`]); the answer is the last complete
+/// stage's (the first stage's, however far it got, when none completed). Each stage is the
+/// search a bare strong `go` would run with its settings, so the answer after a stage does not
+/// depend on the clock. `next` gives the other parameters.
+pub fn weigh_with_clock(job: Job, dealer: &Dealer, next: &NextHand) -> (BestLine, Weighed) {
+    let ctl = job.ctl;
+    let mut answer: Option<(BestLine, Weighed)> = None;
+    for stage in 0..MAX_STAGES {
+        let (candidates, hands) = stage_size(stage);
+        let next = NextHand {
+            candidates,
+            next_hands: hands,
+            ..*next
+        };
+        let job = Job {
+            beam: [job.beam[0], job.beam[1], job.beam[2].max(candidates)],
+            ..job
+        };
+        let (best, top) = strong_base(job, next.crowded_unpruned);
+        let weighing = Weighing {
+            job,
+            dealer,
+            next: &next,
+            every: true,
+        };
+        let (line, weighed) = choose(best, top, &weighing);
+        if ctl.stopped() && answer.is_some() {
+            break;
+        }
+        let done = Weighed {
+            stages: stage + 1,
+            candidates: if weighed { candidates } else { 0 },
+            hands: if weighed { next.next_hands } else { 0 },
+        };
+        answer = Some((line, done));
+        if !weighed || ctl.stopped() || ctl.nodes() >= ctl.node_limit {
+            break;
+        }
+    }
+    answer.expect("at least one stage")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -426,6 +481,39 @@ mod tests {
         assert!(widened > 0, "crowded {crowded} widened {widened}");
     }
 
+    // Each stage of a search with a clock costs about twice the one before (boards times
+    // hands) until the boards reach their cap; after that the hands alone double.
+    #[test]
+    fn stages_double_their_work() {
+        let work = |k| {
+            let (c, h) = stage_size(k);
+            c * h
+        };
+        assert_eq!(stage_size(0), (TIMED_CANDIDATES, TIMED_HANDS));
+        for k in 1..MAX_STAGES {
+            assert_eq!(work(k), 2 * work(k - 1), "stage {k}");
+            assert!(stage_size(k).0 <= MAX_CANDIDATES);
+        }
+    }
+
+    // A search with a clock that is stopped at once still answers a legal line of the whole
+    // hand, and reports at most one stage.
+    #[test]
+    fn a_stopped_clock_still_answers() {
+        let board = Board::parse(".####.###/.#.#.#..#/##...#.#./....#..../.######.#/#.#..#.##/.##.#..##/.###.##.#/##.#...##").unwrap();
+        let h = hand(&[5, 1, 12]);
+        let dealer = Dealer::new(catalogue());
+        let stop = AtomicBool::new(true);
+        let ctl = Control::new(&stop, u64::MAX);
+        let (best, weighed) =
+            weigh_with_clock(Job::new(board, &h, &SURVIVE, &ctl), &dealer, &NEXT_HAND);
+        let (line, _) = best.expect("the hand can be placed");
+        let mut slots: Vec<usize> = line.iter().map(|s| s.slot).collect();
+        slots.sort();
+        assert_eq!(slots, [0, 1, 2]);
+        assert!(weighed.stages <= 1);
+    }
+
     // The price of a crisis the next hand leaves: inner boards with a dead pair lose it,
     // others keep their evaluation.
     #[test]
@@ -455,7 +543,7 @@ mod tests {
             job: Job::new(board, &h, &SURVIVE, &ctl),
             dealer: &dealer,
             next: &NEXT_HAND,
-            batches: 1,
+            every: false,
         };
         let (_, alive) = hand_lookahead(board, Tally::default(), &hands, &w, 0).unwrap();
         assert_eq!(alive, 2);
