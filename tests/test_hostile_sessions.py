@@ -268,6 +268,37 @@ def test_isready_behind_a_go_that_started_is_answered_at_once(binary):
         assert engine.finish() == (0, [])
 
 
+def _task_count_and_rss(pid):
+    """Threads of the process (/proc/<pid>/task) and its resident memory in kB."""
+    tasks = len(list(pathlib.Path(f"/proc/{pid}/task").iterdir()))
+    status = pathlib.Path(f"/proc/{pid}/status").read_text()
+    rss = int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1))
+    return tasks, rss
+
+
+@pytest.mark.parametrize("binary", ENGINES, indirect=True)
+def test_ten_thousand_stopped_searches_leave_no_thread_behind(binary):
+    """A front end starting and stopping analyses all evening: 10,000 times `go movetime
+    86400000` then `stop`. The engine keeps at most 8 threads and flat memory (a search's
+    clock is no thread of its own)."""
+    name = pathlib.Path(binary).name
+    with Engine(binary) as engine:
+        engine.send(SEARCH_POSITION[name])
+        figures = []
+        for rounds in (1000, 9000):
+            # A `stop` acts on the search running when it is read: one pair at a time.
+            for _ in range(rounds):
+                engine.send(b"go movetime 86400000\nstop\n")
+                line = engine.read()
+                assert line.startswith("bestmove "), line
+            figures.append(_task_count_and_rss(engine.proc.pid))
+        (tasks_1000, rss_1000), (tasks, rss) = figures
+        assert tasks <= 8, figures
+        assert rss - rss_1000 < 20_000, figures
+        engine.send("quit")
+        assert engine.finish()[0] == 0
+
+
 @pytest.mark.parametrize("go", ["go depth 1000", "go nodes 18446744073709551615"])
 @pytest.mark.parametrize("ending", ["end of input", "quit"])
 def test_the_end_of_a_session_ends_a_search_without_a_clock(sudoku_bin, go, ending):

@@ -6,8 +6,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use engine_kit::handle::Search;
-use engine_kit::io::say;
+use engine_kit::handle::{Report, Search};
+use engine_kit::io::Output;
 use engine_kit::session::{Control, Engine};
 use puzzle_rules::blockudoku::{Board, GameState, Hand, Scoring};
 
@@ -72,7 +72,7 @@ impl Session {
         let req = self.request(self.state.streak);
         let budget = limits.search_limits();
         let clocked = budget.clock;
-        let think = move |stop: &AtomicBool| {
+        let think = move |stop: &AtomicBool, _: Report| {
             let start = Instant::now();
             let out = search_now(board, &hand, &req, &budget, stop);
             (out, start.elapsed())
@@ -90,9 +90,9 @@ impl Session {
 
     /// The search of an `analyse` request (answered like `go`, stopped by `stop`); `None`
     /// (and an error line) without pieces.
-    fn analyse(&mut self, req: protocol::AnalyseRequest) -> Option<Search> {
+    fn analyse(&mut self, req: protocol::AnalyseRequest, out: &Output) -> Option<Search> {
         if self.hand.no_pieces() {
-            say(&["error no pieces in hand: send position first"]);
+            out.line("error no pieces in hand: send position first");
             return None;
         }
         let a = analysis::Analysis {
@@ -104,7 +104,7 @@ impl Session {
             .limits
             .movetime
             .map(|ms| Duration::from_millis(ms).saturating_sub(Duration::from_millis(2)));
-        let think = move |stop: &AtomicBool| {
+        let think = move |stop: &AtomicBool, _: Report| {
             let start = Instant::now();
             let answer = analysis::run(&a, req, stop);
             analysis::reply(&a, &answer, start.elapsed().as_millis() as u64)
@@ -180,7 +180,7 @@ impl Engine for Session {
     }
 
     /// The original GUI opens with a piece id: its protocol is served for the session.
-    fn intercept(&mut self, line: &str) -> bool {
+    fn intercept(&mut self, line: &str, out: &Output) -> bool {
         if !self.first_word_seen {
             let Some(first) = line.split_whitespace().next() else {
                 return false;
@@ -194,12 +194,13 @@ impl Engine for Session {
             return false;
         };
         for reply in leg.feed(line, self.agent, &self.workers) {
-            say(&[reply]);
+            out.line(&reply);
         }
         true
     }
 
-    fn handle(&mut self, cmd: Command, read: Instant) -> Option<Search> {
+    fn handle(&mut self, cmd: Command, read: Instant, out: &Output) -> Option<Search> {
+        let say = |lines: &[String]| out.lines(lines);
         match cmd {
             Command::Empty | Command::IsReady | Command::Stop | Command::Quit => {}
             Command::Hello => say(&Session::hello()),
@@ -224,7 +225,7 @@ impl Engine for Session {
                 Ok(search) => return Some(search),
                 Err(e) => say(&[format!("error {e}")]),
             },
-            Command::Analyse(req) => return self.analyse(req),
+            Command::Analyse(req) => return self.analyse(req, out),
             Command::Play(p) => match self.play(&p) {
                 Ok(line) => say(&[line]),
                 Err(e) => say(&[format!("error {e}")]),
@@ -257,5 +258,5 @@ impl Engine for Session {
 /// with the kit's session loop ([`engine_kit::session`]: while a search runs `isready` and
 /// `stop` are answered at once and every other line waits for its `bestmove`).
 pub fn serve() {
-    engine_kit::session::serve(&mut Session::new());
+    engine_kit::session::serve(&mut Session::new(), std::io::stdin(), std::io::stdout());
 }

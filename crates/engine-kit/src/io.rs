@@ -1,14 +1,15 @@
-//! Protocol input and output. A reader thread turns stdin into lines so the loop can
-//! answer `isready` and `stop` while a search runs; output goes out a whole line (or a
-//! group of lines) at a time under the stdout lock, flushed, so the search thread's
-//! `info`/`bestmove` and the loop's replies never interleave mid-line.
+//! Protocol input and output. A reader thread turns the input into lines so the session
+//! can answer `isready` and `stop` while a search runs; every reply goes through the
+//! session's [`Output`], a whole line (or a group of lines) at a time under its lock,
+//! flushed, so a search thread's `info`/`bestmove` and the session's replies never
+//! interleave mid-line.
 //!
 //! Input memory is bounded: a line longer than [`MAX_LINE`] bytes is never stored. The
 //! reader discards it chunk by chunk up to the next newline, so an endless line
 //! (`/dev/zero`) costs nothing but the time to read it.
 
-use std::io::{BufRead, Write};
-use std::sync::mpsc;
+use std::io::{BufRead, Read, Write};
+use std::sync::{mpsc, Arc, Mutex, PoisonError};
 
 /// The longest line the protocols read, in bytes, line end not counted: 1 MiB. A longer
 /// line is answered with one `error` line and skipped (protocol/README.md, C13).
@@ -74,48 +75,81 @@ pub fn read_line<R: BufRead>(input: &mut R, max: usize) -> std::io::Result<Optio
     )))
 }
 
-/// How many lines the reader holds that the loop has not taken yet: at most this many
+/// What the session waits for: a line from the reader (`None`: the end of input), or the
+/// running search's answer being out.
+#[derive(Debug)]
+pub enum Event {
+    /// A line read (`None`: the end of input or a read error).
+    Input(Option<Input>),
+    /// The running search has written its answer.
+    Answered,
+}
+
+/// How many lines the reader holds that the session has not taken yet: at most this many
 /// [`MAX_LINE`] lines are in memory on their way, however fast they come.
 pub const READ_AHEAD: usize = 16;
 
-/// Spawns the stdin reader ([`read_line`] with [`MAX_LINE`]), at most [`READ_AHEAD`] lines
-/// ahead of the loop. `None` is the end of input (or a read error), which the protocols
-/// treat as `quit`.
-pub fn spawn_reader() -> mpsc::Receiver<Option<Input>> {
-    let (tx, rx) = mpsc::sync_channel(READ_AHEAD);
+/// The session's event channel: the reader's lines and the searches' answers.
+pub fn events() -> (mpsc::SyncSender<Event>, mpsc::Receiver<Event>) {
+    mpsc::sync_channel(READ_AHEAD)
+}
+
+/// Spawns the reader of `input` ([`read_line`] with [`MAX_LINE`]), at most [`READ_AHEAD`]
+/// lines ahead of the session. `None` is the end of input (or a read error), which the
+/// protocols treat as `quit`.
+pub fn spawn_reader<R: Read + Send + 'static>(input: R, events: mpsc::SyncSender<Event>) {
     std::thread::spawn(move || {
-        let stdin = std::io::stdin();
-        let mut stdin = stdin.lock();
+        let mut input = std::io::BufReader::new(input);
         loop {
-            match read_line(&mut stdin, MAX_LINE) {
-                Ok(Some(input)) => {
-                    if tx.send(Some(input)).is_err() {
+            match read_line(&mut input, MAX_LINE) {
+                Ok(Some(line)) => {
+                    if events.send(Event::Input(Some(line))).is_err() {
                         return;
                     }
                 }
                 Ok(None) | Err(_) => {
-                    let _ = tx.send(None);
+                    let _ = events.send(Event::Input(None));
                     return;
                 }
             }
         }
     });
-    rx
 }
 
-/// Writes `lines` to stdout in one go under the stdout lock, then flushes. A closed stdout
-/// is ignored: the reader's end of input will end the session.
-pub fn say<S: AsRef<str>>(lines: &[S]) {
-    let mut out = std::io::stdout().lock();
-    for line in lines {
-        let _ = writeln!(out, "{}", line.as_ref());
+/// The session's output: every reply goes through it, a group of lines at a time under its
+/// lock, then flushed, so a search thread's `info`/`bestmove` and the session's replies
+/// never interleave mid-line. A failed write is ignored: the reader's end of input will end
+/// the session.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    /// An output writing to `w`.
+    pub fn new<W: Write + Send + 'static>(w: W) -> Output {
+        Output(Arc::new(Mutex::new(Box::new(w))))
     }
-    let _ = out.flush();
-}
 
-/// Writes one line, as [`say`] does.
-pub fn say_line(line: &str) {
-    say(&[line]);
+    /// Writes `lines` in one go, then flushes.
+    pub fn lines<S: AsRef<str>>(&self, lines: &[S]) {
+        self.lines_after(|| {}, lines);
+    }
+
+    /// Runs `first` under the output's lock, then writes `lines` in one go and flushes: no
+    /// other line is written in between, and whoever sees the lines sees what `first` did
+    /// (a search marks its answer as out).
+    pub fn lines_after<S: AsRef<str>>(&self, first: impl FnOnce(), lines: &[S]) {
+        let mut out = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        first();
+        for line in lines {
+            let _ = writeln!(out, "{}", line.as_ref());
+        }
+        let _ = out.flush();
+    }
+
+    /// Writes one line.
+    pub fn line(&self, line: &str) {
+        self.lines(&[line]);
+    }
 }
 
 /// Writes one line to stdout for a one-shot command (bench, arena, tools), where a closed

@@ -3,6 +3,10 @@
 //!
 //! The loop's shape (queueing, as Carp and Stockfish answer while a search runs):
 //!
+//! - The session waits on one event channel ([`crate::io::Event`]): the lines of the
+//!   reader thread and the answers of the searches, never polling.
+//! - Every reply goes through the session's [`Output`] (the engine's and the search's
+//!   too), one group of lines at a time.
 //! - The reader thread ([`crate::io::spawn_reader`]) hands over lines of at most
 //!   [`MAX_LINE`](crate::io::MAX_LINE) bytes; a longer one is answered with one `error` line.
 //! - Each line is parsed as soon as it is read. While a search runs, `stop` stops it at once
@@ -24,11 +28,12 @@
 //!   printed before the process exits.
 
 use std::collections::VecDeque;
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::io::{Read, Write};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender};
+use std::time::Instant;
 
-use crate::handle::{Search, SearchHandle};
-use crate::io::{say, Input};
+use crate::handle::{Clock, Search, SearchHandle};
+use crate::io::{Event, Input, Output};
 
 /// What the loop itself does with a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,12 +62,12 @@ pub trait Engine {
     fn control(cmd: &Self::Command) -> Control;
 
     /// Answers `cmd` (a [`Control::Engine`] command, read at `read`; no search is running)
-    /// with [`say`]; returns the search a `go` starts.
-    fn handle(&mut self, cmd: Self::Command, read: Instant) -> Option<Search>;
+    /// on `out`; returns the search a `go` starts.
+    fn handle(&mut self, cmd: Self::Command, read: Instant, out: &Output) -> Option<Search>;
 
     /// Takes a line before it is parsed, when the engine serves another protocol for the
-    /// session (Blockudoku's legacy I/O); true when it did.
-    fn intercept(&mut self, _line: &str) -> bool {
+    /// session (Blockudoku's legacy I/O), answering on `out`; true when it did.
+    fn intercept(&mut self, _line: &str, _out: &Output) -> bool {
         false
     }
 }
@@ -103,12 +108,218 @@ pub fn too_much_waiting() -> String {
     )
 }
 
-/// How often the loop looks whether the running search has answered while lines wait.
-const POLL: Duration = Duration::from_millis(1);
+/// Serves `engine` on `input` until `quit` or the end of input, every reply written to
+/// `output`.
+pub fn serve<E, R, W>(engine: &mut E, input: R, output: W)
+where
+    E: Engine,
+    R: Read + Send + 'static,
+    W: Write + Send + 'static,
+{
+    let (tx, events) = crate::io::events();
+    crate::io::spawn_reader(input, tx.clone());
+    Session {
+        output: Output::new(output),
+        clock: Clock::new(),
+        tx,
+        running: None,
+        waiting: Queue::default(),
+        ending: None,
+    }
+    .run(engine, &events);
+}
 
-/// Serves `engine` on stdin/stdout until `quit` or the end of input.
-pub fn serve<E: Engine>(engine: &mut E) {
-    serve_from(engine, crate::io::spawn_reader());
+/// The session's state between two events.
+struct Session {
+    output: Output,
+    clock: Clock,
+    /// Where a search announces its answer.
+    tx: SyncSender<Event>,
+    running: Option<SearchHandle>,
+    waiting: Queue,
+    /// When `quit` or the end of input was read: nothing more is read after it.
+    ending: Option<Instant>,
+}
+
+impl Session {
+    fn run<E: Engine>(&mut self, engine: &mut E, events: &Receiver<Event>) {
+        loop {
+            self.reap();
+            if self.running.is_none() {
+                if let Some((pending, read)) = self.waiting.pop() {
+                    if self.answer_waiting(engine, pending, read) {
+                        return;
+                    }
+                    continue;
+                }
+                if self.ending.is_some() {
+                    return;
+                }
+            } else if self.waiting.ready_next() {
+                // Every line before it has been answered (a `go` once its search started).
+                self.waiting.pop();
+                self.output.line("readyok");
+                continue;
+            }
+            let event = match (&self.running, self.ending) {
+                (Some(run), Some(at)) => {
+                    let deadline = run.quit_deadline(at);
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    match events.recv_timeout(left) {
+                        Ok(event) => event,
+                        Err(RecvTimeoutError::Timeout) => {
+                            if let Some(run) = &self.running {
+                                run.stop(&self.clock);
+                            }
+                            continue;
+                        }
+                        Err(RecvTimeoutError::Disconnected) => return,
+                    }
+                }
+                _ => match events.recv() {
+                    Ok(event) => event,
+                    Err(_) => return,
+                },
+            };
+            match event {
+                // Seen by `reap` at the top of the loop.
+                Event::Answered => {}
+                // After `quit` or the end of input nothing more is read.
+                Event::Input(_) if self.ending.is_some() => {}
+                Event::Input(None) => self.ending = Some(Instant::now()),
+                Event::Input(Some(input)) => {
+                    if self.read(engine, input) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Joins the running search once its answer is written.
+    fn reap(&mut self) {
+        if self.running.as_ref().is_some_and(SearchHandle::answered) {
+            if let Some(run) = self.running.take() {
+                run.join();
+            }
+        }
+    }
+
+    /// Starts `search`.
+    fn go(&mut self, search: Search) {
+        self.running = Some(SearchHandle::go(
+            search,
+            &self.clock,
+            &self.output,
+            &self.tx,
+        ));
+    }
+
+    /// Takes one line just read; true when the session ends now.
+    fn read<E: Engine>(&mut self, engine: &mut E, input: Input) -> bool {
+        let read = Instant::now();
+        let (parsed, text) = match input {
+            Input::TooLong => (Err(crate::io::too_long_error()), None),
+            Input::Line(line) => {
+                if engine.intercept(&line, &self.output) {
+                    return false;
+                }
+                (engine.parse(&line), Some(line))
+            }
+        };
+        let control = parsed.as_ref().map_or(Control::Engine, E::control);
+        if control == Control::Quit {
+            self.ending = Some(read);
+        }
+        // A search whose answer is written before this line was read is over.
+        self.reap();
+        let busy = self.running.is_some();
+        if !busy && self.waiting.is_empty() {
+            return self.answer(engine, parsed, read);
+        }
+        let pending = match (control, parsed) {
+            (Control::Stop, _) if busy => {
+                if let Some(run) = &self.running {
+                    run.stop(&self.clock);
+                }
+                return false;
+            }
+            (Control::IsReady, _) if busy && self.waiting.is_empty() => {
+                self.output.line("readyok");
+                return false;
+            }
+            (Control::Empty | Control::Stop, _) => return false,
+            (Control::IsReady, _) => Pending::IsReady,
+            (Control::Quit, _) => Pending::Quit,
+            (Control::Engine, Err(e)) => Pending::Error(e),
+            // Kept as text, parsed again in its turn: a parsed line may take several times
+            // the memory of its text.
+            (Control::Engine, Ok(_)) => Pending::Text(text.unwrap_or_default()),
+        };
+        if let Err(e) = self.waiting.push(pending, read) {
+            self.output.line(&format!("error {e}"));
+        }
+        false
+    }
+
+    /// Answers a waiting line in its turn, no search running; true when the session ends.
+    fn answer_waiting<E: Engine>(
+        &mut self,
+        engine: &mut E,
+        pending: Pending,
+        read: Instant,
+    ) -> bool {
+        match pending {
+            Pending::Text(line) => {
+                let parsed = engine.parse(&line);
+                self.answer(engine, parsed, read)
+            }
+            Pending::Error(e) => self.answer(engine, Err(e), read),
+            Pending::IsReady => {
+                self.output.line("readyok");
+                false
+            }
+            Pending::Quit => true,
+        }
+    }
+
+    /// Answers one line while no search runs; true when the session ends.
+    fn answer<E: Engine>(
+        &mut self,
+        engine: &mut E,
+        parsed: Result<E::Command, String>,
+        read: Instant,
+    ) -> bool {
+        let cmd = match parsed {
+            Ok(cmd) => cmd,
+            Err(e) => {
+                self.output.line(&format!("error {e}"));
+                return false;
+            }
+        };
+        match E::control(&cmd) {
+            Control::Empty | Control::Stop => {}
+            Control::IsReady => self.output.line("readyok"),
+            Control::Quit => return true,
+            Control::Engine => {
+                if let Some(search) = engine.handle(cmd, read, &self.output) {
+                    self.go(search);
+                }
+            }
+        }
+        false
+    }
+}
+
+impl Drop for Session {
+    /// A search still running when the session ends (a `quit` behind it) is stopped and its
+    /// answer written before the program goes on.
+    fn drop(&mut self) {
+        if let Some(run) = self.running.take() {
+            run.stop(&self.clock);
+            run.join();
+        }
+    }
 }
 
 /// The lines waiting for a running search, in input order, within [`MAX_WAITING`] lines
@@ -155,155 +366,15 @@ impl Queue {
     }
 }
 
-/// Serves `engine` on the lines of `input` (`None`: the end of input), replies on stdout.
-pub fn serve_from<E: Engine>(engine: &mut E, input: Receiver<Option<Input>>) {
-    let mut running: Option<SearchHandle> = None;
-    let mut waiting = Queue::default();
-    // When `quit` or the end of input was read: nothing more is read after it.
-    let mut ending: Option<Instant> = None;
-    loop {
-        let busy = running.as_ref().is_some_and(|r| !r.answered());
-        if !busy {
-            if let Some(done) = running.take() {
-                done.join(false);
-            }
-            if let Some((pending, read)) = waiting.pop() {
-                match answer_waiting(engine, pending, read) {
-                    Step::Quit => break,
-                    Step::Go(search) => running = Some(SearchHandle::go(search)),
-                    Step::Done => {}
-                }
-                continue;
-            }
-            if ending.is_some() {
-                break;
-            }
-        } else if waiting.ready_next() {
-            // Every line before it has been answered (a `go` once its search started).
-            waiting.pop();
-            say(&["readyok"]);
-            continue;
-        } else if let Some(at) = ending {
-            if let Some(run) = running.take() {
-                run.finish_for_quit(at);
-            }
-            continue;
-        }
-        let message = if busy && !waiting.is_empty() {
-            match input.recv_timeout(POLL) {
-                Ok(message) => message,
-                Err(RecvTimeoutError::Timeout) => continue,
-                Err(RecvTimeoutError::Disconnected) => None,
-            }
-        } else {
-            input.recv().unwrap_or(None)
-        };
-        let read = Instant::now();
-        let (parsed, text) = match message {
-            None => {
-                ending = Some(read);
-                continue;
-            }
-            Some(Input::TooLong) => (Err(crate::io::too_long_error()), None),
-            Some(Input::Line(line)) => {
-                if engine.intercept(&line) {
-                    continue;
-                }
-                (engine.parse(&line), Some(line))
-            }
-        };
-        let control = parsed.as_ref().map_or(Control::Engine, E::control);
-        if control == Control::Quit {
-            ending = Some(read);
-        }
-        let busy = running.as_ref().is_some_and(|r| !r.answered());
-        if !busy && waiting.is_empty() {
-            match answer(engine, parsed, read) {
-                Step::Quit => break,
-                Step::Go(search) => running = Some(SearchHandle::go(search)),
-                Step::Done => {}
-            }
-            continue;
-        }
-        let pending = match (control, parsed) {
-            (Control::Stop, _) if busy => {
-                if let Some(run) = running.take() {
-                    run.join(true);
-                }
-                continue;
-            }
-            (Control::IsReady, _) if busy && waiting.is_empty() => {
-                say(&["readyok"]);
-                continue;
-            }
-            (Control::Empty | Control::Stop, _) => continue,
-            (Control::IsReady, _) => Pending::IsReady,
-            (Control::Quit, _) => Pending::Quit,
-            (Control::Engine, Err(e)) => Pending::Error(e),
-            // Kept as text, parsed again in its turn: a parsed line may take several times
-            // the memory of its text.
-            (Control::Engine, Ok(_)) => Pending::Text(text.unwrap_or_default()),
-        };
-        if let Err(e) = waiting.push(pending, read) {
-            say(&[format!("error {e}")]);
-        }
-    }
-    if let Some(run) = running.take() {
-        run.finish_for_quit(ending.unwrap_or_else(Instant::now));
-    }
-}
-
-/// What answering one line led to.
-enum Step {
-    Done,
-    Go(Search),
-    Quit,
-}
-
-/// Answers a waiting line in its turn, no search running.
-fn answer_waiting<E: Engine>(engine: &mut E, pending: Pending, read: Instant) -> Step {
-    match pending {
-        Pending::Text(line) => {
-            let parsed = engine.parse(&line);
-            answer(engine, parsed, read)
-        }
-        Pending::Error(e) => answer::<E>(engine, Err(e), read),
-        Pending::IsReady => {
-            say(&["readyok"]);
-            Step::Done
-        }
-        Pending::Quit => Step::Quit,
-    }
-}
-
-/// Answers one line while no search runs.
-fn answer<E: Engine>(engine: &mut E, parsed: Result<E::Command, String>, read: Instant) -> Step {
-    let cmd = match parsed {
-        Ok(cmd) => cmd,
-        Err(e) => {
-            say(&[format!("error {e}")]);
-            return Step::Done;
-        }
-    };
-    match E::control(&cmd) {
-        Control::Empty | Control::Stop => Step::Done,
-        Control::IsReady => {
-            say(&["readyok"]);
-            Step::Done
-        }
-        Control::Quit => Step::Quit,
-        Control::Engine => engine.handle(cmd, read).map_or(Step::Done, Step::Go),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicBool, Ordering};
-    use std::sync::{mpsc, Arc, Mutex};
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
 
     /// An engine whose `go` thinks until stopped (`go infinite` holds its answer, `go
-    /// forever` has no clock) and whose other commands are logged. Nothing is printed but
+    /// forever` has no clock) and whose other commands are logged. Nothing is written but
     /// the `readyok` of the loop itself.
     #[derive(Default)]
     struct Logger {
@@ -327,10 +398,10 @@ mod tests {
             }
         }
 
-        fn handle(&mut self, cmd: String, _read: Instant) -> Option<Search> {
+        fn handle(&mut self, cmd: String, _read: Instant, _out: &Output) -> Option<Search> {
             self.log.lock().unwrap().push(cmd.clone());
             let log = Arc::clone(&self.log);
-            let think = |stop: &AtomicBool| {
+            let think = |stop: &AtomicBool, _: crate::handle::Report| {
                 while !stop.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(1));
                 }
@@ -347,15 +418,31 @@ mod tests {
         }
     }
 
+    /// A writer into a buffer the test keeps.
+    #[derive(Clone, Default)]
+    pub(crate) struct Sink(pub(crate) Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Sink {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
     /// Serves `lines` then the end of input; the log of what the engine saw.
     fn session(lines: &[&str]) -> Vec<String> {
-        let (tx, rx) = mpsc::channel();
-        for line in lines {
-            tx.send(Some(Input::Line(line.to_string()))).unwrap();
-        }
-        tx.send(None).unwrap();
+        let mut text = lines.join("\n");
+        text.push('\n');
         let mut engine = Logger::default();
-        serve_from(&mut engine, rx);
+        serve(
+            &mut engine,
+            std::io::Cursor::new(text.into_bytes()),
+            Sink::default(),
+        );
         let log = engine.log.lock().unwrap().clone();
         log
     }

@@ -8,7 +8,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
-use engine_kit::handle::Search;
+use engine_kit::handle::{Report, Search};
+use engine_kit::io::Output;
 use engine_kit::session::{Control, Engine};
 
 use puzzle_rules::sudoku::board::{Board, Move, Shape};
@@ -23,11 +24,6 @@ use crate::protocol::{self, event_line, options, Command, GoLimits, Setting, PRO
 const DEFAULT_MOVETIME_MS: u64 = 1000;
 
 use engine_kit::handle::deadline_for;
-
-/// Writes one reply line (line-atomic: the search thread writes too).
-fn out(line: &str) {
-    engine_kit::io::say_line(line);
-}
 
 struct Session {
     game: Game,
@@ -79,14 +75,15 @@ impl Session {
         }
     }
 
-    fn hello(&self) {
-        out("id name sudoku-agent");
-        out(&format!("id version {}", env!("CARGO_PKG_VERSION")));
-        out(PROTOCOL_LINE);
-        for line in options(default_threads()).hello_lines() {
-            out(&line);
-        }
-        out("hello ok");
+    fn hello(&self, out: &Output) {
+        let mut lines = vec![
+            "id name sudoku-agent".to_string(),
+            format!("id version {}", env!("CARGO_PKG_VERSION")),
+            PROTOCOL_LINE.to_string(),
+        ];
+        lines.extend(options(default_threads()).hello_lines());
+        lines.push("hello ok".into());
+        out.lines(&lines);
     }
 
     /// The search of a `go`.
@@ -104,8 +101,8 @@ impl Session {
             since: Some(start),
         };
         let (game, agent) = (self.game.clone(), self.agent.clone());
-        let think = move |stop: &AtomicBool| {
-            let mut report = |e: Event| out(&event_line(&e));
+        let think = move |stop: &AtomicBool, report: Report| {
+            let mut report = |e: Event| report(event_line(&e));
             agent.choose(&game, search_limits, stop, &mut report)
         };
         let answer = |best: Option<Move>| match best {
@@ -117,7 +114,8 @@ impl Session {
             .clocked(movetime.is_some())
     }
 
-    fn play(&mut self, mv: Option<puzzle_rules::sudoku::board::Move>) {
+    fn play(&mut self, mv: Option<puzzle_rules::sudoku::board::Move>, out: &Output) {
+        let out = |line: &str| out.line(line);
         let Some(mv) = mv else {
             if self.game.is_over() {
                 out("error play: the game is over");
@@ -165,7 +163,8 @@ impl Session {
         w
     }
 
-    fn show(&self) {
+    fn show(&self, out: &Output) {
+        let out = |line: &str| out.line(line);
         for line in self.game.board().to_string().lines() {
             out(line);
         }
@@ -237,9 +236,9 @@ impl Engine for Session {
         }
     }
 
-    fn handle(&mut self, cmd: Command, _read: Instant) -> Option<Search> {
+    fn handle(&mut self, cmd: Command, _read: Instant, out: &Output) -> Option<Search> {
         match cmd {
-            Command::Hello => self.hello(),
+            Command::Hello => self.hello(out),
             Command::SetOption(setting) => self.set_option(setting),
             Command::NewGame => {
                 self.game = empty_game();
@@ -247,8 +246,8 @@ impl Engine for Session {
             }
             Command::Position(game) => self.game = *game,
             Command::Go(limits) => return Some(self.go(limits)),
-            Command::Play(mv) => self.play(mv),
-            Command::Show => self.show(),
+            Command::Play(mv) => self.play(mv, out),
+            Command::Show => self.show(out),
             Command::Empty
             | Command::IsReady
             | Command::Stop
@@ -261,7 +260,7 @@ impl Engine for Session {
 
 /// Serves the protocol on stdin/stdout until `quit` or end of input.
 pub fn serve() -> anyhow::Result<()> {
-    engine_kit::session::serve(&mut Session::new());
+    engine_kit::session::serve(&mut Session::new(), std::io::stdin(), std::io::stdout());
     Ok(())
 }
 
