@@ -95,7 +95,7 @@ pub fn figures(
 /// objective's search for the alternatives.
 pub fn run(a: &Analysis, req: AnalyseRequest, stop: &AtomicBool) -> Answer {
     let slots = a.hand.live();
-    let limits = req.limits.search_limits();
+    let limits = crate::protocol::search_limits(&req.limits);
     let out = agents::search(a.state.board, &slots, &a.request, &limits, stop);
     let weights = &a.request.weights();
     let Some((best, _)) = out.best else {

@@ -107,6 +107,27 @@ impl Legacy {
     }
 }
 
+/// Serves the original GUI's I/O on the lines already `read` and the rest of `input`, with
+/// the default agent and one thread, until the end of input.
+pub fn serve(read: Vec<engine_kit::io::Input>, mut input: impl std::io::BufRead) {
+    let mut legacy = Legacy::default();
+    let out = engine_kit::io::Output::new(std::io::stdout());
+    let mut answer = |line: engine_kit::io::Input| match line {
+        engine_kit::io::Input::Line(text) => {
+            out.lines(&legacy.feed(&text, Agent::Default, &Workers::ONE));
+        }
+        engine_kit::io::Input::TooLong => {
+            out.line(&format!("error {}", engine_kit::io::too_long_error()))
+        }
+    };
+    for line in read {
+        answer(line);
+    }
+    while let Ok(Some(line)) = engine_kit::io::read_line(&mut input, engine_kit::io::MAX_LINE) {
+        answer(line);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,7 @@ use puzzle_rules::blockudoku::{Board, GameState, Piece, Scoring, SCORINGS};
 
 use std::time::Duration;
 
-use engine_kit::options::{OptionKind, OptionSpec, OptionTable, OptionText};
+use engine_kit::options::{OptionSpec, OptionTable};
 
 use crate::agents::{Agent, Limits, Objective, AGENTS, OBJECTIVES};
 use crate::search::{Outcome, Step};
@@ -20,10 +20,9 @@ pub use quoting::{quoted, shown};
 use quoting::{refused_board, refused_piece, twice};
 
 /// Protocol name and version announced by `hello`.
-pub const PROTOCOL: &str = "protocol blockudoku 1";
+pub const PROTOCOL: &str = "blockudoku 1";
 
-/// Longest accepted `movetime`, in ms (one day): more is surely a mistake.
-pub const MAX_MOVETIME: u64 = 86_400_000;
+pub use engine_kit::head::MAX_MOVETIME;
 
 /// Every option the engine understands: drives `setoption` parsing and the `hello` reply.
 pub fn options() -> OptionTable<Setting> {
@@ -49,30 +48,6 @@ pub fn options() -> OptionTable<Setting> {
                 |v| Objective::from_name(v).map(Setting::Objective),
             ),
         ],
-        text: OptionText {
-            quote: quoted,
-            refused: refused_option,
-        },
-    }
-}
-
-/// The error for a value option `spec` refuses: the range of a number, the values of a
-/// word (`unknown agent 'best' (default, original, strong, classic-default, classic-strong)`).
-fn refused_option(spec: &OptionSpec<Setting>, value: &str) -> String {
-    match &spec.kind {
-        OptionKind::Spin { min, max, .. } => {
-            format!(
-                "{} must be {min} to {max}, got {}",
-                spec.name,
-                quoted(value)
-            )
-        }
-        OptionKind::Combo { vars, .. } => format!(
-            "unknown {} {} ({})",
-            spec.name.to_ascii_lowercase(),
-            quoted(value),
-            vars.join(", ")
-        ),
     }
 }
 
@@ -89,27 +64,17 @@ pub enum Setting {
     Objective(Objective),
 }
 
-/// Limits of one `go`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GoLimits {
-    /// Stop after this many ms.
-    pub movetime: Option<u64>,
-    /// Stop after this many nodes.
-    pub nodes: Option<u64>,
-    /// Keep the answer until `stop`.
-    pub infinite: bool,
-}
+/// Limits of one `go`: the kit's one limits type.
+pub use engine_kit::head::GoLimits;
 
-impl GoLimits {
-    /// What the search may spend: a bare `go` answers at once from the objective's beam;
-    /// given time or nodes it widens; `movetime` and `infinite` give it a clock to spend.
-    pub fn search_limits(&self) -> Limits {
-        let clock = self.movetime.is_some() || self.infinite;
-        Limits {
-            nodes: self.nodes.unwrap_or(u64::MAX),
-            widen: clock || self.nodes.is_some(),
-            clock,
-        }
+/// What the search may spend for `limits`: a bare `go` answers at once from the objective's
+/// beam; given time or nodes it widens; `movetime` and `infinite` give it a clock to spend.
+pub fn search_limits(limits: &GoLimits) -> Limits {
+    let clock = limits.movetime.is_some() || limits.infinite;
+    Limits {
+        nodes: limits.nodes.unwrap_or(u64::MAX),
+        widen: clock || limits.nodes.is_some(),
+        clock,
     }
 }
 
@@ -130,16 +95,6 @@ pub use puzzle_rules::blockudoku::Hand;
 /// One input line, understood.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
-    /// Blank line: ignored.
-    Empty,
-    /// `hello`.
-    Hello,
-    /// `isready`.
-    IsReady,
-    /// `setoption name <N> value <V>`.
-    SetOption(Setting),
-    /// `newgame`.
-    NewGame,
     /// `position ...`.
     Position {
         /// Board, score and streak.
@@ -147,10 +102,6 @@ pub enum Command {
         /// The hand.
         hand: Hand,
     },
-    /// `go ...`.
-    Go(GoLimits),
-    /// `stop`.
-    Stop,
     /// `play <placement>...`.
     Play(Vec<PlacementText>),
     /// `show`.
@@ -163,8 +114,6 @@ pub enum Command {
     Fits,
     /// `analyse ...`: the agent's line and alternatives with their figures.
     Analyse(AnalyseRequest),
-    /// `quit`.
-    Quit,
     /// One-shot line `<board> <p> [<p> [<p>]]`.
     OneShot {
         /// The board.
@@ -201,18 +150,7 @@ pub fn check_play_limits(state: &GameState) -> Result<(), String> {
     Ok(())
 }
 
-/// `field`'s value from `tok`, a whole number from `min` to `max`; the error names the field,
-/// its range and the input.
-fn number(field: &str, tok: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
-    let tok = tok.ok_or_else(|| format!("{field} needs a value ({min} to {max})"))?;
-    match tok.parse::<u64>() {
-        Ok(v) if (min..=max).contains(&v) => Ok(v),
-        _ => Err(format!(
-            "{field} must be {min} to {max}, got {}",
-            quoted(tok)
-        )),
-    }
-}
+use engine_kit::head::number;
 
 /// Keywords of `position` that end the piece list.
 const POSITION_KEYWORDS: [&str; 5] = ["board", "empty", "pieces", "score", "streak"];
@@ -293,22 +231,6 @@ fn finish_position<'a>(
     Ok(Command::Position { state, hand })
 }
 
-fn parse_go<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<Command, String> {
-    let mut limits = GoLimits::default();
-    while let Some(t) = toks.next() {
-        match t {
-            "movetime" if limits.movetime.is_some() => return Err(twice(t)),
-            "nodes" if limits.nodes.is_some() => return Err(twice(t)),
-            "infinite" if limits.infinite => return Err(twice(t)),
-            "movetime" => limits.movetime = Some(number(t, toks.next(), 0, MAX_MOVETIME)?),
-            "nodes" => limits.nodes = Some(number(t, toks.next(), 1, u64::MAX)?),
-            "infinite" => limits.infinite = true,
-            other => return Err(format!("unexpected {}", quoted(other))),
-        }
-    }
-    Ok(Command::Go(limits))
-}
-
 /// Parses `<slot>@r<row>c<col>`.
 pub fn parse_placement(tok: &str) -> Result<PlacementText, String> {
     let bad = || format!("bad placement {} (want <slot>@r<row>c<col>)", quoted(tok));
@@ -339,17 +261,17 @@ pub fn parse_placement(tok: &str) -> Result<PlacementText, String> {
 /// The name of a one-shot line (`<board> <p> [<p> [<p>]]`) in its error messages.
 pub const ONE_SHOT: &str = "one-shot";
 
-/// Parses one input line (without its line end; a trailing `\r` is whitespace). The error
-/// is the reply after `error `: `<command>: <what was wrong>` with the offending input in
-/// single quotes, or `unknown command '<word>'`; always one printable line.
-pub fn parse_line(line: &str) -> Result<Command, String> {
-    let Some(first) = line.split_whitespace().next() else {
-        return Ok(Command::Empty);
-    };
-    parse_command(line).map_err(|what| match what {
-        Unknown => format!("unknown command {}", quoted(first)),
-        Bad(name, what) => format!("{name}: {what}"),
-    })
+/// Parses one line of the game's own commands (without its line end; a trailing `\r` is
+/// whitespace); `Ok(None)` when its first word names none (the shared head, `hello` to
+/// `quit`, is read by `engine_kit::head`). The error is the reply after `error `:
+/// `<command>: <what was wrong>` with the offending input in single quotes; always one
+/// printable line.
+pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
+    match parse_command(line) {
+        Ok(cmd) => Ok(Some(cmd)),
+        Err(Unknown) => Ok(None),
+        Err(Bad(name, what)) => Err(format!("{name}: {what}")),
+    }
 }
 
 /// Why a line was refused: an unknown first word, or a known command's complaint.
@@ -362,7 +284,7 @@ use Refusal::{Bad, Unknown};
 fn parse_command(line: &str) -> Result<Command, Refusal> {
     let mut toks = line.split_whitespace();
     let Some(first) = toks.next() else {
-        return Ok(Command::Empty);
+        return Err(Unknown);
     };
     let no_args =
         |name: &'static str, cmd: Command, mut toks: std::str::SplitWhitespace| match toks.next() {
@@ -371,21 +293,11 @@ fn parse_command(line: &str) -> Result<Command, Refusal> {
         };
     let bad = |name: &'static str| move |what: String| Bad(name, what);
     match first {
-        "hello" => no_args("hello", Command::Hello, toks),
-        "isready" => no_args("isready", Command::IsReady, toks),
-        "newgame" => no_args("newgame", Command::NewGame, toks),
-        "stop" => no_args("stop", Command::Stop, toks),
         "show" => no_args("show", Command::Show, toks),
         "eval" => no_args("eval", Command::Eval, toks),
         "catalogue" => no_args("catalogue", Command::Catalogue, toks),
         "fits" => no_args("fits", Command::Fits, toks),
-        "quit" => no_args("quit", Command::Quit, toks),
-        "setoption" => options()
-            .parse_setoption(toks)
-            .map(Command::SetOption)
-            .map_err(bad("setoption")),
         "position" => parse_position(toks).map_err(bad("position")),
-        "go" => parse_go(toks).map_err(bad("go")),
         "analyse" => analyse::parse(toks)
             .map(Command::Analyse)
             .map_err(bad("analyse")),
@@ -560,28 +472,45 @@ pub fn show_lines(state: &GameState, hand: &Hand) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine_kit::head::{parse_head, unknown_command, Head, HeadRules};
     use proptest::prelude::*;
+
+    /// The reply after `error ` to `line` as the engine reads it: the shared head first
+    /// (`engine_kit::head`), then the game's commands.
+    fn error_of(line: &str) -> String {
+        let options = options();
+        let rules = HeadRules {
+            options: &options,
+            depth: false,
+        };
+        match parse_head(line, &rules) {
+            Err(e) => e,
+            Ok(Head::Other) => match parse_line(line) {
+                Err(e) => e,
+                Ok(None) => unknown_command(line.split_whitespace().next().unwrap_or("")),
+                Ok(Some(cmd)) => panic!("{line}: accepted as {cmd:?}"),
+            },
+            Ok(_) => panic!("{line}: accepted by the shared head"),
+        }
+    }
+
+    /// The game command `line` is.
+    fn command(line: &str) -> Command {
+        parse_line(line).unwrap().expect("a command")
+    }
 
     #[test]
     fn parses_the_grammar() {
-        assert_eq!(parse_line("  \r").unwrap(), Command::Empty);
-        assert_eq!(parse_line("isready\r").unwrap(), Command::IsReady);
+        assert_eq!(parse_line("  \r").unwrap(), None);
+        assert_eq!(parse_line("isready\r").unwrap(), None);
         assert!(
-            matches!(parse_line("position empty pieces 1 2 3 score 5 streak 1").unwrap(),
+            matches!(command("position empty pieces 1 2 3 score 5 streak 1"),
             Command::Position { state, hand } if state.score == 5 && state.streak == 1 && hand.slots.len() == 3)
         );
-        assert!(matches!(parse_line("position pieces ##/#. - 3").unwrap(),
+        assert!(matches!(command("position pieces ##/#. - 3"),
             Command::Position { hand, .. } if hand.slots[1].is_none()));
         assert_eq!(
-            parse_line("go movetime 50 nodes 7").unwrap(),
-            Command::Go(GoLimits {
-                movetime: Some(50),
-                nodes: Some(7),
-                infinite: false
-            })
-        );
-        assert_eq!(
-            parse_line("play 1@r1c1 3@r9c9").unwrap(),
+            command("play 1@r1c1 3@r9c9"),
             Command::Play(vec![
                 PlacementText {
                     slot: 1,
@@ -596,12 +525,12 @@ mod tests {
             ])
         );
         assert!(matches!(
-            parse_line(&format!("{} 1 2 3", ".".repeat(81))).unwrap(),
+            command(&format!("{} 1 2 3", ".".repeat(81))),
             Command::OneShot { .. }
         ));
         assert_eq!(
-            parse_line("setoption name threads value 2").unwrap(),
-            Command::SetOption(Setting::Threads(2))
+            options().parse_setoption("name threads value 2".split_whitespace()),
+            Ok(Setting::Threads(2))
         );
     }
 
@@ -639,7 +568,7 @@ mod tests {
             ("isready now", "isready: unexpected 'now'"),
             ("\u{1b}[2J", "unknown command '\\u{1b}[2J'"),
         ] {
-            assert_eq!(parse_line(line).unwrap_err(), msg, "{line}");
+            assert_eq!(error_of(line), msg, "{line}");
         }
     }
 
@@ -679,13 +608,14 @@ mod tests {
                 "go: movetime needs a value (0 to 86400000)".into(),
             ),
         ] {
-            assert_eq!(parse_line(&line).unwrap_err(), msg, "{line}");
+            assert_eq!(error_of(&line), msg, "{line}");
         }
         // The limits themselves are accepted.
         let top = format!("position empty pieces 1 score {MAX_SCORE} streak {MAX_STREAK}");
-        assert!(matches!(parse_line(&top).unwrap(),
+        assert!(matches!(command(&top),
             Command::Position { state, .. } if state.score == MAX_SCORE && state.streak as u64 == MAX_STREAK));
-        assert!(parse_line(&format!("go nodes {max} movetime 86400000")).is_ok());
+        let go = format!("nodes {max} movetime 86400000");
+        assert!(engine_kit::head::parse_go(go.split_whitespace(), false).is_ok());
     }
 
     const EMPTY: &str =
@@ -725,7 +655,7 @@ mod tests {
                 "setoption: 'name' given twice",
             ),
         ] {
-            assert_eq!(parse_line(line).unwrap_err(), msg, "{line}");
+            assert_eq!(error_of(line), msg, "{line}");
         }
     }
 
@@ -742,7 +672,7 @@ mod tests {
             ".........# 1 2 3",
             "......... 1 2 3 4",
         ] {
-            let e = parse_line(line).unwrap_err();
+            let e = error_of(line);
             let command = line.split(' ').next().unwrap();
             let want = if command.starts_with('.') {
                 ONE_SHOT

@@ -7,15 +7,17 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use engine_kit::handle::{Report, Search};
-use engine_kit::io::Output;
-use engine_kit::session::{Control, Engine};
+use engine_kit::head::GoLimits;
+use engine_kit::io::{Input, Output};
+use engine_kit::options::OptionTable;
+use engine_kit::session::{Engine, Identity};
 use puzzle_rules::blockudoku::{Board, GameState, Hand, Scoring};
 
 use crate::agents::{self, Agent, Limits, Objective, Request, Settings};
 use crate::analysis;
 use crate::eval::Terms;
 use crate::legacy;
-use crate::protocol::{self, Command, GoLimits, Setting};
+use crate::protocol::{self, Command, Setting};
 use crate::search::{mobility, Outcome, Tally, Workers};
 
 struct Session {
@@ -27,10 +29,6 @@ struct Session {
     /// The `Threads` option's workers: their pool is made when the option is set, not per
     /// search.
     workers: Workers,
-    /// The original GUI's I/O, once the session's first word was a piece id.
-    legacy: Option<legacy::Legacy>,
-    /// A line with a word was read: the protocol is decided.
-    first_word_seen: bool,
 }
 
 /// Runs one search to the end (or until `stop`) and returns its outcome.
@@ -53,8 +51,6 @@ impl Session {
             agent: Agent::Default,
             objective: Objective::Survive,
             workers: Workers::ONE,
-            legacy: None,
-            first_word_seen: false,
         }
     }
 
@@ -70,7 +66,7 @@ impl Session {
             .map(|ms| Duration::from_millis(ms).saturating_sub(Duration::from_millis(2)));
         let (board, hand) = (self.state.board, self.hand.clone());
         let req = self.request(self.state.streak);
-        let budget = limits.search_limits();
+        let budget = protocol::search_limits(&limits);
         let clocked = budget.clock;
         let think = move |stop: &AtomicBool, _: Report| {
             let start = Instant::now();
@@ -148,83 +144,53 @@ impl Session {
         self.hand = hand;
         Ok(protocol::position_line(&self.state, &self.hand, cleared))
     }
-
-    /// The session's `hello` reply.
-    fn hello() -> Vec<String> {
-        let mut lines = vec![
-            "id name blockudoku".to_string(),
-            format!("id version {}", env!("CARGO_PKG_VERSION")),
-            protocol::PROTOCOL.to_string(),
-        ];
-        lines.extend(protocol::options().hello_lines());
-        lines.push("hello ok".into());
-        lines
-    }
 }
 
 impl Engine for Session {
     type Command = Command;
+    type Setting = Setting;
+    const DEPTH: bool = false;
 
-    fn parse(&mut self, line: &str) -> Result<Command, String> {
+    const IDENTITY: Identity = Identity {
+        name: "blockudoku",
+        version: env!("CARGO_PKG_VERSION"),
+        protocol: protocol::PROTOCOL,
+    };
+
+    fn options(&self) -> OptionTable<Setting> {
+        protocol::options()
+    }
+
+    fn parse(&mut self, line: &str) -> Result<Option<Command>, String> {
         protocol::parse_line(line)
     }
 
-    fn control(cmd: &Command) -> Control {
-        match cmd {
-            Command::Empty => Control::Empty,
-            Command::IsReady => Control::IsReady,
-            Command::Stop => Control::Stop,
-            Command::Quit => Control::Quit,
-            _ => Control::Engine,
+    fn set_option(&mut self, setting: Setting) {
+        match setting {
+            Setting::Threads(n) if n != self.workers.threads() => self.workers = Workers::new(n),
+            Setting::Threads(_) => {}
+            Setting::Scoring(s) => self.scoring = s,
+            Setting::Agent(a) => self.agent = a,
+            Setting::Objective(o) => self.objective = o,
         }
     }
 
-    /// The original GUI opens with a piece id: its protocol is served for the session.
-    fn intercept(&mut self, line: &str, out: &Output) -> bool {
-        if !self.first_word_seen {
-            let Some(first) = line.split_whitespace().next() else {
-                return false;
-            };
-            self.first_word_seen = true;
-            if first.len() <= 2 && first.bytes().all(|b| b.is_ascii_digit()) {
-                self.legacy = Some(legacy::Legacy::default());
-            }
-        }
-        let Some(leg) = self.legacy.as_mut() else {
-            return false;
-        };
-        for reply in leg.feed(line, self.agent, &self.workers) {
-            out.line(&reply);
-        }
-        true
+    fn new_game(&mut self) {
+        self.state = GameState::default();
+        self.hand = Hand::default();
     }
 
-    fn handle(&mut self, cmd: Command, read: Instant, out: &Output) -> Option<Search> {
+    fn go(&mut self, limits: GoLimits, read: Instant) -> Result<Search, String> {
+        Session::go(self, limits, read)
+    }
+
+    fn handle(&mut self, cmd: Command, _read: Instant, out: &Output) -> Option<Search> {
         let say = |lines: &[String]| out.lines(lines);
         match cmd {
-            Command::Empty | Command::IsReady | Command::Stop | Command::Quit => {}
-            Command::Hello => say(&Session::hello()),
-            Command::SetOption(s) => match s {
-                Setting::Threads(n) if n != self.workers.threads() => {
-                    self.workers = Workers::new(n)
-                }
-                Setting::Threads(_) => {}
-                Setting::Scoring(s) => self.scoring = s,
-                Setting::Agent(a) => self.agent = a,
-                Setting::Objective(o) => self.objective = o,
-            },
-            Command::NewGame => {
-                self.state = GameState::default();
-                self.hand = Hand::default();
-            }
             Command::Position { state, hand } => {
                 self.state = state;
                 self.hand = hand;
             }
-            Command::Go(limits) => match self.go(limits, read) {
-                Ok(search) => return Some(search),
-                Err(e) => say(&[format!("error {e}")]),
-            },
             Command::Analyse(req) => return self.analyse(req, out),
             Command::Play(p) => match self.play(&p) {
                 Ok(line) => say(&[line]),
@@ -254,9 +220,27 @@ impl Engine for Session {
     }
 }
 
-/// Serves the protocol (or the legacy I/O) on stdin/stdout until `quit` or end of input,
-/// with the kit's session loop ([`engine_kit::session`]: while a search runs `isready` and
-/// `stop` are answered at once and every other line waits for its `bestmove`).
+/// Serves the protocol on stdin/stdout until `quit` or end of input, with the kit's
+/// session ([`engine_kit::session`]: while a search runs `isready` and `stop` are answered
+/// at once and every other line waits for its `bestmove`); or, when the first word is a
+/// number, the original GUI's I/O ([`legacy`]).
 pub fn serve() {
-    engine_kit::session::serve(&mut Session::new(), std::io::stdin(), std::io::stdout());
+    let mut input = std::io::BufReader::new(std::io::stdin());
+    let mut read = Vec::new();
+    // The lines up to the first with a word decide the protocol.
+    while let Ok(Some(line)) = engine_kit::io::read_line(&mut input, engine_kit::io::MAX_LINE) {
+        let first = match &line {
+            Input::Line(text) => text.split_whitespace().next().map(str::to_string),
+            Input::TooLong => None,
+        };
+        read.push(line);
+        if let Some(first) = first {
+            if first.len() <= 2 && first.bytes().all(|b| b.is_ascii_digit()) {
+                return legacy::serve(read, input);
+            }
+            break;
+        }
+    }
+    let mut session = Session::new();
+    engine_kit::session::serve_after(&mut session, read, input, std::io::stdout());
 }

@@ -2,6 +2,9 @@
 //! each binary keeps only its command line (`main.rs`), its session and its `protocol.rs`
 //! (commands and replies).
 //!
+//! - [`head`]: the command head both protocols share (`hello`, `isready`, `setoption`,
+//!   `newgame`, `go` with its one limits type, `stop`, `quit`), its error words and quoting.
+//! - [`quote`]: how error lines quote input.
 //! - [`session`]: the protocol loop both engines serve (Stockfish's `uci.cpp` in small): an
 //!   engine supplies its commands and, for each `go`, its search; the loop answers
 //!   `isready` and `stop` while a search runs, queues every other line until its answer,
@@ -24,6 +27,8 @@
 pub mod cli;
 pub mod handle;
 pub mod hash;
+pub mod head;
 pub mod io;
 pub mod options;
+pub mod quote;
 pub mod session;

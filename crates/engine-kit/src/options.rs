@@ -8,8 +8,9 @@
 //!   error naming it; any other extra word is `unexpected '<word>'`;
 //! - an unknown name, a missing value and a refused value are errors naming the option.
 //!
-//! The texts that quote user input and refuse values stay with each engine (they are part
-//! of its protocol document): the table's [`OptionText`].
+//! Its errors quote input as every error does ([`crate::quote::quoted`]).
+
+use crate::quote::quoted;
 
 /// One option: its name, type and allowed values, and how a value becomes a setting.
 #[derive(Clone, Debug)]
@@ -100,6 +101,27 @@ impl<S> OptionSpec<S> {
         }
     }
 
+    /// The error for a value the option refuses: the range of a number (`Threads must be 1
+    /// to 64, got '0'`), the values of a word (`unknown agent 'best' (default, original,
+    /// strong)`).
+    pub fn refused(&self, value: &str) -> String {
+        match &self.kind {
+            OptionKind::Spin { min, max, .. } => {
+                format!(
+                    "{} must be {min} to {max}, got {}",
+                    self.name,
+                    quoted(value)
+                )
+            }
+            OptionKind::Combo { vars, .. } => format!(
+                "unknown {} {} ({})",
+                self.name.to_ascii_lowercase(),
+                quoted(value),
+                vars.join(", ")
+            ),
+        }
+    }
+
     /// The setting `text` gives, or `None` when the option refuses it.
     pub fn value(&self, text: &str) -> Option<S> {
         match (&self.kind, &self.setting) {
@@ -114,22 +136,11 @@ impl<S> OptionSpec<S> {
     }
 }
 
-/// The texts of one engine's `setoption` errors.
-#[derive(Clone, Debug)]
-pub struct OptionText<S> {
-    /// User input as error messages quote it (with its quotes).
-    pub quote: fn(&str) -> String,
-    /// The error for a value `spec` refuses (`Threads must be 1 to 64, got '0'`).
-    pub refused: fn(&OptionSpec<S>, &str) -> String,
-}
-
 /// The options of one engine, in `hello` order.
 #[derive(Clone, Debug)]
 pub struct OptionTable<S> {
     /// The options.
     pub specs: Vec<OptionSpec<S>>,
-    /// How its errors are written.
-    pub text: OptionText<S>,
 }
 
 /// The error for `setoption` without its two keywords.
@@ -154,7 +165,7 @@ impl<S> OptionTable<S> {
         &self,
         words: impl IntoIterator<Item = &'a str>,
     ) -> Result<S, String> {
-        let quote = self.text.quote;
+        let quote = quoted;
         let mut words = words.into_iter();
         if words.next() != Some("name") {
             return Err(SETOPTION_USAGE.into());
@@ -177,8 +188,7 @@ impl<S> OptionTable<S> {
             .find(name)
             .ok_or_else(|| format!("unknown option {}", quote(name)))?;
         let value = value.ok_or_else(|| format!("{} needs a value", spec.name))?;
-        spec.value(value)
-            .ok_or_else(|| (self.text.refused)(spec, value))
+        spec.value(value).ok_or_else(|| spec.refused(value))
     }
 }
 
@@ -207,10 +217,6 @@ mod tests {
                     },
                 ),
             ],
-            text: OptionText {
-                quote: |t| format!("'{t}'"),
-                refused: |spec, v| format!("{} refuses '{v}'", spec.name),
-            },
         }
     }
 
@@ -235,15 +241,15 @@ mod tests {
         assert_eq!(parse("name AGENT value seed"), Ok(Set::Agent("original")));
         assert_eq!(
             parse("name Threads value 0").unwrap_err(),
-            "Threads refuses '0'"
+            "Threads must be 1 to 64, got '0'"
         );
         assert_eq!(
             parse("name Threads value -1").unwrap_err(),
-            "Threads refuses '-1'"
+            "Threads must be 1 to 64, got '-1'"
         );
         assert_eq!(
             parse("name Agent value Default").unwrap_err(),
-            "Agent refuses 'Default'"
+            "unknown agent 'Default' (default, original)"
         );
         assert_eq!(
             parse("name Nope value 1").unwrap_err(),

@@ -33,42 +33,78 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender};
 use std::time::Instant;
 
 use crate::handle::{Clock, Search, SearchHandle};
+use crate::head::{parse_head, GoLimits, Head, HeadRules};
 use crate::io::{Event, Input, Output};
+use crate::options::OptionTable;
 
-/// What the loop itself does with a command.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Control {
-    /// A blank line: no reply.
-    Empty,
-    /// `isready`: `readyok` once every line before it has been answered.
-    IsReady,
-    /// `stop`: stops the running search (ignored when none runs).
-    Stop,
-    /// `quit`: ends the session.
-    Quit,
-    /// Anything else: the engine's [`Engine::handle`], never while a search runs.
-    Engine,
+/// An engine as the session sees it: who it is, its options, its `go`, and the commands of
+/// its own game. The shared head (`hello`, `isready`, `setoption`, `newgame`, `go`, `stop`,
+/// `quit`, the blank line) is read and answered by the kit ([`crate::head`]).
+pub trait Engine {
+    /// A line of the engine's own game, parsed.
+    type Command;
+    /// A validated option setting.
+    type Setting;
+    /// `go depth` is one of its limits.
+    const DEPTH: bool;
+
+    /// Who it is: the first lines of `hello`.
+    const IDENTITY: Identity;
+
+    /// The option table (`hello`'s option lines, `setoption`).
+    fn options(&self) -> OptionTable<Self::Setting>;
+
+    /// Parses a line of the engine's own (without its line end); `Ok(None)` when its first
+    /// word names no command. The error is the reply after `error `.
+    fn parse(&mut self, line: &str) -> Result<Option<Self::Command>, String>;
+
+    /// `setoption`, validated by the option table.
+    fn set_option(&mut self, setting: Self::Setting);
+
+    /// `newgame`.
+    fn new_game(&mut self);
+
+    /// The search of a `go` read at `read`, or the error after `error `.
+    fn go(&mut self, limits: GoLimits, read: Instant) -> Result<Search, String>;
+
+    /// Answers `cmd` (read at `read`; no search is running) on `out`; returns the search it
+    /// starts, if any.
+    fn handle(&mut self, cmd: Self::Command, read: Instant, out: &Output) -> Option<Search>;
 }
 
-/// An engine as the session loop sees it: its commands and its search.
-pub trait Engine {
-    /// A parsed line.
-    type Command;
+/// An engine's name, version and protocol, as `hello` gives them (`id name <name>`, `id
+/// version <version>`, `protocol <protocol>`).
+pub struct Identity {
+    /// The engine's name.
+    pub name: &'static str,
+    /// Its version.
+    pub version: &'static str,
+    /// The protocol and its version (`blockudoku 1`).
+    pub protocol: &'static str,
+}
 
-    /// Parses one line (without its line end). The error is the reply after `error `.
-    fn parse(&mut self, line: &str) -> Result<Self::Command, String>;
+/// A line read: the shared head's or the engine's own.
+enum Line<E: Engine> {
+    Head(Head<E::Setting>),
+    Game(E::Command),
+}
 
-    /// Which of the loop's own commands `cmd` is, if any.
-    fn control(cmd: &Self::Command) -> Control;
-
-    /// Answers `cmd` (a [`Control::Engine`] command, read at `read`; no search is running)
-    /// on `out`; returns the search a `go` starts.
-    fn handle(&mut self, cmd: Self::Command, read: Instant, out: &Output) -> Option<Search>;
-
-    /// Takes a line before it is parsed, when the engine serves another protocol for the
-    /// session (Blockudoku's legacy I/O), answering on `out`; true when it did.
-    fn intercept(&mut self, _line: &str, _out: &Output) -> bool {
-        false
+/// Parses `line` for `engine`: the shared head, then the engine's own commands.
+fn parse<E: Engine>(engine: &mut E, line: &str) -> Result<Line<E>, String> {
+    let options = engine.options();
+    let rules = HeadRules {
+        options: &options,
+        depth: E::DEPTH,
+    };
+    match parse_head(line, &rules)? {
+        Head::Other => match engine.parse(line)? {
+            Some(cmd) => Ok(Line::Game(cmd)),
+            None => {
+                let first = line.split_whitespace().next().unwrap_or_default();
+                Err(crate::head::unknown_command(first))
+            }
+        },
+        head => Ok(Line::Head(head)),
     }
 }
 
@@ -116,17 +152,33 @@ where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
 {
+    serve_after(engine, Vec::new(), input, output);
+}
+
+/// [`serve`] for a session whose first lines were read already (`read`: Blockudoku reads
+/// until the first word to choose between its protocol and the original GUI's I/O).
+pub fn serve_after<E, R, W>(engine: &mut E, read: Vec<Input>, input: R, output: W)
+where
+    E: Engine,
+    R: Read + Send + 'static,
+    W: Write + Send + 'static,
+{
     let (tx, events) = crate::io::events();
-    crate::io::spawn_reader(input, tx.clone());
-    Session {
+    let mut session = Session {
         output: Output::new(output),
         clock: Clock::new(),
-        tx,
+        tx: tx.clone(),
         running: None,
         waiting: Queue::default(),
         ending: None,
+    };
+    for line in read {
+        if session.read(engine, line) {
+            return;
+        }
     }
-    .run(engine, &events);
+    crate::io::spawn_reader(input, tx);
+    session.run(engine, &events);
 }
 
 /// The session's state between two events.
@@ -220,15 +272,9 @@ impl Session {
         let read = Instant::now();
         let (parsed, text) = match input {
             Input::TooLong => (Err(crate::io::too_long_error()), None),
-            Input::Line(line) => {
-                if engine.intercept(&line, &self.output) {
-                    return false;
-                }
-                (engine.parse(&line), Some(line))
-            }
+            Input::Line(line) => (parse(engine, &line), Some(line)),
         };
-        let control = parsed.as_ref().map_or(Control::Engine, E::control);
-        if control == Control::Quit {
+        if matches!(parsed, Ok(Line::Head(Head::Quit))) {
             self.ending = Some(read);
         }
         // A search whose answer is written before this line was read is over.
@@ -237,26 +283,29 @@ impl Session {
         if !busy && self.waiting.is_empty() {
             return self.answer(engine, parsed, read);
         }
-        let pending = match (control, parsed) {
-            (Control::Stop, _) if busy => {
+        let pending = match parsed {
+            Ok(Line::Head(Head::Stop)) => {
                 if let Some(run) = &self.running {
                     run.stop(&self.clock);
                 }
                 return false;
             }
-            (Control::IsReady, _) if busy && self.waiting.is_empty() => {
+            Ok(Line::Head(Head::IsReady)) if busy && self.waiting.is_empty() => {
                 self.output.line("readyok");
                 return false;
             }
-            (Control::Empty | Control::Stop, _) => return false,
-            (Control::IsReady, _) => Pending::IsReady,
-            (Control::Quit, _) => Pending::Quit,
-            (Control::Engine, Err(e)) => Pending::Error(e),
+            Ok(Line::Head(Head::Empty)) => return false,
+            Ok(Line::Head(Head::IsReady)) => Pending::IsReady,
+            Ok(Line::Head(Head::Quit)) => Pending::Quit,
+            Err(e) => Pending::Error(e),
             // Kept as text, parsed again in its turn: a parsed line may take several times
             // the memory of its text.
-            (Control::Engine, Ok(_)) => Pending::Text(text.unwrap_or_default()),
+            Ok(_) => Pending::Text(text.unwrap_or_default()),
         };
-        if let Err(e) = self.waiting.push(pending, read) {
+        // The bounds hold while a search runs; once its answer is out the waiting lines are
+        // being answered, and this one joins them (at most one line: the loop answers them
+        // all before it reads again).
+        if let Err(e) = self.waiting.push(pending, read, busy) {
             self.output.line(&format!("error {e}"));
         }
         false
@@ -271,7 +320,7 @@ impl Session {
     ) -> bool {
         match pending {
             Pending::Text(line) => {
-                let parsed = engine.parse(&line);
+                let parsed = parse(engine, &line);
                 self.answer(engine, parsed, read)
             }
             Pending::Error(e) => self.answer(engine, Err(e), read),
@@ -287,25 +336,43 @@ impl Session {
     fn answer<E: Engine>(
         &mut self,
         engine: &mut E,
-        parsed: Result<E::Command, String>,
+        parsed: Result<Line<E>, String>,
         read: Instant,
     ) -> bool {
-        let cmd = match parsed {
-            Ok(cmd) => cmd,
+        let head = match parsed {
+            Ok(Line::Head(head)) => head,
+            Ok(Line::Game(cmd)) => {
+                if let Some(search) = engine.handle(cmd, read, &self.output) {
+                    self.go(search);
+                }
+                return false;
+            }
             Err(e) => {
                 self.output.line(&format!("error {e}"));
                 return false;
             }
         };
-        match E::control(&cmd) {
-            Control::Empty | Control::Stop => {}
-            Control::IsReady => self.output.line("readyok"),
-            Control::Quit => return true,
-            Control::Engine => {
-                if let Some(search) = engine.handle(cmd, read, &self.output) {
-                    self.go(search);
-                }
+        match head {
+            Head::Empty | Head::Stop | Head::Other => {}
+            Head::IsReady => self.output.line("readyok"),
+            Head::Quit => return true,
+            Head::Hello => {
+                let id = E::IDENTITY;
+                let mut lines = vec![
+                    format!("id name {}", id.name),
+                    format!("id version {}", id.version),
+                    format!("protocol {}", id.protocol),
+                ];
+                lines.extend(engine.options().hello_lines());
+                lines.push("hello ok".into());
+                self.output.lines(&lines);
             }
+            Head::SetOption(setting) => engine.set_option(setting),
+            Head::NewGame => engine.new_game(),
+            Head::Go(limits) => match engine.go(limits, read) {
+                Ok(search) => self.go(search),
+                Err(e) => self.output.line(&format!("error {e}")),
+            },
         }
         false
     }
@@ -331,16 +398,16 @@ struct Queue {
 }
 
 impl Queue {
-    /// Adds a line; the error reply when it is skipped for the queue's bounds.
-    fn push(&mut self, pending: Pending, read: Instant) -> Result<(), String> {
+    /// Adds a line; the error reply when it is skipped for the queue's bounds (`bounded`).
+    fn push(&mut self, pending: Pending, read: Instant, bounded: bool) -> Result<(), String> {
         let size = match &pending {
             Pending::Text(t) | Pending::Error(t) => t.len(),
             Pending::IsReady | Pending::Quit => 0,
         };
-        if self.lines.len() >= MAX_WAITING {
+        if bounded && self.lines.len() >= MAX_WAITING {
             return Err(too_many_waiting());
         }
-        if self.bytes + size > MAX_WAITING_BYTES {
+        if bounded && self.bytes + size > MAX_WAITING_BYTES {
             return Err(too_much_waiting());
         }
         self.bytes += size;
@@ -373,9 +440,8 @@ mod tests {
     use std::sync::{Arc, Mutex};
     use std::time::Duration;
 
-    /// An engine whose `go` thinks until stopped (`go infinite` holds its answer, `go
-    /// forever` has no clock) and whose other commands are logged. Nothing is written but
-    /// the `readyok` of the loop itself.
+    /// An engine whose `go` thinks until stopped (`go infinite` holds its answer, a bare
+    /// `go` has no clock) and whose other commands are logged.
     #[derive(Default)]
     struct Logger {
         log: Arc<Mutex<Vec<String>>>,
@@ -383,23 +449,35 @@ mod tests {
 
     impl Engine for Logger {
         type Command = String;
+        type Setting = u64;
+        const DEPTH: bool = false;
 
-        fn parse(&mut self, line: &str) -> Result<String, String> {
-            Ok(line.to_string())
-        }
+        const IDENTITY: Identity = Identity {
+            name: "example",
+            version: "1.0",
+            protocol: "example 1",
+        };
 
-        fn control(cmd: &String) -> Control {
-            match cmd.as_str() {
-                "" => Control::Empty,
-                "isready" => Control::IsReady,
-                "stop" => Control::Stop,
-                "quit" => Control::Quit,
-                _ => Control::Engine,
+        fn options(&self) -> OptionTable<u64> {
+            OptionTable {
+                specs: vec![crate::options::OptionSpec::spin("Threads", 1, 1, 8, |n| n)],
             }
         }
 
-        fn handle(&mut self, cmd: String, _read: Instant, _out: &Output) -> Option<Search> {
-            self.log.lock().unwrap().push(cmd.clone());
+        fn parse(&mut self, line: &str) -> Result<Option<String>, String> {
+            Ok((!line.starts_with("frobnicate")).then(|| line.to_string()))
+        }
+
+        fn set_option(&mut self, n: u64) {
+            self.log.lock().unwrap().push(format!("threads {n}"));
+        }
+
+        fn new_game(&mut self) {
+            self.log.lock().unwrap().push("newgame".into());
+        }
+
+        fn go(&mut self, limits: GoLimits, _read: Instant) -> Result<Search, String> {
+            self.log.lock().unwrap().push(format!("go {limits:?}"));
             let log = Arc::clone(&self.log);
             let think = |stop: &AtomicBool, _: crate::handle::Report| {
                 while !stop.load(Ordering::Relaxed) {
@@ -408,13 +486,14 @@ mod tests {
             };
             let answer = move |()| {
                 log.lock().unwrap().push("answer".into());
-                Vec::new()
+                vec!["bestmove x".to_string()]
             };
-            match cmd.as_str() {
-                "go infinite" => Some(Search::new(think, answer).infinite(true)),
-                "go forever" => Some(Search::new(think, answer)),
-                _ => None,
-            }
+            Ok(Search::new(think, answer).infinite(limits.infinite))
+        }
+
+        fn handle(&mut self, cmd: String, _read: Instant, _out: &Output) -> Option<Search> {
+            self.log.lock().unwrap().push(cmd);
+            None
         }
     }
 
@@ -435,23 +514,47 @@ mod tests {
 
     /// Serves `lines` then the end of input; the log of what the engine saw.
     fn session(lines: &[&str]) -> Vec<String> {
+        session_with_output(lines).0
+    }
+
+    /// Serves `lines` then the end of input; the log and the lines written.
+    fn session_with_output(lines: &[&str]) -> (Vec<String>, Vec<String>) {
         let mut text = lines.join("\n");
         text.push('\n');
         let mut engine = Logger::default();
-        serve(
-            &mut engine,
-            std::io::Cursor::new(text.into_bytes()),
-            Sink::default(),
-        );
+        let sink = Sink::default();
+        let input = std::io::Cursor::new(text.into_bytes());
+        serve(&mut engine, input, sink.clone());
         let log = engine.log.lock().unwrap().clone();
-        log
+        let written = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        (log, written.lines().map(str::to_string).collect())
+    }
+
+    const INFINITE: &str =
+        "go GoLimits { movetime: None, nodes: None, depth: None, infinite: true }";
+
+    /// The replies of the shared head, as protocol/README.md ("The shared commands") shows
+    /// them: its transcript is replayed here (`>` sent, `<` expected).
+    #[test]
+    fn the_shared_head_answers_as_the_protocol_document_shows() {
+        let doc = include_str!("../../../protocol/README.md");
+        let block = doc
+            .split("```head-transcript\n")
+            .nth(1)
+            .and_then(|rest| rest.split("```").next())
+            .expect("protocol/README.md has a head-transcript block");
+        let sent: Vec<&str> = block.lines().filter_map(|l| l.strip_prefix("> ")).collect();
+        let want: Vec<&str> = block.lines().filter_map(|l| l.strip_prefix("< ")).collect();
+        let (_, written) = session_with_output(&sent);
+        // The transcript's engine is this test's: `id name example`, one option.
+        assert_eq!(written, want);
     }
 
     #[test]
     fn lines_during_go_infinite_wait_for_its_answer_which_waits_for_stop() {
         assert_eq!(
             session(&["go infinite", "show", "stop", "eval"]),
-            ["go infinite", "answer", "show", "eval"]
+            [INFINITE, "answer", "show", "eval"]
         );
     }
 
@@ -459,7 +562,7 @@ mod tests {
     fn the_end_of_input_releases_go_infinite_after_the_lines_before_it() {
         assert_eq!(
             session(&["go infinite", "show"]),
-            ["go infinite", "answer", "show"]
+            [INFINITE, "answer", "show"]
         );
     }
 
@@ -467,7 +570,7 @@ mod tests {
     fn quit_ends_the_session_and_lines_after_it_are_not_answered() {
         assert_eq!(
             session(&["show", "go infinite", "quit", "eval"]),
-            ["show", "go infinite", "answer"]
+            ["show", INFINITE, "answer"]
         );
     }
 
@@ -485,7 +588,8 @@ mod tests {
 
     #[test]
     fn the_end_of_input_ends_a_search_without_a_clock() {
-        // `go forever` never ends on its own: the grace runs out and it is stopped.
-        assert_eq!(session(&["go forever"]), ["go forever", "answer"]);
+        // A bare `go` here never ends on its own: the grace runs out and it is stopped.
+        let (log, _) = session_with_output(&["go"]);
+        assert_eq!(log[1], "answer");
     }
 }

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use engine_kit::options::{OptionKind, OptionSpec, OptionTable, OptionText};
+use engine_kit::options::{OptionSpec, OptionTable};
 
 use puzzle_rules::sudoku::board::{parse_cell, Board, Move, Shape};
 use puzzle_rules::sudoku::game::{Game, Mode, Player};
@@ -14,10 +14,10 @@ use puzzle_rules::sudoku::notation::{parse_owned_rows, Extras, GameSetup};
 use crate::agents::AgentKind;
 use crate::agents::Event;
 
-/// Protocol version announced by `hello`.
-pub const PROTOCOL_LINE: &str = "protocol competitive-sudoku 1";
-/// Largest accepted `movetime` (one day), so deadlines never overflow.
-pub const MAX_MOVETIME_MS: u64 = 86_400_000;
+/// Protocol and version announced by `hello`.
+pub const PROTOCOL: &str = "competitive-sudoku 1";
+/// Largest accepted `movetime` (one day), so deadlines never overflow: the kit's.
+pub use engine_kit::head::MAX_MOVETIME as MAX_MOVETIME_MS;
 /// Largest accepted score in `position`: a game adds at most 7 points per cell (4,375 on
 /// 25x25), so a score never wraps.
 pub const MAX_SCORE: u32 = 2_147_483_647;
@@ -40,10 +40,6 @@ pub fn options(threads: usize) -> OptionTable<Setting> {
             ),
             OptionSpec::spin("Seed", 0, 0, u64::MAX, Setting::Seed),
         ],
-        text: OptionText {
-            quote: |text| format!("'{}'", quote(text)),
-            refused: refused_option,
-        },
     }
 }
 
@@ -56,21 +52,6 @@ pub enum Setting {
     Agent(AgentKind),
     /// Seed of the random choices.
     Seed(u64),
-}
-
-/// The error for a value option `spec` refuses.
-fn refused_option(spec: &OptionSpec<Setting>, value: &str) -> String {
-    let got = quote(value);
-    match (spec.name, &spec.kind) {
-        ("Seed", _) => format!("Seed must be a number 0..2^64-1, got '{got}'"),
-        (name, OptionKind::Spin { min, max, .. }) => {
-            format!("{name} must be {min}..{max}, got '{got}'")
-        }
-        (name, OptionKind::Combo { vars, .. }) => {
-            let (last, rest) = vars.split_last().expect("a combo has values");
-            format!("{name} must be {} or {last}, got '{got}'", rest.join(", "))
-        }
-    }
 }
 
 /// Formats a search event as its protocol line.
@@ -94,32 +75,13 @@ pub fn event_line(event: &Event) -> String {
     }
 }
 
-/// Limits of a `go`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GoLimits {
-    /// `movetime <ms>`.
-    pub movetime: Option<u64>,
-    /// `nodes <n>`.
-    pub nodes: Option<u64>,
-    /// `depth <d>`.
-    pub depth: Option<u32>,
-    /// `infinite`: search until `stop`.
-    pub infinite: bool,
-}
+/// Limits of a `go`: the kit's one limits type.
+pub use engine_kit::head::GoLimits;
 
-/// A parsed input line.
+/// A parsed line of the game's own commands (the shared head, `hello` to `quit`, is read
+/// by `engine_kit::head`).
 #[derive(Debug)]
 pub enum Command {
-    /// Nothing to do (empty line).
-    Empty,
-    /// `hello`.
-    Hello,
-    /// `isready`.
-    IsReady,
-    /// `setoption name <N> value <V>`.
-    SetOption(Setting),
-    /// `newgame`.
-    NewGame,
     /// `position ...`, already turned into a game.
     Position(Box<Game>),
     /// `position file <path> [extras]`: the session reads the file (see
@@ -130,26 +92,28 @@ pub enum Command {
         /// The words after the path, overriding the file.
         extras: Vec<String>,
     },
-    /// `go ...`.
-    Go(GoLimits),
-    /// `stop`.
-    Stop,
     /// `play <move>` or `play none`.
     Play(Option<Move>),
     /// `show`.
     Show,
-    /// `quit`.
-    Quit,
 }
 
 /// Shortens user text quoted in an error line (lines may be a megabyte long).
 pub use puzzle_rules::sudoku::notation::quote;
 
-/// Parses one input line. `Err` holds the text after `error ` of the reply: printable text
-/// on one line (control characters echoed from the input are escaped).
-/// The text is `<command>: <what was wrong>` (the conventions' error form), except for an
-/// unknown command, which has no command to name.
+/// Parses one line of the game's commands. `Err` holds the text after `error ` of the
+/// reply: printable text on one line (control characters echoed from the input are
+/// escaped), `<command>: <what was wrong>` (the conventions' error form), or `unknown
+/// command '<word>'` for a first word no game command has.
 pub fn parse_line(line: &str) -> Result<Command, String> {
+    parse_game(line)?.ok_or_else(|| {
+        engine_kit::head::unknown_command(line.split_whitespace().next().unwrap_or_default())
+    })
+}
+
+/// [`parse_line`], `Ok(None)` for a line whose first word no game command has (or a blank
+/// line).
+pub fn parse_game(line: &str) -> Result<Option<Command>, String> {
     parse_line_raw(line).map_err(|e| {
         let head = line.split_whitespace().next().unwrap_or_default();
         printable(&name_command(head, &e))
@@ -183,37 +147,29 @@ pub fn printable(text: &str) -> String {
     out
 }
 
-fn parse_line_raw(line: &str) -> Result<Command, String> {
+fn parse_line_raw(line: &str) -> Result<Option<Command>, String> {
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let Some((&head, rest)) = tokens.split_first() else {
-        return Ok(Command::Empty);
+        return Ok(None);
     };
     let no_args = |cmd: Command| {
         if rest.is_empty() {
             Ok(cmd)
         } else {
-            Err(format!("{head} takes no arguments"))
+            Err(format!("{head}: unexpected '{}'", quote(rest[0])))
         }
     };
-    match head {
-        "hello" => no_args(Command::Hello),
-        "isready" => no_args(Command::IsReady),
-        "newgame" => no_args(Command::NewGame),
-        "stop" => no_args(Command::Stop),
+    let cmd = match head {
         "show" => no_args(Command::Show),
-        "quit" => no_args(Command::Quit),
-        "setoption" => options(1)
-            .parse_setoption(rest.iter().copied())
-            .map(Command::SetOption),
         "position" => parse_position(rest),
-        "go" => parse_go(rest).map(Command::Go),
         "play" => match rest {
             ["none"] => Ok(Command::Play(None)),
             [mv] => parse_move(mv).map(|m| Command::Play(Some(m))),
             _ => Err("play needs one move r,c=v or r<row>c<col>=v (or none)".into()),
         },
-        _ => Err(format!("unknown command '{}'", quote(head))),
-    }
+        _ => return Ok(None),
+    };
+    cmd.map(Some)
 }
 
 /// A cell as people name it, `r<row>c<col>` (1-based, as in every message), as its
@@ -250,54 +206,6 @@ pub fn parse_move(text: &str) -> Result<Move, String> {
             quote(text)
         )
     })
-}
-
-/// Largest accepted `depth`.
-pub const MAX_DEPTH: u64 = 1000;
-
-/// The `go` limits with their ranges: (keyword, smallest, largest).
-const GO_RANGES: [(&str, u64, u64); 3] = [
-    ("movetime", 0, MAX_MOVETIME_MS),
-    ("nodes", 1, u64::MAX),
-    ("depth", 1, MAX_DEPTH),
-];
-
-fn parse_go(rest: &[&str]) -> Result<GoLimits, String> {
-    let mut limits = GoLimits::default();
-    let mut seen: Vec<&str> = Vec::new();
-    let mut i = 0;
-    while i < rest.len() {
-        let key = rest[i];
-        let known = key == "infinite" || GO_RANGES.iter().any(|r| r.0 == key);
-        if !known {
-            return Err(format!("go: unknown limit '{}'", quote(key)));
-        }
-        if seen.contains(&key) {
-            return Err(format!("go: '{key}' given twice"));
-        }
-        seen.push(key);
-        if key == "infinite" {
-            limits.infinite = true;
-            i += 1;
-            continue;
-        }
-        let Some(value) = rest.get(i + 1) else {
-            return Err(format!("go: '{}' needs a value", quote(key)));
-        };
-        let &(_, low, high) = GO_RANGES.iter().find(|r| r.0 == key).expect("known");
-        let number = value
-            .parse::<u64>()
-            .ok()
-            .filter(|n| (low..=high).contains(n))
-            .ok_or_else(|| format!("go: {key} must be {low}..{high}, got '{}'", quote(value)))?;
-        match key {
-            "movetime" => limits.movetime = Some(number),
-            "nodes" => limits.nodes = Some(number),
-            _ => limits.depth = Some(number as u32),
-        }
-        i += 2;
-    }
-    Ok(limits)
 }
 
 const KEYWORDS: [&str; 6] = ["mode", "turn", "scores", "taboo", "allowed1", "allowed2"];

@@ -9,8 +9,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use engine_kit::handle::{Report, Search};
+use engine_kit::head::GoLimits;
 use engine_kit::io::Output;
-use engine_kit::session::{Control, Engine};
+use engine_kit::options::OptionTable;
+use engine_kit::session::{Engine, Identity};
 
 use puzzle_rules::sudoku::board::{Board, Move, Shape};
 use puzzle_rules::sudoku::game::{referee_nodes, Game, Mode, Outcome, Player};
@@ -18,7 +20,7 @@ use puzzle_rules::sudoku::game::{referee_nodes, Game, Mode, Outcome, Player};
 use crate::agents::{Agent, AgentKind};
 use crate::agents::{Event, Limits};
 use crate::board_file;
-use crate::protocol::{self, event_line, options, Command, GoLimits, Setting, PROTOCOL_LINE};
+use crate::protocol::{self, event_line, options, Command, Setting, PROTOCOL};
 
 /// Without any limit, `go` thinks this long.
 const DEFAULT_MOVETIME_MS: u64 = 1000;
@@ -73,17 +75,6 @@ impl Session {
             }
             None => self.agent = Arc::new(Agent::new(self.kind, self.threads, self.seed)),
         }
-    }
-
-    fn hello(&self, out: &Output) {
-        let mut lines = vec![
-            "id name sudoku-agent".to_string(),
-            format!("id version {}", env!("CARGO_PKG_VERSION")),
-            PROTOCOL_LINE.to_string(),
-        ];
-        lines.extend(options(default_threads()).hello_lines());
-        lines.push("hello ok".into());
-        out.lines(&lines);
     }
 
     /// The search of a `go`.
@@ -210,49 +201,55 @@ fn cell_list(cells: &[(usize, usize)]) -> String {
 
 /// Turns `position file` into the position it names (an error line if it cannot be
 /// read), as soon as the line is read, like any other parse error.
-fn read_file(cmd: Command) -> Result<Command, String> {
+fn read_file(cmd: Option<Command>) -> Result<Option<Command>, String> {
     match cmd {
-        Command::PositionFile { path, extras } => board_file::read_position_file(&path, &extras)
-            .map(|game| Command::Position(Box::new(game)))
-            .map_err(|e| protocol::printable(&protocol::name_command("position", &e))),
+        Some(Command::PositionFile { path, extras }) => {
+            board_file::read_position_file(&path, &extras)
+                .map(|game| Some(Command::Position(Box::new(game))))
+                .map_err(|e| protocol::printable(&protocol::name_command("position", &e)))
+        }
         other => Ok(other),
     }
 }
 
 impl Engine for Session {
+    const IDENTITY: Identity = Identity {
+        name: "sudoku-agent",
+        version: env!("CARGO_PKG_VERSION"),
+        protocol: PROTOCOL,
+    };
+    // `go depth` bounds the default agent's iterative deepening.
+    const DEPTH: bool = true;
+    type Setting = Setting;
     type Command = Command;
 
-    fn parse(&mut self, line: &str) -> Result<Command, String> {
-        protocol::parse_line(line).and_then(read_file)
+    fn options(&self) -> OptionTable<Setting> {
+        options(default_threads())
     }
 
-    fn control(cmd: &Command) -> Control {
-        match cmd {
-            Command::Empty => Control::Empty,
-            Command::IsReady => Control::IsReady,
-            Command::Stop => Control::Stop,
-            Command::Quit => Control::Quit,
-            _ => Control::Engine,
-        }
+    fn parse(&mut self, line: &str) -> Result<Option<Command>, String> {
+        protocol::parse_game(line).and_then(read_file)
+    }
+
+    fn set_option(&mut self, setting: Setting) {
+        Session::set_option(self, setting);
+    }
+
+    fn new_game(&mut self) {
+        self.game = empty_game();
+        self.agent.clear();
+    }
+
+    fn go(&mut self, limits: GoLimits, _read: Instant) -> Result<Search, String> {
+        Ok(Session::go(self, limits))
     }
 
     fn handle(&mut self, cmd: Command, _read: Instant, out: &Output) -> Option<Search> {
         match cmd {
-            Command::Hello => self.hello(out),
-            Command::SetOption(setting) => self.set_option(setting),
-            Command::NewGame => {
-                self.game = empty_game();
-                self.agent.clear();
-            }
             Command::Position(game) => self.game = *game,
-            Command::Go(limits) => return Some(self.go(limits)),
             Command::Play(mv) => self.play(mv, out),
             Command::Show => self.show(out),
-            Command::Empty
-            | Command::IsReady
-            | Command::Stop
-            | Command::Quit
-            | Command::PositionFile { .. } => {}
+            Command::PositionFile { .. } => {}
         }
         None
     }

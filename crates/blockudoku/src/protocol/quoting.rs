@@ -4,27 +4,7 @@
 
 use puzzle_rules::blockudoku::{BoardParseError, PieceParseError};
 
-/// `tok` made safe to echo: control characters (and any other character that is not
-/// printable ASCII) escaped as `\u{..}`, at most 40 characters.
-pub fn shown(tok: &str) -> String {
-    let mut out = String::new();
-    for c in tok.chars().take(40) {
-        if c.is_ascii_graphic() && c != '\'' && c != '\\' {
-            out.push(c);
-        } else {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
-        }
-    }
-    if tok.chars().count() > 40 {
-        out.push_str("...");
-    }
-    out
-}
-
-/// `tok` as an error message quotes it: `'tok'`, made safe by [`shown`].
-pub fn quoted(tok: &str) -> String {
-    format!("'{}'", shown(tok))
-}
+pub use engine_kit::head::{quoted, shown, twice};
 
 /// The complaint about a board or piece token: `<word> '<tok>': <error>`, the error's own
 /// leading `<word> ` dropped (`board '.....': needs 81 cells, got 5`). The rules crate
@@ -55,9 +35,4 @@ pub(super) fn refused_board(tok: &str, e: BoardParseError) -> String {
         _ => None,
     };
     refused_token("board", tok, &e, bad)
-}
-
-/// The error for a keyword given twice in one command.
-pub(super) fn twice(keyword: &str) -> String {
-    format!("{} given twice", quoted(keyword))
 }

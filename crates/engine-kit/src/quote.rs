@@ -1,0 +1,25 @@
+//! How every error line quotes the input it refuses (protocol/README.md, C2): one way for
+//! both engines and their tools.
+
+/// `word` made safe to echo in an error line (C2): every character that is not printable
+/// ASCII (control characters, quotes, backslashes, anything beyond ASCII) escaped as
+/// `\u{..}`, at most 40 characters, then `...`.
+pub fn shown(word: &str) -> String {
+    let mut out = String::new();
+    for c in word.chars().take(40) {
+        if c.is_ascii_graphic() && c != '\'' && c != '\\' {
+            out.push(c);
+        } else {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        }
+    }
+    if word.chars().count() > 40 {
+        out.push_str("...");
+    }
+    out
+}
+
+/// `word` as an error line quotes it: `'word'`, made safe by [`shown`].
+pub fn quoted(word: &str) -> String {
+    format!("'{}'", shown(word))
+}
