@@ -44,8 +44,8 @@ def test_batch_help_explains_its_terms(game):
 
 
 @pytest.mark.parametrize("args, refused", [
-    (["sudoku", "--opponents", "greedy,nosuch"], "got 'nosuch'"),
-    (["sudoku", "--agents", "seed,nobody"], "got 'nobody'"),
+    (["sudoku", "--opponents", "greedy,nosuch"], "unknown agent 'nosuch'"),
+    (["sudoku", "--agents", "seed,nobody"], "unknown agent 'nobody'"),
     (["blockudoku", "--agents", "default,nobody:points"], "unknown agent 'nobody'"),
     (["blockudoku", "--agents", "default:sideways"], "sideways"),
     (["blockudoku", "--scorings", "classic,backwards"], "backwards"),
@@ -67,7 +67,7 @@ def test_latency_tool_refuses_an_unknown_agent():
 
 
 @pytest.mark.parametrize("script, args, refused", [
-    ("sudoku_gui.py", ["--player2", "nobody"], "got 'nobody'"),
+    ("sudoku_gui.py", ["--player2", "nobody"], "unknown agent 'nobody'"),
     ("blockudoku_gui.py", ["--agent", "nobody"], "unknown agent 'nobody'"),
 ])
 def test_front_ends_refuse_an_unknown_agent_before_the_window(script, args, refused):
