@@ -27,7 +27,7 @@ use puzzle_rules::sudoku::board::Move;
 use puzzle_rules::sudoku::game::{referee_nodes, Game, Mode, Player};
 
 use super::root::{solve_until, Solved};
-use super::{Event, Limits, INF};
+use super::{best_child, Event, Limits, INF};
 use crate::cell_game::{Geometry, POINTS};
 
 /// Share of the playable cells (the most constrained) whose moves are searched, in percent.
@@ -226,7 +226,7 @@ impl Search<'_> {
         self.aborted
     }
 
-    fn negamax(&mut self, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    fn negamax(&mut self, depth: u32, alpha: i32, beta: i32) -> i32 {
         if self.tick() {
             return 0;
         }
@@ -246,21 +246,20 @@ impl Search<'_> {
             self.board.turn ^= 1;
             return v;
         }
-        let mut best = -INF;
-        for (k, value) in moves {
+        // An aborted search cuts off at once (INF is past any window) and answers 0.
+        let best = best_child(moves, alpha, beta, |(k, value), alpha, beta| {
             let v = self.child(k as usize, value, depth, alpha, beta);
             if self.aborted {
-                return 0;
+                INF
+            } else {
+                v
             }
-            if v > best {
-                best = v;
-                alpha = alpha.max(v);
-                if alpha >= beta {
-                    break;
-                }
-            }
+        });
+        if self.aborted {
+            0
+        } else {
+            best
         }
-        best
     }
 
     fn child(&mut self, k: usize, value: u8, depth: u32, alpha: i32, beta: i32) -> i32 {
