@@ -222,6 +222,7 @@ class LineEngine:
         options: Optional[Dict[str, object]] = None,
         die_with_parent: bool = True,
         cwd: Optional[Union[str, os.PathLike]] = None,
+        on_start: Optional[Callable[["LineEngine"], None]] = None,
     ):
         if command is None:
             command = [find_binary(self.binary_name)]
@@ -265,6 +266,8 @@ class LineEngine:
         threading.Thread(target=self._read_stdout, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
         try:
+            if on_start is not None:
+                on_start(self)  # the process runs: a front end may end it during the handshake
             if handshake:
                 self.hello()
             for name, value in (options or {}).items():
@@ -476,13 +479,14 @@ class LineEngine:
         self.settings.pop(name, None)
         self.settings[name] = value
 
-    def respawn(self):
+    def respawn(self, on_start: Optional[Callable[["LineEngine"], None]] = None):
         """A new process of the same engine (same command and timeouts) with the options this
         one was given through setoption(); the old one is killed if it still runs. The caller
-        gives it the position again."""
+        gives it the position again. `on_start(engine)` is told of the new process before its
+        handshake (a front end that may stop a slow start kills it)."""
         self.kill()
         return type(self)(self.argv, startup_timeout=self.startup_timeout, write_timeout=self.write_timeout,
-                          margin=self.margin, cwd=self.cwd, options=dict(self.settings))
+                          margin=self.margin, cwd=self.cwd, options=dict(self.settings), on_start=on_start)
 
     def newgame(self) -> None:
         """`newgame`: the engine forgets the game (position, and what it learnt searching it)."""

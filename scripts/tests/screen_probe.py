@@ -57,7 +57,7 @@ def open_window(kind, root):
     if kind == "blockudoku":
         from engines.windows.blockudoku import BlockudokuApp
         engine = BlockudokuEngine([str(real_binary("blockudoku"))])
-        return BlockudokuApp(root, engine, engine.catalogue(), seed=2), lambda app: app.layout.cell * 9
+        return BlockudokuApp(root, engine, engine.catalogue(), seed=2), lambda app: app.board.layout.cell * 9
     if kind == "sudoku":
         from engines.windows.sudoku import SudokuApp
         engine = SudokuEngine([str(real_binary("sudoku-agent"))])
@@ -65,6 +65,11 @@ def open_window(kind, root):
     from engines.windows.puzzle import PuzzleApp
     tools = SudokuTools(real_binary("sudoku-agent"))
     return PuzzleApp(root, tools, shape="3x3", seed=1), lambda app: app.board_px
+
+
+def labels(kind, app):
+    """The row and column labels cut at the canvas's edge."""
+    return (app.board if kind == "blockudoku" else app).clipped_labels()
 
 
 def report(kind, app, board, outdir, suffix):
@@ -77,7 +82,7 @@ def report(kind, app, board, outdir, suffix):
     screenshot(root, outdir / f"screen-{kind}-{sw}x{sh}{suffix}.png")
     print(json.dumps({"window": kind, "screen": [sw, sh], "maximised": bool(suffix),
                       "place": [root.winfo_x(), root.winfo_y(), root.winfo_width(), root.winfo_height()],
-                      "board": board(app), "out_of_reach": out_of_reach(app), "clipped_labels": app.clipped_labels()}),
+                      "board": board(app), "out_of_reach": out_of_reach(app), "clipped_labels": labels(kind, app)}),
           flush=True)
 
 

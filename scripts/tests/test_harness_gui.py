@@ -21,8 +21,8 @@ def blockudoku_engine(kind):
 def drag(app, slot, row, col, steps=3):
     """Press on a hand piece, move over the board, release on (row, col); returns preview counts."""
     c = app.canvas
-    x0, y0 = app.pixel_of_hand_piece(slot)
-    x1, y1 = app.pixel_for_drop(slot, row, col)
+    x0, y0 = app.board.pixel_of_hand_piece(slot)
+    x1, y1 = app.board.pixel_for_drop(slot, row, col)
     c.event_generate("<ButtonPress-1>", x=x0, y=y0)
     previews = []
     for k in range(1, steps + 1):
@@ -50,7 +50,7 @@ def test_blockudoku_front_end(kind, tk_root, artifacts):
         # It opens within the screen (sized from it: test_harness_gui_screens.py).
         assert inside_screen(tk_root)
         first_hand = list(app.game.hand)
-        assert app.score_var.get() == "Score: 0" and all(app.fits)
+        assert app.score_var.get() == "Score: 0" and all(app.screen.fits)
 
         # Seeded deals are reproducible.
         app.new_game()
@@ -80,30 +80,30 @@ def test_blockudoku_front_end(kind, tk_root, artifacts):
         # Hint: the engine's sequence drawn on the board.
         app.show_hint()
         settle(app)
-        assert len(app.hint) == 3 and app.canvas.find_withtag("hint")
+        assert len(app.screen.hint) == 3 and app.canvas.find_withtag("hint")
 
         # Pieces that fit nowhere are greyed out (the engine decides): one hole, a 1x1 and two 2x2.
         app.game.board, app.game.hand = "#" * 40 + "." + "#" * 40, [1, 28, 28]
-        app.after_change()
+        app.flow.after_change()
         settle(app)
-        assert app.fits == [True, False, False] and len(app.canvas.find_withtag("grey")) == 8
+        assert app.screen.fits == [True, False, False] and len(app.canvas.find_withtag("grey")) == 8
         screenshot(tk_root, artifacts / f"blockudoku-gui-greyed-{kind}.png")
 
         # A full row clears (the engine's answer), and the cleared cells flash.
         app.game.board, app.game.hand = "." + "#" * 8 + "." * 72, [1, 28, 28]
-        app.after_change()
+        app.flow.after_change()
         settle(app)
         drag(app, 0, 0, 0)
         assert app.game.board == "." * 81 and "cleared 1 region" in app.status_var.get()
-        assert len(app.flashed) == 9
+        assert len(app.board.flashed) == 9
 
         # A hand that cannot be placed ends the game: message with the final score, new game.
         app.game.board, app.game.hand, app.game.score = "#" * 40 + "." + "#" * 40, [28, 28, 28], 77
-        app.after_change()
+        app.flow.after_change()
         settle(app)
-        assert app.games_finished == [77] and app.game.board == "." * 81 and app.game.score == 0
-        assert app.game_over_window is not None and app.game_over_window.winfo_exists()
-        app.close_game_over()
+        assert app.screen.games_finished == [77] and app.game.board == "." * 81 and app.game.score == 0
+        assert app.flow.game_over_window is not None and app.flow.game_over_window.winfo_exists()
+        app.flow.close_game_over()
 
         # Scoring choice goes to the engine.
         scoring = engine.options.get("Scoring")
@@ -123,7 +123,7 @@ def test_blockudoku_front_end(kind, tk_root, artifacts):
         # The engine plays on its own, animating placement by placement.
         app.engine_button.invoke()
         assert app.engine_button.cget("text") == "Stop Engine"
-        assert wait_for(tk_root, lambda: app.game.placed >= 6 or app.games_finished[1:], 20)
+        assert wait_for(tk_root, lambda: app.game.placed >= 6 or app.screen.games_finished[1:], 20)
         shot = artifacts / f"blockudoku-gui-engine-{kind}.png"
         screenshot(tk_root, shot)
         app.engine_button.invoke()

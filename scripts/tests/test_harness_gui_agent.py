@@ -17,7 +17,7 @@ pytestmark = pytest.mark.usefixtures("forbid_tk_thread")
 
 def choose(app, name, value):
     """What a user does: pick `value` in the window's `name` combobox."""
-    box = app.choice_boxes[name]
+    box = app.settings.choice_boxes[name]
     assert value in box.cget("values")
     box.set(value)
     box.event_generate("<<ComboboxSelected>>")
@@ -53,11 +53,11 @@ def discriminating_position(default, strong):
 
 def hint(app, board, hand):
     app.game.board, app.game.hand = board, list(hand)
-    app.after_change()
+    app.flow.after_change()
     settle(app)
     app.hint_button.invoke()
     settle(app)
-    return [str(p) for _, p in app.hint]
+    return [str(p) for _, p in app.screen.hint]
 
 
 def test_agent_choice_reaches_hint_autoplay_new_game_and_restart(tk_root):  # noqa: F811
@@ -72,7 +72,7 @@ def test_agent_choice_reaches_hint_autoplay_new_game_and_restart(tk_root):  # no
         board, hand, by_default, by_strong = discriminating_position(default, strong)
         app = blockudoku_gui.BlockudokuApp(tk_root, engine, engine.catalogue(), seed=3, delay=10)
         settle(app)
-        assert app.agent_var.get() == "default" and not sent(engine, "setoption")
+        assert app.settings.agent_var.get() == "default" and not sent(engine, "setoption")
 
         # Chosen in the window: sent at once, and the next Hint (a bare `go`: Engine ms is 0)
         # is the strong agent's answer, a legal sequence by the engine's own rules.
@@ -94,15 +94,15 @@ def test_agent_choice_reaches_hint_autoplay_new_game_and_restart(tk_root):  # no
         choose(app, "Agent", "strong")
         app.new_game()
         settle(app)
-        assert app.agent_var.get() == "strong" and hint(app, board, hand) == by_strong
+        assert app.settings.agent_var.get() == "strong" and hint(app, board, hand) == by_strong
 
         # A movetime is named in the status line and sent with the search.
-        app.movetime_var.set("30")
+        app.settings.movetime_var.set("30")
         app.hint_button.invoke()
         settle(app)
         assert sent(engine, "go")[-1] == "go movetime 30"
         assert app.status_var.get().startswith("hint (strong, 30 ms): piece ")
-        app.movetime_var.set("0")
+        app.settings.movetime_var.set("0")
 
         # The engine's own play uses it too: every search it makes is strong's answer.
         searches = []
@@ -119,10 +119,10 @@ def test_agent_choice_reaches_hint_autoplay_new_game_and_restart(tk_root):  # no
 
         app.controller.search = recorded
         app.game.board, app.game.hand = board, list(hand)
-        app.after_change()
+        app.flow.after_change()
         settle(app)
         app.engine_button.invoke()
-        assert wait_for(tk_root, lambda: len(searches) >= 3 or app.games_finished, 30)
+        assert wait_for(tk_root, lambda: len(searches) >= 3 or app.screen.games_finished, 30)
         app.stop_engine()
         settle(app)
         del app.controller.search
@@ -132,8 +132,8 @@ def test_agent_choice_reaches_hint_autoplay_new_game_and_restart(tk_root):  # no
 
         # A restarted engine is given the choice again.
         os.kill(engine.proc.pid, signal.SIGKILL)
-        assert wait_for(tk_root, lambda: app.engine_reports > 0, 10)
-        app.restart_button.invoke()
+        assert wait_for(tk_root, lambda: app.supervision.engine_reports > 0, 10)
+        app.supervision.restart_button.invoke()
         settle(app)
         assert app.engine is not engine and app.engine.alive
         assert "setoption name Agent value strong" in sent(app.engine, "setoption")
@@ -153,11 +153,11 @@ def test_agent_chosen_while_engine_dead_is_given_to_the_restarted_engine(tk_root
     app = blockudoku_gui.BlockudokuApp(tk_root, engine, engine.catalogue(), seed=3, delay=10)
     try:
         engine.kill()
-        assert wait_for(tk_root, lambda: app.engine_reports > 0, 10)
+        assert wait_for(tk_root, lambda: app.supervision.engine_reports > 0, 10)
         choose(app, "Agent", "seed")
         choose(app, "Objective", "points")
-        assert app.engine_reports == 1
-        app.restart_button.invoke()
+        assert app.supervision.engine_reports == 1
+        app.supervision.restart_button.invoke()
         settle(app)
         assert sent(app.engine, "setoption") == ["setoption name Agent value seed",
                                                  "setoption name Objective value points"]
@@ -188,11 +188,11 @@ def test_objective_choice_only_from_engines_that_offer_it(tk_root):  # noqa: F81
     engine = BlockudokuEngine(fake_command("blockudoku"))
     app = window(tk_root, engine)
     try:
-        box = app.choice_boxes["Objective"]
+        box = app.settings.choice_boxes["Objective"]
         assert box.winfo_ismapped() and list(box.cget("values")) == ["survive", "points"]
         assert box.get() == "survive"
         labels = [w.cget("text") for w in box.master.winfo_children() if w.winfo_class() == "Label"]
-        assert labels == ["Objective"] and "Agent" in app.choice_boxes
+        assert labels == ["Objective"] and "Agent" in app.settings.choice_boxes
         choose(app, "Objective", "points")
         assert sent(engine, "setoption") == ["setoption name Objective value points"]
         assert app.status_var.get() == "Objective: points"
@@ -209,12 +209,12 @@ def test_objective_choice_only_from_engines_that_offer_it(tk_root):  # noqa: F81
         app = window(tk_root, engine)
         try:
             # Today's binary has no Objective; once it has, the window offers it.
-            assert ("Objective" in app.choice_boxes) == ("Objective" in engine.options)
+            assert ("Objective" in app.settings.choice_boxes) == ("Objective" in engine.options)
             if command:
-                assert "Objective" not in app.choice_boxes and "Agent" in app.choice_boxes
+                assert "Objective" not in app.settings.choice_boxes and "Agent" in app.settings.choice_boxes
             app.hint_button.invoke()
             settle(app)
-            assert len(app.hint) == 3
+            assert len(app.screen.hint) == 3
             assert not sent(engine, "setoption name Objective")
         finally:
             close(app)
@@ -237,7 +237,7 @@ def test_window_starts_with_the_agent_the_engine_was_given(tk_root):  # noqa: F8
         engine = BlockudokuEngine(fake_command("blockudoku"), options={"Agent": "seed"})
     app = window(tk_root, engine)
     try:
-        assert app.agent_var.get() == "seed" and app.choice_boxes["Objective"].get() == "survive"
+        assert app.settings.agent_var.get() == "seed" and app.settings.choice_boxes["Objective"].get() == "survive"
         app.hint_button.invoke()
         settle(app)
         assert app.status_var.get().startswith("hint (seed): piece ")

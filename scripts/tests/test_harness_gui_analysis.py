@@ -37,40 +37,40 @@ def test_analysis_board_set_up_by_mouse(tk_root, artifacts):
         app = app_for(tk_root, engine, seed=4)
         app.analysis_button.invoke()
         pump(tk_root, 0.2)
-        assert app.analysing and app.analysis_frame.winfo_ismapped()
-        app.clear_board()
+        assert app.screen.analysing and app.analysis.frame.winfo_ismapped()
+        app.analysis.clear_board()
         c = app.canvas
         # Drag along row 9 from c1 to c8: eight cells filled; a click on c1 empties it again.
-        x0, y0 = app.cell_centre(8, 0)
-        x1, _ = app.cell_centre(8, 7)
+        x0, y0 = app.board.cell_centre(8, 0)
+        x1, _ = app.board.cell_centre(8, 7)
         c.event_generate("<ButtonPress-1>", x=x0, y=y0)
         for k in range(1, 8):
             c.event_generate("<B1-Motion>", x=x0 + (x1 - x0) * k // 7, y=y0)
         c.event_generate("<ButtonRelease-1>", x=x1, y=y0)
         pump(tk_root)
         assert app.game.board[72:81] == "########."
-        click(c, *app.cell_centre(0, 0))
-        click(c, *app.cell_centre(0, 0))
+        click(c, *app.board.cell_centre(0, 0))
+        click(c, *app.board.cell_centre(0, 0))
         assert app.game.board[0] == "."
         # The hand from the palette: slot 1 the single cell, slot 2 empty (right-click), slot 3
         # the 2x2 square.
         single = next(pid for pid, p in app.catalogue.items() if len(p.cells) == 1)
         square = next(pid for pid, p in app.catalogue.items() if p.shape == "##/##")
-        click(c, *app.tray_centre(0))
-        click(app.palette, *app.palette_pixel(single))
-        click(app.palette, *app.palette_pixel(square))  # slot 2 was selected next
-        click(c, *app.tray_centre(1), button=3)
-        click(c, *app.tray_centre(2))
-        click(app.palette, *app.palette_pixel(square))
+        click(c, *app.board.tray_centre(0))
+        click(app.analysis.palette.canvas, *app.analysis.palette.pixel(single))
+        click(app.analysis.palette.canvas, *app.analysis.palette.pixel(square))  # slot 2 was selected next
+        click(c, *app.board.tray_centre(1), button=3)
+        click(c, *app.board.tray_centre(2))
+        click(app.analysis.palette.canvas, *app.analysis.palette.pixel(square))
         assert app.game.hand == [single, None, square]
-        app.edit_score_var.set("40")
-        app.edit_streak_var.set("2")
-        app.lines_var.set("3")
-        app.analyse_button.invoke()
+        app.analysis.edit_score_var.set("40")
+        app.analysis.edit_streak_var.set("2")
+        app.analysis.lines_var.set("3")
+        app.analysis.analyse_button.invoke()
         settle(app)
         # Line 1 fills r9c9 with the single cell (slot 1): a row clears with the streak's bonus.
-        lines = app.analysis
-        assert len(lines) == 3 and app.panel.size() == 3
+        lines = app.analysis.analysis
+        assert len(lines) == 3 and app.analysis.panel.size() == 3
         best = lines[0]
         assert {p.slot for p in best.placements} == {1, 3}
         single_at = next(p for p in best.placements if p.slot == 1)
@@ -79,7 +79,7 @@ def test_analysis_board_set_up_by_mouse(tk_root, artifacts):
         assert len({line.board for line in lines}) == 3
         # The panel shows each line's figures; the board labels the cells with tray slots.
         for k, line in enumerate(lines):
-            row = app.panel.get(k)
+            row = app.analysis.panel.get(k)
             assert " ".join(str(p) for p in line.placements) in row
             assert f" {100 * line.dead_chance:.3f}%" in row and f"+{line.points}" in row
         # The line is shown placement by placement: first the board as it is with the first
@@ -89,43 +89,43 @@ def test_analysis_board_set_up_by_mouse(tk_root, artifacts):
             return {c.itemcget(i, "text") for i in c.find_withtag("hint") if c.type(i) == "text"}
 
         first, second = best.placements
-        assert labels() == {str(first.slot)} and app.line_step_var.get() == "placement 1 of 2"
-        app.step_line(1)
+        assert labels() == {str(first.slot)} and app.analysis.line_step_var.get() == "placement 1 of 2"
+        app.analysis.step_line(1)
         with direct():
             engine.position(app.game.board, app.game.hand, 40, 2)
             after_first = engine.play([first]).board
-        assert app.shown_board == after_first and labels() == {str(second.slot)}
-        assert first.slot - 1 in app.shown_played and not c.find_withtag(f"hand{first.slot - 1}")
-        app.step_line(1)
-        assert app.shown_board == best.board and labels() == set() and app.line_step_var.get() == "after all 2"
-        app.step_line(-2)
-        assert app.shown_board == app.game.board
-        assert app.position_var.get().startswith("position board") and " - " in app.position_var.get()
+        assert app.screen.shown_board == after_first and labels() == {str(second.slot)}
+        assert first.slot - 1 in app.screen.shown_played and not c.find_withtag(f"hand{first.slot - 1}")
+        app.analysis.step_line(1)
+        assert app.screen.shown_board == best.board and labels() == set() and app.analysis.line_step_var.get() == "after all 2"
+        app.analysis.step_line(-2)
+        assert app.screen.shown_board == app.game.board
+        assert app.analysis.position_var.get().startswith("position board") and " - " in app.analysis.position_var.get()
         screenshot(tk_root, artifacts / "blockudoku-gui-analysis.png")
 
         # Choosing line 2 in the panel draws it instead.
-        app.panel.selection_clear(0, "end")
-        app.panel.selection_set(1)
-        app.show_analysis_line()
-        assert app.hint == [(p.slot - 1, p) for p in lines[1].placements[:1]]
+        app.analysis.panel.selection_clear(0, "end")
+        app.analysis.panel.selection_set(1)
+        app.analysis.show_analysis_line()
+        assert app.screen.hint == [(p.slot - 1, p) for p in lines[1].placements[:1]]
 
         # A pasted position line sets everything; a bad one is refused in a dialog.
-        app.position_var.set("position board ########./........./........./........./........./"
+        app.analysis.position_var.set("position board ########./........./........./........./........./"
                              "........./........./........./......... pieces - 1 - score 5 streak 0")
-        app.paste_position()
+        app.analysis.paste_position()
         settle(app)
         assert app.game.hand == [None, 1, None] and app.game.score == 5 and app.game.board[:9] == "########."
-        app.position_var.set("position board nonsense pieces 1")
-        app.paste_position()
+        app.analysis.position_var.set("position board nonsense pieces 1")
+        app.analysis.paste_position()
         settle(app)
         assert "refuses" in app.last_error and app.error_window.winfo_exists()
         assert app.game.score == 5  # unchanged
         screenshot(tk_root, artifacts / "blockudoku-gui-analysis-error.png")
 
         # Back to the game: the game that was on is there again.
-        app.leave_button.invoke()
+        app.analysis.leave_button.invoke()
         settle(app)
-        assert not app.analysing and app.game.board == "." * 81 and all(p is not None for p in app.game.hand)
+        assert not app.screen.analysing and app.game.board == "." * 81 and all(p is not None for p in app.game.hand)
 
 
 def test_hint_labels_stop_and_scaling(tk_root, artifacts):
@@ -140,25 +140,25 @@ def test_hint_labels_stop_and_scaling(tk_root, artifacts):
         drag(app, 1, 0, 0)
         app.show_hint()
         settle(app)
-        for slot, placement in app.hint:
+        for slot, placement in app.screen.hint:
             assert f"piece {slot + 1} at r{placement.row}c{placement.col}" in app.status_var.get()
             cells = len(app.catalogue[app.game.hand[slot]].cells)
             assert len(c.find_withtag(f"hintlabel{slot + 1}")) == cells
         assert not c.find_withtag("hintlabel2")  # slot 2 was played
         # Stop Engine leaves no outline of a placement that will not be played.
         app.engine_button.invoke()
-        assert wait_for(tk_root, lambda: bool(app.hint), 10)
+        assert wait_for(tk_root, lambda: bool(app.screen.hint), 10)
         app.engine_button.invoke()
         settle(app)
-        assert not app.hint and not c.find_withtag("hint")
+        assert not app.screen.hint and not c.find_withtag("hint")
         # The board scales with the window.
         tk_root.geometry("900x640")
         pump(tk_root, 0.3)
-        small = app.layout.cell
+        small = app.board.layout.cell
         tk_root.geometry("1400x1000")
-        assert wait_for(tk_root, lambda: app.layout.cell > small, 5)
+        assert wait_for(tk_root, lambda: app.board.layout.cell > small, 5)
         x0, y0, x1, y1 = c.bbox("cell")
-        assert x1 - x0 >= 9 * app.layout.cell and app.layout.cell >= small + 10
+        assert x1 - x0 >= 9 * app.board.layout.cell and app.board.layout.cell >= small + 10
         screenshot(tk_root, artifacts / "blockudoku-gui-scaled.png")
 
 
@@ -173,7 +173,7 @@ def test_save_load_replay_and_analyse_from_a_move(tk_root, artifacts, tmp_path):
         settle(app)
         app.show_hint()
         settle(app)
-        slot, target = app.hint[0]
+        slot, target = app.screen.hint[0]
         drag(app, slot, target.row - 1, target.col - 1)
         placed = app.game.placed
         shown = (app.game.board, list(app.game.hand), app.game.score, app.game.streak)
@@ -192,25 +192,25 @@ def test_save_load_replay_and_analyse_from_a_move(tk_root, artifacts, tmp_path):
         settle(app)
         assert app.load_record(str(path))
         settle(app)
-        assert app.replay_bar.winfo_ismapped() and app.replay_at == placed
+        assert app.records.replay_bar.winfo_ismapped() and app.screen.replay_at == placed
         assert (app.game.board, app.game.hand, app.game.score, app.game.streak) == tuple(shown)
         screenshot(tk_root, artifacts / "blockudoku-gui-replay-end.png")
         # Step back and forward, jump to a move.
-        app.replay_jump(app.replay_at - 1)
+        app.records.replay_jump(app.screen.replay_at - 1)
         assert app.game.placed == placed - 1 and app.game.board != shown[0]
-        app.replay_jump(app.replay_at + 1)
+        app.records.replay_jump(app.screen.replay_at + 1)
         assert app.game.board == shown[0]
-        app.replay_jump(0)
+        app.records.replay_jump(0)
         assert app.game.board == "." * 81 and app.game.score == 0
-        app.replay_jump(3)
+        app.records.replay_jump(3)
         at_three = app.game.board
-        assert app.replay_var.get().startswith("3/")
+        assert app.records.replay_var.get().startswith("3/")
         # Analyse from move 3: the analysis board starts from that position.
         app.analysis_button.invoke()
-        assert app.analysing and app.game.board == at_three
-        app.analyse_button.invoke()
+        assert app.screen.analysing and app.game.board == at_three
+        app.analysis.analyse_button.invoke()
         settle(app)
-        assert app.analysis and app.panel.size() == len(app.analysis)
+        assert app.analysis.analysis and app.analysis.panel.size() == len(app.analysis.analysis)
         screenshot(tk_root, artifacts / "blockudoku-gui-replay-analysis.png")
 
         # A record with an illegal step is refused in a dialog naming it.

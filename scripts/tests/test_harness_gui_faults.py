@@ -32,32 +32,32 @@ def test_blockudoku_engine_killed_mid_game(tk_root, artifacts):  # noqa: F811
         app.engine_button.invoke()
         assert wait_for(tk_root, lambda: app.game.placed >= 4, 20)
         kill(engine)
-        assert wait_for(tk_root, lambda: app.engine_reports > 0, 10)
+        assert wait_for(tk_root, lambda: app.supervision.engine_reports > 0, 10)
         kept = (app.game.board, list(app.game.hand), app.game.score, app.game.placed)
         assert app.game.placed >= 4 and not app.autoplay
         message = app.status_var.get()
         assert "The engine stopped (killed by SIGKILL)" in message and "Restart engine" in message, message
-        assert "Traceback" not in message and app.restart_button.winfo_ismapped()
+        assert "Traceback" not in message and app.supervision.restart_button.winfo_ismapped()
         # Whatever the user tries now is not reported again, and the game is not lost.
         app.show_hint()
         app.engine_button.invoke()
-        drag(app, next(s for s, _ in app.remaining()), 4, 4)
+        drag(app, next(s for s, _ in app.screen.remaining()), 4, 4)
         app.new_game()
         pump(tk_root, 0.8)  # the watchdog runs too
-        assert app.engine_reports == 1 and app.status_var.get() == message
+        assert app.supervision.engine_reports == 1 and app.status_var.get() == message
         assert (app.game.board, app.game.hand, app.game.score, app.game.placed) == kept
         screenshot(tk_root, artifacts / "blockudoku-gui-engine-killed.png")
 
         # Restart: a new process with the same options, the same game, and play goes on.
-        app.restart_button.invoke()
+        app.supervision.restart_button.invoke()
         settle(app)
         assert app.engine is not engine and app.engine.alive and app.engine.settings.get("Scoring") == "classic"
-        assert not app.restart_button.winfo_ismapped() and "restarted" in app.status_var.get()
+        assert not app.supervision.restart_button.winfo_ismapped() and "restarted" in app.status_var.get()
         assert (app.game.board, app.game.hand, app.game.score) == kept[:3]
         app.engine_button.invoke()
-        assert wait_for(tk_root, lambda: app.game.placed >= kept[3] + 3 or app.games_finished, 20)
+        assert wait_for(tk_root, lambda: app.game.placed >= kept[3] + 3 or app.screen.games_finished, 20)
         app.engine_button.invoke()
-        assert app.engine_reports == 1
+        assert app.supervision.engine_reports == 1
         screenshot(tk_root, artifacts / "blockudoku-gui-engine-restarted.png")
     finally:
         app.stop_engine()
@@ -73,7 +73,7 @@ def test_sudoku_engine_killed_mid_game(tk_root, artifacts):  # noqa: F811
         # Kill the engine while player 1 is thinking, a few moves into the game.
         assert wait_for(tk_root, lambda: len(app.game.moves) >= 3 and app.thinking, 20)
         kill(engine)
-        assert wait_for(tk_root, lambda: app.engine_reports > 0, 10)
+        assert wait_for(tk_root, lambda: app.supervision.engine_reports > 0, 10)
         kept = app.state
         filled = sum(v != 0 for row in kept.values for v in row)
         assert filled >= 3 and not app.thinking and not app.game_over
@@ -88,7 +88,7 @@ def test_sudoku_engine_killed_mid_game(tk_root, artifacts):  # noqa: F811
         app.new_game()
         pump(tk_root, 0.8)
         settle(app)
-        assert app.engine_reports == 1 and app.status_var.get() == message
+        assert app.supervision.engine_reports == 1 and app.status_var.get() == message
         assert app.state is kept and app.canvas.find_withtag("cell")
         screenshot(tk_root, artifacts / "sudoku-gui-engine-killed.png")
 
@@ -106,7 +106,7 @@ def test_sudoku_engine_killed_mid_game(tk_root, artifacts):  # noqa: F811
         app.player_vars[0].set("default")
         app.player_vars[1].set("greedy")
         assert wait_for(tk_root, lambda: app.game_over, 60)
-        assert app.state.result in ("1", "2", "draw") and app.engine_reports == 1
+        assert app.state.result in ("1", "2", "draw") and app.supervision.engine_reports == 1
         screenshot(tk_root, artifacts / "sudoku-gui-engine-restarted.png")
     finally:
         app.close()

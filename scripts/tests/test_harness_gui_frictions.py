@@ -110,21 +110,21 @@ def test_blockudoku_analysis_rows_show_every_figure_and_the_status_follows_the_s
     try:
         settle(app)
         app.enter_analysis()
-        app.set_slot(0, 1)
+        app.analysis.set_slot(0, 1)
         assert "slot 2 selected" in app.status_var.get()  # the selection moved on: so does the status
-        app.set_slot(1, 2)
-        app.set_slot(2, 3)
+        app.analysis.set_slot(1, 2)
+        app.analysis.set_slot(2, 3)
         assert "slot 1 selected" in app.status_var.get()
-        app.analyse()
+        app.analysis.analyse()
         settle(app)
         tk_root.update_idletasks()
-        rows = app.panel.get(0, "end")
-        assert len(rows) == len(app.analysis) == 3 and int(app.panel.cget("height")) >= 3
+        rows = app.analysis.panel.get(0, "end")
+        assert len(rows) == len(app.analysis.analysis) == 3 and int(app.analysis.panel.cget("height")) >= 3
         font = tkfont.Font(root=tk_root, font=LINE_FONT)
-        for row, line in zip(rows, app.analysis):
+        for row, line in zip(rows, app.analysis.analysis):
             figures = row[:row.index("%") + 1 + len(str(line.eval)) + 2].rstrip()
             assert f"+{line.points}" in figures and str(line.eval) in figures
-            assert font.measure(figures) <= app.panel.winfo_width(), row  # every figure in view
+            assert font.measure(figures) <= app.analysis.panel.winfo_width(), row  # every figure in view
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         screenshot(tk_root, ARTIFACTS / "blockudoku-analysis-lines.png")
     finally:
@@ -208,8 +208,8 @@ def test_a_records_long_seed_shows_whole(tk_root, tmp_path):
         settle(app)
         assert app.load_record(str(path))
         settle(app)
-        assert wait_for(tk_root, lambda: app.seed_var.get() == seed, 5)
-        entry = app.seed_entry
+        assert wait_for(tk_root, lambda: app.settings.seed_var.get() == seed, 5)
+        entry = app.settings.seed_entry
         assert tkfont.Font(root=tk_root, font=entry.cget("font")).measure(seed) <= entry.winfo_width()
     finally:
         app.close()

@@ -154,8 +154,8 @@ def test_blockudoku_record_replay_is_stopped_by_a_new_game(tk_root, tmp_path):
         app.new_game()
         release.set()
         settle(app)
-        assert len(plays) == 1 and app.replay_states is None and app.game.placed == 0
-        assert not app.replay_bar.winfo_ismapped() and app.error_window is None
+        assert len(plays) == 1 and app.screen.replay_states is None and app.game.placed == 0
+        assert not app.records.replay_bar.winfo_ismapped() and app.error_window is None
     finally:
         app.close()
         engine.quit()

@@ -92,16 +92,16 @@ def test_blockudoku_window_fits_every_screen(tk_root, artifacts, tmp_path):
         settle(app)
         # It opens within the screen (sized from it: test_harness_gui_screens.py).
         assert inside_screen(tk_root)
-        check_sizes(app, "blockudoku", lambda: app.layout.cell, expect=10)
+        check_sizes(app, "blockudoku", lambda: app.board.layout.cell, expect=10)
         # The analysis board, with an answer: its lines always on screen.
         resize(app, 900, 640)
         app.enter_analysis()
         for slot, pid in enumerate((1, 2, 3)):
-            app.set_slot(slot, pid)
-        app.analyse()
+            app.analysis.set_slot(slot, pid)
+        app.analysis.analyse()
         settle(app)
-        assert app.analysis and app.panel.size() == len(app.analysis)
-        check_sizes(app, "blockudoku-analysis", lambda: app.layout.cell, expect=16)
+        assert app.analysis.analysis and app.analysis.panel.size() == len(app.analysis.analysis)
+        check_sizes(app, "blockudoku-analysis", lambda: app.board.layout.cell, expect=16)
         app.leave_analysis()
         settle(app)
         # A record of two games loaded: the replay bar and the game picker.
@@ -113,8 +113,8 @@ def test_blockudoku_window_fits_every_screen(tk_root, artifacts, tmp_path):
         resize(app, 900, 640)
         assert app.load_record(str(path))
         settle(app)
-        assert app.game_pick.winfo_ismapped() and "game 1 of 2" in app.replay_title.get()
-        check_sizes(app, "blockudoku-record", lambda: app.layout.cell, expect=16)
+        assert app.records.game_pick.winfo_ismapped() and "game 1 of 2" in app.records.replay_title.get()
+        check_sizes(app, "blockudoku-record", lambda: app.board.layout.cell, expect=16)
     finally:
         app.close()
         engine.quit()
@@ -188,13 +188,13 @@ def test_windows_stay_responsive_during_a_3_s_search(tk_root, artifacts):
         settle(app)
         seconds = time.monotonic() - start
         probe.running = False
-        assert len(app.hint) == 3 and seconds >= 2.5
+        assert len(app.screen.hint) == 3 and seconds >= 2.5
         report("blockudoku window (Hint, Engine ms 3000)", probe, seconds)
         # Stop returns at once and the search answers with what it has.
         app.show_hint()
         pump(tk_root, 0.3)
         app.hint_button.invoke()  # Stop
-        assert wait_for(tk_root, lambda: app.calls.idle, 20) and len(app.hint) == 3
+        assert wait_for(tk_root, lambda: app.calls.idle, 20) and len(app.screen.hint) == 3
     finally:
         app.close()
         engine.quit()

@@ -60,4 +60,4 @@ def test_each_part_of_a_window_names_the_state_it_reads():
             reads = used - assigned - methods
             named = set(re.findall(r"`(\w+)`", doc.split("Reads of the window's state")[1]))
             assert reads == named, f"{path.name} {cls.name}: reads {sorted(reads - named)}, names {sorted(named - reads)}"
-    assert parts == 8
+    assert parts == 4

@@ -6,8 +6,9 @@ the answer comes. So every engine call goes through `EngineCalls`: one worker th
 calls in the order they were made (the engine's conversation stays in order), and each result or
 error is handed back to the Tk thread by one `after` poll, where the window updates itself. Only
 `stop` is written from the Tk thread (`stop_search`, `Search.stop`): it is one line to a pipe and
-must reach the engine while the worker waits for `bestmove`. `BusyIndicator` shows that the
-engine works.
+must reach the engine while the worker waits for `bestmove`. A wait that is no search (a new
+game, a restart) is stopped by ending the engine's process (`Wait`), from a button that reads
+Stop meanwhile (`StopOffer`). `BusyIndicator` shows that the engine works.
 """
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ from ..base import LineEngine
 # How often the Tk thread looks for finished calls (ms): fast enough that a reply feels immediate,
 # slow enough to cost nothing while idle.
 DELIVER_MS = 15
+# How long a wait lasts before its button reads Stop (ms): a quick answer does not flash it.
+STOP_AFTER_MS = 300
 NORMAL = "#444"
 
 
@@ -162,6 +165,72 @@ class Search:
         self.cancel.set()
         if self.engine is not None:
             stop_search(self.engine)
+
+
+class Wait:
+    """A wait on an engine that is not searching (a new game's commands, a restarted engine's
+    start): it answers no `stop`, so Stop ends the process at once and the call waiting on it
+    raises EngineDied (the window reports the engine ended, and offers Restart engine). The
+    engine waited on is given now or, for one still starting, by `begin` on the worker; one
+    given after Stop is ended at once."""
+
+    def __init__(self, engine: Optional[LineEngine] = None) -> None:
+        self.stopped = threading.Event()
+        self.engine = engine
+        self._lock = threading.Lock()
+
+    def begin(self, engine: LineEngine) -> None:
+        with self._lock:
+            self.engine = engine
+            stopped = self.stopped.is_set()
+        if stopped:
+            engine.kill()
+
+    def stop(self) -> None:
+        with self._lock:
+            self.stopped.set()
+            engine = self.engine
+        if engine is not None:
+            engine.kill()
+
+
+class StopOffer:
+    """A button that starts a wait on the engine (New game, Restart engine) and reads Stop
+    while that wait has lasted STOP_AFTER_MS (a quick answer does not flash it): pressed then,
+    it stops the wait instead of running `command` again."""
+
+    def __init__(self, button: tk.Button, command: Callable[[], None]):
+        self.button, self.command, self.text = button, command, button.cget("text")
+        self.stop: Optional[Callable[[], None]] = None
+        self.job: Optional[str] = None
+        button.config(command=self.press)
+
+    def press(self) -> None:
+        stop = self.stop
+        if stop is not None and self.button.cget("text") == "Stop":
+            self.end()
+            stop()
+        else:
+            self.command()
+
+    def waiting(self, stop: Callable[[], None]) -> None:
+        """A wait started: `stop` ends it."""
+        self.end()
+        self.stop = stop
+        self.job = self.button.after(STOP_AFTER_MS, lambda: self.button.config(text="Stop"))
+
+    def end(self, stop: Optional[Callable[[], None]] = None) -> None:
+        """The wait is over (that of `stop` only, when given): the button reads as before."""
+        if stop is not None and stop is not self.stop:
+            return
+        if self.job is not None:
+            try:
+                self.button.after_cancel(self.job)
+                self.button.config(text=self.text)
+            except tk.TclError:
+                pass
+            self.job = None
+        self.stop = None
 
 
 class BusyIndicator:

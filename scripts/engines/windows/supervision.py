@@ -1,17 +1,19 @@
 """What the Tkinter front ends (the Blockudoku and Competitive Sudoku windows, blockudoku/ and
 sudoku/ beside this file) share: the status line, with the Restart engine button that is shown
 only while the engine is dead, the error dialogs, and the supervision of the engine behind it
-(`EngineSupervision`). The engine calls themselves go through `engines.windows.EngineCalls`, off
-the Tk thread; a restart too."""
+(`EngineSupervision`, an object each window makes, given what it needs). The engine calls
+themselves go through `engines.windows.EngineCalls`, off the Tk thread; a restart too, and it
+can be stopped (Restart engine reads Stop while the new engine starts)."""
 from __future__ import annotations
 
 import tkinter as tk
+from dataclasses import dataclass, field
 from typing import Callable, Optional, Tuple
 
 from ..base import LineEngine
 from ..errors import EngineDied, EngineError
 from .dialogs import Dialogs
-from .engine_calls import EngineCalls
+from .engine_calls import EngineCalls, StopOffer, Wait
 
 NORMAL = "#444"
 ALARM = "#b00020"
@@ -42,31 +44,43 @@ def show_engine_alive(status_label: tk.Label, restart_button: tk.Button) -> None
     status_label.config(fg=NORMAL)
 
 
+@dataclass
+class SupervisionHooks:
+    """What the supervision needs of its window, each one function."""
+
+    engine: Callable[[], LineEngine]  # the engine of the moment
+    set_engine: Callable[[LineEngine], None]  # a restarted engine replaces it
+    # Called on the Tk thread: what a restarted engine must be told to hold the game on screen
+    # (its options, position or moves), as a function of the new engine that runs on the worker
+    # thread (so it must not touch Tk). An EngineProblem there means the restart failed.
+    resume_job: Callable[[], Callable[[LineEngine], None]]
+    resumed: Callable[[], None] = lambda: None  # after a restart: redraw and go on
+    problem: Callable[[Exception], None] = lambda err: None  # any failure (a death too): stop what used it
+    died: Callable[[EngineDied], None] = lambda err: None  # a death, before its status line
+    closed: Callable[[], bool] = field(default=lambda: False)  # the window is closed: the watch stops
+
+
 class EngineSupervision:
-    """The engine behind a front end, mixed into the front end's class: a death is reported
-    once (the status line turns red and Restart engine appears; the game stays on screen), an
-    idle engine is watched so that a death between commands is seen too, and Restart engine
-    starts a new process with the same options (`LineEngine.respawn`) and hands it the game.
+    """The engine behind a window on `root`: a death is reported once (the status line turns
+    red and Restart engine appears; the game stays on screen), an idle engine is watched so
+    that a death between commands is seen too, and Restart engine starts a new process with the
+    same options (`LineEngine.respawn`, on the worker through `calls`: it reads Stop while the
+    engine starts, and Stop ends it) and hands it the game. The status row is packed at the
+    bottom of `parent`, its line `wraplength` pixels wide alone and beside Restart engine; the
+    window passes every failed engine call to `engine_failed` (or `engine_refused`)."""
 
-    The front end sets `self.root`, `self.engine`, `self.calls` (its EngineCalls) and
-    `self.dialogs`, calls `engine_status_row` when it builds the window (the row goes to the
-    bottom), sets `closed` when the window closes, passes every failed engine call to
-    `engine_failed` (or `engine_refused`), and overrides the steps (`resume_job` at least) that
-    it needs."""
-
-    root: tk.Misc
-    engine: LineEngine
-    calls: EngineCalls
-    dialogs: Dialogs
-    closed = False  # the window is closed: no more dialogs, the watch stops
-    status_var: tk.StringVar  # the status line's text
-    # Set when the engine process ended: reported once, the game kept until a restart.
-    engine_dead: Optional[EngineDied] = None
-    engine_reports = 0  # how often a death was reported (tests read this)
-    status_label: tk.Label
-    restart_button: tk.Button
-    # The status line's width in pixels: alone, and beside Restart engine.
-    status_wrap: Tuple[int, int] = (0, 0)
+    def __init__(self, root: tk.Misc, parent: tk.Misc, calls: EngineCalls, dialogs: Dialogs,
+                 hooks: SupervisionHooks, wraplength: Tuple[int, int], pady=(0, 4)):
+        self.root, self.calls, self.dialogs, self.hooks = root, calls, dialogs, hooks
+        self.engine_dead: Optional[EngineDied] = None  # the process ended: the game kept until a restart
+        self.engine_reports = 0  # how often a death was reported (tests read this)
+        self.status_wrap = wraplength
+        self.status_var = tk.StringVar(value="")
+        self.status_label, self.restart_button = engine_status_row(parent, self.status_var, self.restart_engine,
+                                                                   wraplength=wraplength[0], pady=pady)
+        self.restart_offer = StopOffer(self.restart_button, self.restart_engine)
+        self.restarting: Optional[Wait] = None
+        self.root.after(WATCH_MS, self.watch_engine)
 
     def status(self, text: str) -> None:
         """Says `text` on the status line."""
@@ -76,7 +90,7 @@ class EngineSupervision:
         """A problem the user must see: on the status line and in a dialog (not modal: the window
         and the engine go on behind it, and a modal one would stop the tests too)."""
         self.status(text)
-        if not self.closed:
+        if not self.hooks.closed():
             self.dialogs.error(text, title)
 
     def report_exception(self, kind, value, tb) -> None:
@@ -84,43 +98,9 @@ class EngineSupervision:
         one-line reason, not a traceback."""
         self.show_error(f"{kind.__name__}: {value}", "Unexpected error")
 
-    # --- the steps a front end overrides --------------------------------------------------
-
-    def resume_job(self) -> Callable[[LineEngine], None]:
-        """Called on the Tk thread: what the restarted engine must be told to hold the game on
-        screen (its options, position or moves), as a function of the new engine that runs on
-        the worker thread (so it must not touch Tk). An EngineProblem there means the restart
-        failed."""
-        raise NotImplementedError
-
-    def engine_resumed(self) -> None:
-        """After a restart: redraw and go on (an agent to move, the engine's own play)."""
-
-    def on_engine_problem(self, err: Exception) -> None:
-        """Any failure of an engine call (a death too), before it is reported: stop what used it."""
-
-    def on_engine_death(self, err: EngineDied) -> None:
-        """The first report of a death, before its status line: drop what the dead engine owed."""
-
-    def window_closed(self) -> bool:
-        """True once the window is closed: the watch stops."""
-        return self.closed
-
-    # --- supervision ----------------------------------------------------------------------------
-
-    def engine_status_row(self, parent: tk.Misc, wraplength: Tuple[int, int], pady=(0, 4)) -> None:
-        """Packs the status row (status line, Restart engine) at the bottom of `parent` and starts
-        watching the engine. `wraplength`: the line's width in pixels, alone and beside Restart
-        engine."""
-        self.status_wrap = wraplength
-        self.status_var = tk.StringVar(value="")
-        self.status_label, self.restart_button = engine_status_row(parent, self.status_var, self.restart_engine,
-                                                                   wraplength=wraplength[0], pady=pady)
-        self.root.after(WATCH_MS, self.watch_engine)
-
     def engine_failed(self, err: Exception) -> None:
         """An engine call went wrong: a death is reported (once), another problem shown."""
-        self.on_engine_problem(err)
+        self.hooks.problem(err)
         if isinstance(err, EngineDied):
             self.engine_died(err)
         elif self.engine_dead is None:
@@ -140,26 +120,31 @@ class EngineSupervision:
             return
         self.engine_dead = err
         self.engine_reports += 1
-        self.on_engine_death(err)
+        self.hooks.died(err)
         self.status(f"The engine stopped ({err.reason}). Game kept: press Restart engine.")
         show_engine_dead(self.status_label, self.restart_button)
         self.status_label.config(wraplength=self.status_wrap[1])
 
     def watch_engine(self) -> None:
         """Notices an engine that died while nothing was asked of it."""
-        if self.window_closed():
+        if self.hooks.closed():
             return
-        if self.engine_dead is None and not self.engine.alive:
-            self.engine_died(self.engine.death("(idle)"))
+        engine = self.hooks.engine()
+        if self.engine_dead is None and self.restarting is None and not engine.alive:
+            self.engine_died(engine.death("(idle)"))
         self.root.after(WATCH_MS, self.watch_engine)
 
     def restart_engine(self) -> None:
         """A new engine process with the same options, given the game on screen (on the worker
-        thread: the window keeps repainting while the engine starts)."""
-        old, resume = self.engine, self.resume_job()
+        thread: the window keeps repainting while the engine starts); Restart engine reads Stop
+        meanwhile, and Stop ends the new process."""
+        if self.restarting is not None:
+            return
+        old, resume = self.hooks.engine(), self.hooks.resume_job()
+        wait = self.restarting = Wait()
 
         def start() -> LineEngine:
-            new = old.respawn()
+            new = old.respawn(on_start=wait.begin)
             try:
                 resume(new)
             except BaseException:
@@ -168,13 +153,24 @@ class EngineSupervision:
             return new
 
         def started(new: LineEngine) -> None:
-            self.engine = new
+            self.restart_ended()
+            self.hooks.set_engine(new)
             self.engine_dead = None
             show_engine_alive(self.status_label, self.restart_button)
             self.status_label.config(wraplength=self.status_wrap[0])
-            self.engine_resumed()
+            self.hooks.resumed()
             if self.engine_dead is None:
                 self.status("engine restarted; the game goes on")
 
+        def failed(err: BaseException) -> None:
+            self.restart_ended()
+            self.status("Restart stopped: press Restart engine to try again." if wait.stopped.is_set()
+                        else f"The engine could not be restarted: {err}")
+
         self.status("restarting the engine...")
-        self.calls.call(start, started, lambda err: self.status(f"The engine could not be restarted: {err}"))
+        self.restart_offer.waiting(wait.stop)
+        self.calls.call(start, started, failed)
+
+    def restart_ended(self) -> None:
+        self.restarting = None
+        self.restart_offer.end()

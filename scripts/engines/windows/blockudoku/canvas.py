@@ -1,19 +1,21 @@
-"""The Blockudoku window's board canvas: where the board and the tray are at the canvas's size
-(`Layout`), their drawing (the board, its labels, the hint, the tray, the dragged piece, the
-flash of cleared cells), and the mouse on it (dragging a piece from the tray; in the analysis
-board, editing cells and tray slots).
+"""The Blockudoku window's board canvas, a view: where the board and the tray are at the
+canvas's size (`Layout`), their drawing (the board, its labels, the hint, the tray, the dragged
+piece, the flash of cleared cells), and the mouse on it (dragging a piece from the tray; in the
+analysis board, editing cells and tray slots).
 
-`BoardCanvas` is mixed into `BlockudokuApp` (window.py): it reads the game on screen
-(`self.game`, `self.hint`, `self.fits`, the analysis line shown) and draws it; a drop is handed
-to `place` (game.py), an edit to the analysis board (analysis.py).
+`BoardCanvas` draws the `Screen` it is given (model.py: the game, the hint, which pieces fit,
+the analysis line shown) and hands what the mouse does to the functions of its `CanvasInput`:
+a drop to the game flow (game.py), an edit to the analysis board (analysis.py).
 """
 from __future__ import annotations
 
+import tkinter as tk
 from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from ...pieces import Piece, cells_of
 from ..layout import clipped
+from .model import Screen
 
 CANVAS_W, CANVAS_H = 470, 560  # the canvas at the original's size; it scales with the window
 PANEL_W = 290  # the side panel (buttons, settings, the analysis board's controls)
@@ -76,10 +78,36 @@ COLOURS = {
 }
 
 
+@dataclass
+class CanvasInput:
+    """Where the canvas hands what the mouse does, each one function."""
+
+    drop: Callable[[int, int, int], None]  # a hand piece dropped: slot, row, col (0-based)
+    may_drag: Callable[[], bool]  # pieces may be dragged (not while the engine plays)
+    edit_press: Callable[[Optional[Tuple[int, int]], Optional[int]], None]  # analysis: board cell or tray slot
+    edit_drag: Callable[[Tuple[int, int]], None]  # analysis: the pointer dragged over a board cell
+    edit_release: Callable[[], None]
+    edit_empty: Callable[[int], None]  # analysis: right click on a tray slot
+    status: Callable[[str], None]
+
+
 class BoardCanvas:
-    """The board and the tray on the canvas: drawing, and the mouse. Reads of the window's
-    state, set by the parts that own it: `analysing`, `autoplay`, `canvas`, `catalogue`, `fits`,
-    `game`, `placing`, `replay_states`, `root`, `score_var`, `shown_board`, `shown_played`."""
+    """The board and the tray of `screen` on a canvas in `parent` (pieces from `catalogue`),
+    its score in `score_var`; the mouse goes to `input`."""
+
+    def __init__(self, parent: tk.Misc, screen: Screen, catalogue: Dict[int, Piece], score_var: tk.StringVar,
+                 input: CanvasInput):
+        self.screen, self.catalogue, self.score_var, self.input = screen, catalogue, score_var, input
+        self.layout = Layout.fit(CANVAS_W, CANVAS_H)
+        self.drag: Optional[dict] = None
+        self.flashing: List[int] = []  # cleared cells shown for a moment
+        self.flashed: List[int] = []  # the last cells flashed (tests read this)
+        c = self.canvas = tk.Canvas(parent, width=CANVAS_W, height=CANVAS_H, bg="white", highlightthickness=0)
+        c.bind("<ButtonPress-1>", self.on_press)
+        c.bind("<B1-Motion>", self.on_motion)
+        c.bind("<ButtonRelease-1>", self.on_release)
+        c.bind("<ButtonPress-3>", self.on_right_press)
+        c.bind("<Configure>", self.on_resize)
 
     # --- drawing -----------------------------------------------------------------------------
 
@@ -110,7 +138,8 @@ class BoardCanvas:
         L = self.layout
         c.delete("all")
         label_font = ("Helvetica", L.label_pt)
-        board = self.shown_board if self.shown_board is not None else self.game.board
+        s = self.screen
+        board = s.shown_board if s.shown_board is not None else s.game.board
         for r in range(9):
             for col in range(9):
                 x0, y0, x1, y1 = self.cell_box(r, col)
@@ -130,8 +159,8 @@ class BoardCanvas:
             c.create_line(x, L.board_y, x, L.board_y + L.board_px, width=3, fill=COLOURS["box"])
             c.create_line(L.board_x, y, L.board_x + L.board_px, y, width=3, fill=COLOURS["box"])
         # The hint (or the chosen analysis line): each cell labelled with its tray slot number.
-        for slot, placement in self.hint:
-            pid = self.game.hand[slot]
+        for slot, placement in s.hint:
+            pid = s.game.hand[slot]
             if pid is None:
                 continue
             colour = COLOURS["hint"][slot % 3]
@@ -146,21 +175,21 @@ class BoardCanvas:
             x = slot * L.width // 3 + 8
             c.create_text(x, L.hand_y - 4, text=str(slot + 1), anchor="nw", fill=COLOURS["hint"][slot],
                           font=("Helvetica", max(9, L.cell // 4), "bold"), tags=("slotnumber", f"slotnumber{slot + 1}"))
-            if self.analysing and slot == self.selected_slot:
+            if s.analysing and slot == s.selected_slot:
                 c.create_rectangle(slot * L.width // 3 + 3, L.hand_y - 5, (slot + 1) * L.width // 3 - 3,
                                    L.hand_y + L.hand_h - 2, outline=COLOURS["selected"], width=2, dash=(4, 2),
                                    tags="selectedslot")
-        for slot, pid in self.remaining():
-            if (self.drag and self.drag["slot"] == slot) or slot in self.shown_played:
+        for slot, pid in s.remaining():
+            if (self.drag and self.drag["slot"] == slot) or slot in s.shown_played:
                 continue
             piece = self.catalogue[pid]
             x0, y0 = self.hand_origin(slot, piece)
-            colour = COLOURS["piece"] if self.fits[slot] else COLOURS["grey"]
+            colour = COLOURS["piece"] if s.fits[slot] else COLOURS["grey"]
             for r, col in piece.cells:
                 x, y = x0 + col * L.hand_cell, y0 + r * L.hand_cell
                 c.create_rectangle(x, y, x + L.hand_cell, y + L.hand_cell, fill=colour, outline="white",
-                                   tags=("hand", f"hand{slot}", "grey" if not self.fits[slot] else "live"))
-        self.score_var.set(f"Score: {self.game.score}")
+                                   tags=("hand", f"hand{slot}", "grey" if not s.fits[slot] else "live"))
+        self.score_var.set(f"Score: {s.game.score}")
         self.draw_flash()
         if self.drag:
             self.draw_drag()
@@ -175,7 +204,7 @@ class BoardCanvas:
                 self.flashing = []
                 self.canvas.delete("flash")
 
-        self.root.after(180, done)
+        self.canvas.after(180, done)
 
     def draw_flash(self) -> None:
         for k in self.flashing:
@@ -187,7 +216,7 @@ class BoardCanvas:
         d = self.drag
         assert d is not None
         L = self.layout
-        piece = self.catalogue[self.game.hand[d["slot"]]]
+        piece = self.catalogue[self.screen.game.hand[d["slot"]]]
         left, top = x - d["dx"], y - d["dy"]
         col = round((left - L.board_x) / L.cell)
         row = round((top - L.board_y) / L.cell)
@@ -200,13 +229,13 @@ class BoardCanvas:
         c = self.canvas
         L = self.layout
         c.delete("drag")
-        piece = self.catalogue[self.game.hand[d["slot"]]]
+        piece = self.catalogue[self.screen.game.hand[d["slot"]]]
         target = self.drop_cell(d["x"], d["y"])
         if target is not None:
             # Shaded preview of where it would land. Whether it may land there is the engine's
             # answer to `play`; a preview over filled cells is just drawn in a warning colour.
             cells = cells_of(piece, *target)
-            clash = any(self.game.board[r * 9 + col] == "#" for r, col in cells)
+            clash = any(self.screen.game.board[r * 9 + col] == "#" for r, col in cells)
             for r, col in cells:
                 x0, y0, x1, y1 = self.cell_box(r, col)
                 c.create_rectangle(x0, y0, x1, y1, fill=COLOURS["preview_bad" if clash else "preview"],
@@ -220,7 +249,7 @@ class BoardCanvas:
 
     def slot_at(self, x: float, y: float) -> Optional[int]:
         L = self.layout
-        for slot, pid in self.remaining():
+        for slot, pid in self.screen.remaining():
             piece = self.catalogue[pid]
             x0, y0 = self.hand_origin(slot, piece)
             if x0 - 8 <= x <= x0 + piece.width * L.hand_cell + 8 and y0 - 8 <= y <= y0 + piece.height * L.hand_cell + 8:
@@ -240,35 +269,38 @@ class BoardCanvas:
         return (row, col) if 0 <= row < 9 and 0 <= col < 9 else None
 
     def on_press(self, event) -> None:
-        if self.analysing:
-            self.edit_press(event.x, event.y)
+        s = self.screen
+        if s.analysing:
+            self.input.edit_press(self.board_cell_at(event.x, event.y), self.tray_slot_at(event.x, event.y))
             return
-        if self.autoplay or self.replay_states is not None or self.placing:
+        if not self.input.may_drag() or s.replay_states is not None or s.placing:
             return
         slot = self.slot_at(event.x, event.y)
         if slot is None:
             return
-        if not self.fits[slot]:
-            self.status("that piece fits nowhere")
+        if not s.fits[slot]:
+            self.input.status("that piece fits nowhere")
             return
-        piece = self.catalogue[self.game.hand[slot]]
+        piece = self.catalogue[s.game.hand[slot]]
         x0, y0 = self.hand_origin(slot, piece)
         scale = self.layout.cell / self.layout.hand_cell
         # Keep the grab point under the cursor as the piece grows to board size.
         self.drag = {"slot": slot, "dx": (event.x - x0) * scale, "dy": (event.y - y0) * scale, "x": event.x, "y": event.y}
-        self.hint = []
+        s.hint = []
         self.redraw()
 
     def on_motion(self, event) -> None:
-        if self.analysing:
-            self.edit_motion(event.x, event.y)
+        if self.screen.analysing:
+            cell = self.board_cell_at(event.x, event.y)
+            if cell is not None:
+                self.input.edit_drag(cell)
             return
         if self.drag:
             self.drag["x"], self.drag["y"] = event.x, event.y
             self.draw_drag()
 
     def on_release(self, event) -> None:
-        self.paint = None
+        self.input.edit_release()
         if not self.drag:
             return
         self.drag["x"], self.drag["y"] = event.x, event.y
@@ -277,19 +309,17 @@ class BoardCanvas:
         self.drag = None
         self.redraw()
         if target is not None:
-            self.place(slot, *target)
+            self.input.drop(slot, *target)
 
     def on_right_press(self, event) -> None:
         """In the analysis board: empties the tray slot clicked."""
         slot = self.tray_slot_at(event.x, event.y)
-        if self.analysing and slot is not None:
-            self.game.hand[slot] = None
-            self.selected_slot = slot
-            self.position_edited()
+        if self.screen.analysing and slot is not None:
+            self.input.edit_empty(slot)
 
     def pixel_of_hand_piece(self, slot: int) -> Tuple[int, int]:
         """Centre of the first cell of a hand piece (for scripted drags)."""
-        piece = self.catalogue[self.game.hand[slot]]
+        piece = self.catalogue[self.screen.game.hand[slot]]
         x0, y0 = self.hand_origin(slot, piece)
         r, col = piece.cells[0]
         h = self.layout.hand_cell
@@ -297,7 +327,7 @@ class BoardCanvas:
 
     def pixel_for_drop(self, slot: int, row: int, col: int) -> Tuple[int, int]:
         """Where to release a piece grabbed by `pixel_of_hand_piece` to put its top-left on (row, col)."""
-        piece = self.catalogue[self.game.hand[slot]]
+        piece = self.catalogue[self.screen.game.hand[slot]]
         r, c = piece.cells[0]
         x0, y0, x1, y1 = self.cell_box(row + r, col + c)
         return (x0 + x1) // 2, (y0 + y1) // 2

@@ -10,12 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, List, Optional, Tuple
 
-from ... import BlockudokuEngine, Placement
+from ... import BlockudokuEngine
 from ...errors import EngineError
 from ..engine_calls import EngineCalls, stop_search
+from .model import Sequence
 from .settings import SettingsRow
-
-Sequence = List[Tuple[int, Placement]]  # (hand slot 0-2, placement) in the order to play them
 
 
 @dataclass
@@ -49,6 +48,7 @@ class EngineController:
         self.playing = False  # "Start Engine": the engine plays on its own
         self.job: Optional[str] = None  # the next beat of its play
         self.pending: Sequence = []  # the rest of the sequence it found for the hand
+        self.generation = 0  # bumps on every cancel, so a cancelled search's answer is dropped
 
     # --- choices -----------------------------------------------------------------------------
 
@@ -89,13 +89,17 @@ class EngineController:
     def run_search(self, work: Callable[[BlockudokuEngine], object], answered: Callable[[object], None],
                    failed: Callable[[BaseException], None]) -> None:
         """A search on the worker (`work(engine)`), stoppable with `stop_search` until it answers."""
+        generation = self.generation
+
         def done(result) -> None:
-            self.search_ended()
-            answered(result)
+            if generation == self.generation:  # else cancelled: a new game does not want it
+                self.search_ended()
+                answered(result)
 
         def refused(err: BaseException) -> None:
-            self.search_ended()
-            failed(err)
+            if generation == self.generation:
+                self.search_ended()
+                failed(err)
 
         self.search_running = True
         self.ask(work, done, refused)
@@ -121,6 +125,14 @@ class EngineController:
         """Stop: the running search answers at once with what it has (`stop`)."""
         if self.search_running:
             stop_search(self.engine)
+
+    def cancel(self) -> None:
+        """Stops the engine's play and any search at once; what the search answers is dropped."""
+        self.stop_play()
+        self.stop_search()
+        self.generation += 1
+        if self.search_running:
+            self.search_ended()
 
     def hint(self) -> None:
         """Hint, or Stop while a hint is searched."""

@@ -1,51 +1,70 @@
-"""The Blockudoku window's game flow: dealing hands from the seed, a placement through the
-engine's `play`, which pieces fit (`fits`), the end of a game, undo; the game itself is
-model.py's (`Game`, `Snapshot`, no Tk).
-
-Only the dealing happens here (uniform with replacement over the catalogue, from the seed, as
-in the original game); every rule is the engine's. `GameFlow` is mixed into `BlockudokuApp`
-(window.py).
+"""The Blockudoku window's game flow: a new game from the seed, a placement through the engine's
+`play`, which pieces fit (`fits`), the end of a game, undo. The game itself is the `Screen`'s
+(model.py, no Tk); the flow asks the engine through the controller (controller.py) and has the
+canvas (canvas.py) draw what changed. Every rule is the engine's.
 """
 from __future__ import annotations
 
-import random
 import tkinter as tk
-from typing import Callable, List, Optional, Tuple, Union
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Tuple, Union
 
-from ... import BlockudokuEngine, Placement, cells_of, piece_spec
-from .model import Game, Snapshot
+from ... import BlockudokuEngine, Piece, Placement, cells_of, piece_spec
+from ...errors import EngineError
+from ..engine_calls import Wait
+from .canvas import BoardCanvas
+from .controller import EngineController
+from .model import Screen
+from .settings import SettingsRow
+
+
+@dataclass
+class FlowHooks:
+    """What the flow needs of the window, each one function."""
+
+    status: Callable[[str], None]
+    refused: Callable[[BaseException, Callable[[EngineError], None]], None]  # the engine's error, or a failure
+    engine_dead: Callable[[], bool]  # the engine process has ended (until a restart)
+    leave_modes: Callable[[], None]  # a new game: the analysis board and a loaded record give way
+    waiting: Callable[[Callable[[], None]], None]  # a new game waits on the engine: this stops it
+    waited: Callable[[Callable[[], None]], None]  # that wait (of that stop) is over
+
+
+def specs(catalogue: Dict[int, Piece], hand: List[Optional[int]]) -> List[Union[None, int, str]]:
+    """The hand as a `position` line names it: catalogue ids, the shapes of a piece set's own
+    pieces (`piece_spec`), None for an empty slot."""
+    return [None if pid is None else piece_spec(catalogue[pid]) for pid in hand]
 
 
 class GameFlow:
-    """The game's flow, from a new deal to game over. Reads of the window's state, set by the
-    parts that own it: `analysing`, `autoplay`, `catalogue`, `controller`, `engine_dead`,
-    `games_finished`, `history`, `piece_ids`, `replay_states`, `root`, `settings`."""
+    """The game of `screen` from a new deal to game over, on `root`, with the pieces of
+    `catalogue`, the seed of `settings`, the engine asked through `controller`, drawn on
+    `canvas`."""
+
+    def __init__(self, root: tk.Misc, screen: Screen, catalogue: Dict[int, Piece], settings: SettingsRow,
+                 controller: EngineController, canvas: BoardCanvas, hooks: FlowHooks):
+        self.root, self.screen, self.catalogue, self.settings = root, screen, catalogue, settings
+        self.controller, self.canvas, self.hooks = controller, canvas, hooks
+        self.fits_asked = 0  # bumps with every position change, so a stale fits answer is dropped
+        self.game_over_window: Optional[tk.Toplevel] = None
 
     # --- the hand, and which of its pieces fit ---------------------------------------------
-
-    def remaining(self) -> List[Tuple[int, int]]:
-        """(hand slot 0-2, piece id) of the pieces still in the hand."""
-        return [(slot, pid) for slot, pid in enumerate(self.game.hand) if pid is not None]
 
     def position_job(self) -> Tuple[List[int], Callable[[BlockudokuEngine], None]]:
         """The hand slots in protocol order (the tray's: a played slot is sent as `-`), and a
         job telling an engine the position on screen (taken now, on the Tk thread; run later on
         the worker). The whole tray is sent as the engine's `play` leaves it, so the driver sends
         nothing when the engine holds the position already (`BlockudokuEngine.position`)."""
-        board, hand, score, streak = self.game.board, self.specs(self.game.hand), self.game.score, self.game.streak
+        g = self.screen.game
+        board, hand, score, streak = g.board, specs(self.catalogue, g.hand), g.score, g.streak
         return [0, 1, 2], lambda engine: engine.position(board, hand, score, streak)
-
-    def specs(self, hand: List[Optional[int]]) -> List[Union[None, int, str]]:
-        """The hand as a `position` line names it: catalogue ids, the shapes of a piece set's
-        own pieces (`piece_spec`), None for an empty slot."""
-        return [None if pid is None else piece_spec(self.catalogue[pid]) for pid in hand]
 
     def compute_fits(self) -> None:
         """Asks the engine which pieces of the hand fit somewhere (`fits`: no search); the
         answer greys out the others and ends the game when none fits."""
         self.fits_asked += 1
-        asked = self.fits_asked
-        if not self.remaining():
+        asked, s = self.fits_asked, self.screen
+        if not s.remaining():
             return
         slots, send = self.position_job()
 
@@ -54,86 +73,76 @@ class GameFlow:
             return engine.fits()
 
         def done(answer: List[Optional[bool]]) -> None:
-            if asked != self.fits_asked or self.analysing or self.replay_states is not None:
+            if asked != self.fits_asked or s.analysing or s.replay_states is not None:
                 return  # the position changed meanwhile
-            self.fits = [False, False, False]
+            s.fits = [False, False, False]
             for k, slot in enumerate(slots):
-                self.fits[slot] = bool(answer[k]) if k < len(answer) else False
-            self.redraw()
-            if self.remaining() and not any(self.fits[s] for s, _ in self.remaining()):
+                s.fits[slot] = bool(answer[k]) if k < len(answer) else False
+            self.canvas.redraw()
+            if s.remaining() and not any(s.fits[slot] for slot, _ in s.remaining()):
                 self.game_over()
 
         self.controller.ask(work, done)
+
     # --- game flow -------------------------------------------------------------------------
 
-    def seed(self) -> int:
-        return self.settings.seed()
-
     def new_game(self) -> None:
-        if self.engine_dead is not None:
+        """A new deal from the Seed field: a search running is stopped and its answer dropped,
+        so the new game never waits for it; New game reads Stop while the engine has not
+        answered."""
+        if self.hooks.engine_dead():
             return  # the game on screen is kept until the engine is restarted
-        if self.analysing:
-            self.leave_analysis()
-        self.stop_replay()
+        self.controller.cancel()
+        self.hooks.leave_modes()
         self.close_game_over()
-        self.rng = random.Random(self.seed())
-        self.game = Game()
-        self.history.clear()
-        self.events = []
-        self.hint = []
-        self.close_replay()
-        self.controller.ask(lambda engine: engine.newgame())
-        self.deal()
+        self.screen.new_game(self.settings.seed())
+        # An engine that does not answer `newgame` is not searching: New game reads Stop, which
+        # ends it (then reported, with Restart engine).
+        wait = Wait()
+
+        def failed(err: BaseException) -> None:
+            self.hooks.waited(wait.stop)
+            self.controller.table.failed(err)
+
+        self.hooks.waiting(wait.stop)
+        self.controller.ask(lambda engine: (wait.begin(engine), engine.newgame()),
+                            lambda _: self.hooks.waited(wait.stop), failed)
         self.after_change()
-
-    def deal(self) -> None:
-        self.game.hand = [self.rng.choice(self.piece_ids) for _ in range(3)]
-        self.events.append(("hand", list(self.game.hand)))
-
-    def snapshot(self) -> Snapshot:
-        return Snapshot(self.game.board, list(self.game.hand), self.game.score, self.game.streak, self.rng.getstate())
 
     def place(self, slot: int, row: int, col: int, then: Optional[Callable[[bool], None]] = None) -> None:
         """Plays hand slot `slot` (0-2) with its top-left on (row, col) (0-based) via the engine's
         `play` (on the worker); `then(accepted)` follows on the Tk thread."""
-        if self.game.hand[slot] is None or self.placing:
+        s = self.screen
+        if s.game.hand[slot] is None or s.placing:
             if then is not None:
                 then(False)
             return
-        self.placing = True
-        before = self.snapshot()
+        s.placing = True
+        before = s.snapshot()
         slots, send = self.position_job()
         placement = Placement(slots.index(slot) + 1, row + 1, col + 1)
+        covered = {r * 9 + c for r, c in cells_of(self.catalogue[s.game.hand[slot]], row, col)}
 
         def work(engine: BlockudokuEngine):
             send(engine)
             return engine.play([placement])
 
         def refused(err: BaseException) -> None:
-            self.placing = False
-            self.engine_refused(err, lambda refusal: self.status(f"cannot place there ({refusal.message})"))
-            self.redraw()
+            s.placing = False
+            self.hooks.refused(err, lambda refusal: self.hooks.status(f"cannot place there ({refusal.message})"))
+            self.canvas.redraw()
             if then is not None:
                 then(False)
 
         def played(state) -> None:
-            self.placing = False
-            self.history.append(before)
-            self.events.append(("play", [Placement(slot + 1, row + 1, col + 1)]))
-            # Cells that were filled (before, or by this piece) and are empty now were cleared:
-            # flash them, as the original did. Read off the engine's boards, not worked out here.
-            covered = {r * 9 + c for r, c in cells_of(self.catalogue[self.game.hand[slot]], row, col)}
-            cleared_cells = [k for k in range(81) if (before.board[k] == "#" or k in covered) and state.board[k] == "."]
-            self.game.board, self.game.score, self.game.streak = state.board, state.score, state.streak
-            self.game.hand[slot] = None
-            self.game.placed += 1
-            self.status(f"cleared {state.cleared} region{'s' if state.cleared != 1 else ''}" if state.cleared else "")
-            if not self.remaining():
-                self.deal()
-            self.hint = []
+            s.placing = False
+            # Cells cleared are flashed, as the original did.
+            cleared_cells = s.played(before, slot, row, col, covered, state)
+            self.hooks.status(f"cleared {state.cleared} region{'s' if state.cleared != 1 else ''}"
+                              if state.cleared else "")
             self.after_change()
             if cleared_cells:
-                self.flash(cleared_cells)
+                self.canvas.flash(cleared_cells)
             if then is not None:
                 then(True)
 
@@ -141,16 +150,16 @@ class GameFlow:
 
     def after_change(self) -> None:
         """Redraws, then asks which pieces fit (the game ends when none does)."""
-        self.hint = []
-        self.redraw()
+        self.screen.hint = []
+        self.canvas.redraw()
         self.compute_fits()
 
     def game_over(self) -> None:
-        final = self.game.score
-        self.games_finished.append(final)
-        self.stop_engine()
+        final = self.screen.game.score
+        self.screen.games_finished.append(final)
+        self.controller.stop_play()
         # The seed moves on so the next game is a new deal, still reproducible from the field.
-        self.settings.seed_var.set(str(self.seed() + 1))
+        self.settings.seed_var.set(str(self.settings.seed() + 1))
         self.new_game()
         self.show_game_over(final)
 
@@ -165,7 +174,7 @@ class GameFlow:
         self.root.update_idletasks()
         win.geometry(f"+{self.root.winfo_rootx() + 120}+{self.root.winfo_rooty() + 200}")
         self.game_over_window = win
-        self.status(f"game over with {final} points; new game (seed {self.settings.seed_var.get()})")
+        self.hooks.status(f"game over with {final} points; new game (seed {self.settings.seed_var.get()})")
 
     def close_game_over(self) -> None:
         if self.game_over_window is not None:
@@ -176,17 +185,7 @@ class GameFlow:
             self.game_over_window = None
 
     def undo(self) -> None:
-        if not self.history or self.autoplay:
+        if self.controller.playing or not self.screen.undo():
             return
-        snap = self.history.pop()
-        while self.events and self.events[-1][0] == "hand":
-            self.events.pop()  # the hand dealt after the placement undone
-        if self.events:
-            self.events.pop()
-        self.game.board, self.game.hand = snap.board, list(snap.hand)
-        self.game.score, self.game.streak = snap.score, snap.streak
-        self.game.placed -= 1
-        self.rng.setstate(snap.rng_state)
-        self.hint = []
-        self.status("undone")
+        self.hooks.status("undone")
         self.after_change()

@@ -1,37 +1,36 @@
-"""The Blockudoku window (scripts/blockudoku_gui.py): `BlockudokuApp` owns the game (model.py,
-no Tk), the settings row (settings.py, a view) and the engine controller (controller.py: Hint,
-the engine's own play, every search, each given its parts in its constructor); the other parts
-of this subpackage, each one concern, are still mixed into the window's class and read and set
-its state (each part's docstring names what it reads):
+"""The Blockudoku window (scripts/blockudoku_gui.py), made of parts that each hold their own
+state and are given what they need when they are made:
 
-- canvas.py: the board canvas (layout, drawing, the mouse)
-- game.py: the game on screen and its flow (deals, placements, fits, game over, undo)
-- analysis.py: the analysis board
+- model.py: `Screen`, the game and what the window shows of it (no Tk)
+- controller.py: `EngineController`, every engine search (Hint, the engine's own play)
+- settings.py: the settings row (a view); canvas.py: the board and the tray (a view)
+- game.py: `GameFlow`, the game's flow (deals, placements, fits, game over, undo)
+- analysis.py: the analysis board (palette.py: its pieces, lines.py: its lines)
 - records.py: game records, saved, loaded and stepped through
+- ../supervision.py: the status line and the engine's supervision (death, Restart engine)
 
 This module builds the window (menu, header, the board beside its side panel, the status line),
-handles errors and closing, and holds `main`, the command line of scripts/blockudoku_gui.py.
+puts the parts together, and holds `main`, the command line of scripts/blockudoku_gui.py.
 """
 from __future__ import annotations
 
 import argparse
-import threading
 import tkinter as tk
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Dict, List, Optional
 
-from ... import BlockudokuEngine, EngineDied, EngineError, EngineProblem, Piece, Placement, piece_set
+from ... import BlockudokuEngine, EngineError, EngineProblem, Piece, piece_set
 from ...cli import HelpFormatter
 from ..dialogs import Dialogs
-from ..engine_calls import BusyIndicator, EngineCalls
+from ..engine_calls import BusyIndicator, EngineCalls, StopOffer
 from ..layout import BoardAndPanel, Flow, ScrollPanel, open_on_screen
 from ..run import INTERRUPTED, run_window
-from ..supervision import EngineSupervision
-from .analysis import AnalysisBoard
-from .canvas import CANVAS_H, CANVAS_W, PANEL_W, BoardCanvas, Layout
+from ..supervision import EngineSupervision, SupervisionHooks
+from .analysis import AnalysisBoard, AnalysisHooks
+from .canvas import PANEL_W, BoardCanvas, CanvasInput
 from .controller import EngineController, Table
-from .game import GameFlow
-from .model import Game, Snapshot
-from .records import RecordReplay
+from .game import FlowHooks, GameFlow
+from .model import Game, Screen
+from .records import RecordHooks, RecordReplay
 from .settings import SettingsRow
 
 STATUS_WRAP = (620, 500)  # status line width in pixels: alone, and beside Restart engine
@@ -42,80 +41,38 @@ START_SIZE = (900, 640)
 MIN_SIZE = (640, 480)
 
 
-class BlockudokuApp(BoardCanvas, GameFlow, AnalysisBoard, RecordReplay, EngineSupervision):
-    """The Blockudoku window, on `root`, driving `engine` (watched and restarted by
-    EngineSupervision); hands are dealt from `catalogue`."""
+class BlockudokuApp:
+    """The Blockudoku window, on `root`, driving `engine` (watched and restarted by its
+    supervision); hands are dealt from `catalogue`."""
 
-    def __init__(
-        self,
-        root: tk.Tk,
-        engine: BlockudokuEngine,
-        catalogue: Dict[int, Piece],
-        seed: Optional[int] = None,
-        movetime: int = 0,
-        delay: int = 350,
-    ):
-        self.root = root
-        self.catalogue = catalogue
-        self.piece_ids = sorted(catalogue)
-        self.game = Game()
-        self.history: List[Snapshot] = []
-        self.fits: List[bool] = [True, True, True]
-        self.drag: Optional[dict] = None
-        self.hint: List[Tuple[int, Placement]] = []
-        self.games_finished: List[int] = []  # final scores, newest last (tests read this)
-        self.game_over_window: Optional[tk.Toplevel] = None
+    def __init__(self, root: tk.Tk, engine: BlockudokuEngine, catalogue: Dict[int, Piece], seed: Optional[int] = None,
+                 movetime: int = 0, delay: int = 350):
+        self.root, self.catalogue = root, catalogue
+        self.screen = Screen(sorted(catalogue))
         self.closed = False
-        self.layout = Layout.fit(CANVAS_W, CANVAS_H)
-        # The game as a record: ("hand", ids) and ("play", [Placement]) events, slots 1-3.
-        self.events: List[Tuple[str, list]] = []
-        self.saved_events: Optional[List[Tuple[str, list]]] = None  # the events last saved
-        # Analysis board: on, the game it replaced, the selected tray slot, the last answer.
-        self.analysing = False
-        self.game_before: Optional[Game] = None
-        self.selected_slot = 0
-        self.paint: Optional[str] = None  # "#" or "." while a drag fills or empties cells
-        self.analysis: list = []
-        # A loaded record's positions (after each placement) and the one shown; None: playing.
-        self.replay_states: Optional[List[Game]] = None
-        self.replay_stop: Optional[threading.Event] = None  # set: the record loading stops (records.py)
-        self.replay_at = 0
-        self.placing = False  # a placement is with the engine: no other drag until it answers
-        self.flashing: List[int] = []  # cleared cells shown for a moment
-        self.flashed: List[int] = []  # the last cells flashed (tests read this)
-        # The analysis line shown step by step: (line, placements made), the board then, and
-        # the slots already played on it (not drawn in the tray).
-        self.line_at: Optional[Tuple[int, int]] = None
-        self.analysis_boards: List[List[str]] = []
-        self.shown_board: Optional[str] = None
-        self.shown_played: set = set()
-
-        self.delay = delay
-
         panel = self.build_frame(root)
         self.build_game_buttons(panel)
-        self.build_settings(panel, engine, seed, movetime)
-        self.build_replay_bar(panel)
-        self.build_analysis_frame(panel)
+        self.settings = SettingsRow(panel, engine.options, engine.settings, seed, movetime,
+                                    on_choice=self.set_option, on_seed=self.new_game)
+        self.settings.frame.pack(fill="x", pady=(2, 0))
+        self.controller = EngineController(root, engine, self.calls, self.settings, self.controller_table(), delay)
+        self.build_parts(panel)
         root.protocol("WM_DELETE_WINDOW", self.ask_close)
-
         self.new_game()
 
     def build_frame(self, root: tk.Tk) -> tk.Frame:
         """The menu, the header (score, busy bar), the status line and the board beside its
-        side panel; returns the panel's frame."""
+        side panel (the canvas is put in it by build_parts); returns the panel's frame."""
         root.title("Blockudoku")
         open_on_screen(root, START_SIZE, MIN_SIZE)
-        root.report_callback_exception = self.report_exception
         self.dialogs = Dialogs(root, "Blockudoku")
-        self.calls = EngineCalls(root, on_error=self.engine_failed)
-        self.fits_asked = 0  # bumps with every position change, so a stale fits answer is dropped
+        self.calls = EngineCalls(root, on_error=lambda err: self.supervision.engine_failed(err))
 
         menubar = tk.Menu(root)
         game_menu = tk.Menu(menubar, tearoff=False)
         game_menu.add_command(label="New game", command=self.new_game)
-        game_menu.add_command(label="Save record...", command=self.ask_save_record)
-        game_menu.add_command(label="Load record...", command=self.ask_load_record)
+        game_menu.add_command(label="Save record...", command=lambda: self.records.ask_save_record())
+        game_menu.add_command(label="Load record...", command=lambda: self.records.ask_load_record())
         menubar.add_cascade(label="Game", menu=game_menu)
         root.config(menu=menubar)
 
@@ -126,18 +83,15 @@ class BlockudokuApp(BoardCanvas, GameFlow, AnalysisBoard, RecordReplay, EngineSu
         self.busy = BusyIndicator(header, self.calls)
         self.busy.frame.pack(side="right")
 
-        self.engine_status_row(root, STATUS_WRAP)
+        self.supervision = EngineSupervision(root, root, self.calls, self.dialogs, SupervisionHooks(
+            engine=lambda: self.engine, set_engine=self.set_engine, resume_job=lambda: self.controller.choices_job(),
+            resumed=lambda: self.flow.after_change(), problem=lambda err: self.stop_engine(),
+            died=lambda err: self.stop_engine(), closed=lambda: self.closed), STATUS_WRAP)
+        root.report_callback_exception = self.supervision.report_exception
 
         body = self.body = BoardAndPanel(root, board_min=290)
         body.pack(side="top", fill="both", expand=True, padx=8, pady=4)
-        self.canvas = tk.Canvas(body, width=CANVAS_W, height=CANVAS_H, bg="white", highlightthickness=0)
-        self.canvas.bind("<ButtonPress-1>", self.on_press)
-        self.canvas.bind("<B1-Motion>", self.on_motion)
-        self.canvas.bind("<ButtonRelease-1>", self.on_release)
-        self.canvas.bind("<ButtonPress-3>", self.on_right_press)
-        self.canvas.bind("<Configure>", self.on_resize)
         self.side = ScrollPanel(body, width=PANEL_W)
-        body.place_parts(self.canvas, self.side)
         return self.side.inner
 
     def build_game_buttons(self, panel: tk.Frame) -> None:
@@ -148,43 +102,84 @@ class BlockudokuApp(BoardCanvas, GameFlow, AnalysisBoard, RecordReplay, EngineSu
         self.engine_button = tk.Button(buttons, text="Start Engine", width=11, command=self.toggle_engine)
         self.hint_button = tk.Button(buttons, text="Hint", width=5, command=self.show_hint)
         self.undo_button = tk.Button(buttons, text="Undo", width=5, command=self.undo)
-        self.new_button = tk.Button(buttons, text="New game", command=self.new_game)
+        self.new_button = tk.Button(buttons, text="New game", width=8)
+        self.new_offer = StopOffer(self.new_button, self.new_game)
         self.analysis_button = tk.Button(buttons, text="Analysis", width=8, command=self.toggle_analysis)
         buttons.add(self.engine_button, self.hint_button, self.undo_button, self.new_button, self.analysis_button)
 
-    def build_settings(self, panel: tk.Frame, engine: BlockudokuEngine, seed: Optional[int], movetime: int) -> None:
-        """The settings row (a view: settings.py) and the engine controller that reads it."""
-        self.settings = SettingsRow(panel, engine.options, engine.settings, seed, movetime,
-                                    on_choice=self.set_option, on_seed=self.new_game)
-        self.settings_row = self.settings.frame
-        self.settings_row.pack(fill="x", pady=(2, 0))
-        # The fields tests and the records read by name.
-        self.seed_var, self.seed_entry = self.settings.seed_var, self.settings.seed_entry
-        self.movetime_var, self.agent_var = self.settings.movetime_var, self.settings.agent_var
-        self.choice_boxes = self.settings.choice_boxes
-        table = Table(position_job=self.position_job, place=self.place, game_over=self.game_over,
-                      show_hint=self.show_engine_hint, status=self.status, failed=self.engine_failed,
-                      asking=lambda: self.dialogs.asking,
-                      may_hint=lambda: not self.analysing and self.engine_dead is None,
-                      may_play=lambda: self.engine_dead is None and self.replay_states is None,
-                      on_hint=lambda on: self.hint_button.config(text="Stop" if on else "Hint"),
-                      on_play=self.show_engine_play)
-        self.controller = EngineController(self.root, engine, self.calls, self.settings, table, self.delay)
+    def controller_table(self) -> Table:
+        """What the engine controller is given of the window."""
+        return Table(position_job=lambda: self.flow.position_job(), place=lambda *a: self.flow.place(*a),
+                     game_over=lambda: self.flow.game_over(), show_hint=self.show_engine_hint, status=self.status,
+                     failed=self.engine_failed, asking=lambda: self.dialogs.asking,
+                     may_hint=lambda: not self.screen.analysing and self.engine_dead is None,
+                     may_play=lambda: self.engine_dead is None and self.screen.replay_states is None,
+                     on_hint=lambda on: self.hint_button.config(text="Stop" if on else "Hint"),
+                     on_play=self.show_engine_play)
 
-    # --- the engine controller's (controller.py), as the window's buttons and tests name it --
+    def build_parts(self, panel: tk.Frame) -> None:
+        """The canvas, the game flow, the records' bar and the analysis board."""
+        s, status, refused = self.screen, self.status, self.supervision.engine_refused
+        show_error = self.show_error
+        self.board = BoardCanvas(self.body, s, self.catalogue, self.score_var, CanvasInput(
+            drop=lambda *a: self.flow.place(*a), may_drag=lambda: not self.autoplay,
+            edit_press=lambda *a: self.analysis.edit_press(*a), edit_drag=lambda c: self.analysis.edit_drag(c),
+            edit_release=lambda: self.analysis.edit_release(), edit_empty=lambda k: self.analysis.edit_empty(k),
+            status=status))
+        self.canvas = self.board.canvas
+        self.body.place_parts(self.canvas, self.side)
+        self.flow = GameFlow(self.root, s, self.catalogue, self.settings, self.controller, self.board, FlowHooks(
+            status=status, refused=refused, engine_dead=lambda: self.engine_dead is not None,
+            leave_modes=self.leave_modes, waiting=self.new_offer.waiting, waited=self.new_offer.end))
+        self.records = RecordReplay(self.root, panel, s, self.catalogue, self.settings, self.controller, self.board,
+                                    RecordHooks(status=status, show_error=show_error, refused=refused,
+                                                leave_analysis=self.leave_analysis, new_game=self.new_game))
+        self.analysis = AnalysisBoard(panel, s, self.catalogue, self.settings, self.controller, self.board,
+                                      AnalysisHooks(status=status, show_error=show_error, refused=refused,
+                                                    after_change=self.flow.after_change, show_board=self.show_board))
 
-    @property
-    def engine(self) -> BlockudokuEngine:
-        return self.controller.engine
+    # --- what the parts are given of the window ----------------------------------------------
 
-    @engine.setter
-    def engine(self, engine: BlockudokuEngine) -> None:  # a restarted engine (supervision)
+    def leave_modes(self) -> None:
+        """A new game: the analysis board and a record (loading or loaded) give way."""
+        self.analysis.leave()
+        self.records.stop_replay()
+        self.records.close_replay()
+
+    def show_board(self, analysing: bool) -> None:
+        """The analysis board's controls in place of the game's buttons, or back."""
+        self.analysis_button.config(text="Game" if analysing else "Analysis")
+        for w in (self.engine_button, self.hint_button, self.undo_button):
+            w.config(state="disabled" if analysing else "normal")
+        if analysing:
+            self.game_buttons.pack_forget()
+            self.analysis.frame.pack(side="top", fill="x", pady=(4, 4))
+        else:
+            self.analysis.frame.pack_forget()
+            self.game_buttons.pack(fill="x", pady=(0, 2), before=self.settings.frame)
+
+    def set_engine(self, engine: BlockudokuEngine) -> None:  # a restarted engine (supervision)
         self.controller.engine = engine
 
-    @property
-    def autoplay(self) -> bool:
-        """The engine plays on its own (Start Engine)."""
-        return self.controller.playing
+    def show_engine_hint(self, seq) -> None:
+        self.screen.hint = seq
+        self.board.redraw()
+
+    def show_engine_play(self, playing: bool) -> None:
+        """The engine's play started (Stop Engine, no Undo) or ended."""
+        self.engine_button.config(text="Stop Engine" if playing else "Start Engine")
+        self.undo_button.config(state="disabled" if playing else "normal")
+        if not playing and self.screen.hint and not self.screen.analysing:
+            self.screen.hint = []  # the outline of a placement that will not be played now
+            self.board.redraw()
+
+    # --- the window's commands (its buttons and menu; tests call them by name) ---------------
+
+    def new_game(self) -> None:
+        self.flow.new_game()
+
+    def undo(self) -> None:
+        self.flow.undo()
 
     def show_hint(self) -> None:
         self.controller.hint()
@@ -201,33 +196,52 @@ class BlockudokuApp(BoardCanvas, GameFlow, AnalysisBoard, RecordReplay, EngineSu
     def set_scoring(self, value: str) -> None:
         self.controller.set_option("Scoring", value)
 
-    def show_engine_hint(self, seq: List[Tuple[int, Placement]]) -> None:
-        self.hint = seq
-        self.redraw()
+    def toggle_analysis(self) -> None:
+        self.analysis.toggle()
 
-    def show_engine_play(self, playing: bool) -> None:
-        """The engine's play started (Stop Engine, no Undo) or ended."""
-        self.engine_button.config(text="Stop Engine" if playing else "Start Engine")
-        self.undo_button.config(state="disabled" if playing else "normal")
-        if not playing and self.hint and not self.analysing:
-            self.hint = []  # the outline of a placement that will not be played now
-            self.redraw()
+    def enter_analysis(self) -> None:
+        self.analysis.enter()
 
-    # --- the engine's supervision (../supervision.py) ---------------------------------------
+    def leave_analysis(self) -> None:
+        self.analysis.leave()
 
-    def on_engine_problem(self, err: Exception) -> None:
-        self.stop_engine()
+    def load_record(self, path: str, game_index: int = 0) -> bool:
+        return self.records.load_record(path, game_index)
 
-    def on_engine_death(self, err: EngineDied) -> None:
-        self.stop_engine()
+    def save_record(self, path: str) -> None:
+        self.records.save_record(path)
 
-    def resume_job(self) -> Callable[[BlockudokuEngine], None]:
-        return self.controller.choices_job()  # a choice made while the engine was dead too
+    # --- what the window shows (tests read it) -----------------------------------------------
 
-    def engine_resumed(self) -> None:
-        self.after_change()  # sends the position; the game goes on where it was
+    @property
+    def engine(self) -> BlockudokuEngine:
+        return self.controller.engine
 
-    # --- errors and closing ------------------------------------------------------------------
+    @property
+    def autoplay(self) -> bool:
+        """The engine plays on its own (Start Engine)."""
+        return self.controller.playing
+
+    @property
+    def game(self) -> Game:
+        return self.screen.game
+
+    @property
+    def engine_dead(self):
+        return self.supervision.engine_dead
+
+    @property
+    def status_var(self) -> tk.StringVar:
+        return self.supervision.status_var
+
+    def status(self, text: str) -> None:
+        self.supervision.status(text)
+
+    def show_error(self, text: str) -> None:
+        self.supervision.show_error(text)
+
+    def engine_failed(self, err: BaseException) -> None:
+        self.supervision.engine_failed(err)
 
     @property
     def last_error(self) -> str:
@@ -238,11 +252,10 @@ class BlockudokuApp(BoardCanvas, GameFlow, AnalysisBoard, RecordReplay, EngineSu
     def error_window(self) -> Optional[tk.Toplevel]:
         return self.dialogs.window
 
+    # --- closing -----------------------------------------------------------------------------
+
     def unsaved(self) -> bool:
-        """A game in progress that closing would lose: placements made since it was last saved
-        (none when a record is shown or the analysis board is on)."""
-        return (self.replay_states is None and self.game.placed > 0 and not self.analysing
-                and self.events != self.saved_events)
+        return self.screen.unsaved()
 
     def ask_close(self) -> None:
         """Closing the window: asks first when a game is in progress, then ends the engine."""
@@ -257,7 +270,7 @@ class BlockudokuApp(BoardCanvas, GameFlow, AnalysisBoard, RecordReplay, EngineSu
         """Stops any search, ends the worker and the engine, and closes the window."""
         self.closed = True
         self.stop_engine()
-        self.stop_replay()
+        self.records.stop_replay()
         self.controller.stop_search()
         self.calls.close()
         self.busy.show(False)

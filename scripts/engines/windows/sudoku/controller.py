@@ -13,7 +13,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from ... import EngineError, SudokuEngine, SudokuMove, SudokuState
 from ...record import Step
-from ..engine_calls import EngineCalls, Search
+from ..engine_calls import EngineCalls, Search, Wait
 
 
 def apply_setup(engine: SudokuEngine, setup: Tuple[str, str]) -> None:
@@ -103,9 +103,12 @@ class SudokuController:
         self.calls.call(lambda: work(self.engine), done, failed)
 
     def start(self, setup: Tuple[str, str], done: Callable[[SudokuState], None],
-              failed: Callable[[BaseException], None]) -> None:
-        """A new game from `setup`; `done` gets its first position."""
+              failed: Callable[[BaseException], None], wait: Optional[Wait] = None) -> None:
+        """A new game from `setup`; `done` gets its first position. `wait` stops it (it ends
+        an engine that does not answer)."""
         def work(engine: SudokuEngine) -> SudokuState:
+            if wait is not None:
+                wait.begin(engine)
             engine.newgame()
             apply_setup(engine, setup)
             return engine.state()

@@ -39,8 +39,7 @@ class GamePlay:
     def engine(self) -> SudokuEngine:
         return self.controller.engine
 
-    @engine.setter
-    def engine(self, engine: SudokuEngine) -> None:  # a restarted engine (supervision)
+    def set_engine(self, engine: SudokuEngine) -> None:  # a restarted engine (supervision)
         self.controller.engine = engine
 
     @property

@@ -22,9 +22,9 @@ from typing import Callable, Optional, Tuple
 
 from ... import MODES, EngineError, SudokuEngine, SudokuMove, SudokuState
 from ..dialogs import Dialogs, GameChoice
-from ..engine_calls import BusyIndicator, EngineCalls
+from ..engine_calls import BusyIndicator, EngineCalls, StopOffer, Wait
 from ..layout import BoardAndPanel, Flow, ScrollPanel, open_on_screen
-from ..supervision import EngineSupervision
+from ..supervision import EngineSupervision, SupervisionHooks
 from .board import ALLOWED, BOARD_PX, COLOURS, HINT, LABELS_PX, SELECTED, SELECTED_OUTLINE, BoardView
 from .names import (ANALYSIS_FONT, ANALYSIS_LINES, HINT_TEXT, HUMAN, NO_ANALYSIS, SIZES, BoardSizeError, block_shape,
                     engine_reason, size_name)
@@ -41,9 +41,9 @@ START_SIZE = (820, 600)
 MIN_SIZE = (640, 480)
 
 
-class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
-    """A game of Competitive Sudoku on `root`, refereed by `engine` (watched and restarted by
-    EngineSupervision); `on_switch("puzzle")` is called when the puzzle mode is chosen."""
+class SudokuApp(BoardView, GamePlay, GameRecords):
+    """A game of Competitive Sudoku on `root`, refereed by `engine` (watched and restarted by its
+    supervision, ../supervision.py); `on_switch("puzzle")` is called when the puzzle mode is chosen."""
 
     def __init__(self, root: tk.Tk, engine: SudokuEngine, board: str = "3x3", mode: str = "classic",
                  players: Tuple[str, str] = (HUMAN, "default"), movetime: int = 500,
@@ -55,13 +55,12 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         self.state: Optional[SudokuState] = None
         self.selected: Optional[Tuple[int, int]] = None
         self.moving = False  # a move is with the referee: no other until it answers
-        self.calls = EngineCalls(root, on_error=self.engine_failed)
+        self.calls = EngineCalls(root, on_error=lambda err: self.engine_failed(err))
         # The one part that asks the engines to search (hints, the agents' moves).
         self.controller = SudokuController(engine, self.calls, Table(
             on_thinking=lambda on: self.hint_button.config(text="Stop" if on else HINT_TEXT),
-            show_info=self.show_info, failed=self.engine_failed))
+            show_info=self.show_info, failed=lambda err: self.engine_failed(err)))
         self.dialogs = Dialogs(root, "Competitive Sudoku")
-        root.report_callback_exception = self.report_exception
         self.last_reply = ""
         self.game_over = False
         self.board_file: Optional[str] = None
@@ -98,7 +97,10 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         self.busy.frame.pack(side="right")
         tk.Label(top, textvariable=self.turn_var, font=("Helvetica", 10)).pack(side="right")
 
-        self.engine_status_row(root, (560, 460))
+        self.supervision = EngineSupervision(root, root, self.calls, self.dialogs, SupervisionHooks(
+            engine=lambda: self.engine, set_engine=self.set_engine, resume_job=self.resume_job,
+            resumed=self.engine_resumed, died=self.on_engine_death, closed=lambda: self.closed), (560, 460))
+        root.report_callback_exception = self.supervision.report_exception
 
         body = BoardAndPanel(root, board_min=280)
         body.pack(padx=8, fill="both", expand=True)
@@ -168,7 +170,9 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         self.mode_var = tk.StringVar(value=mode)
         ttk.Combobox(mode_pair, textvariable=self.mode_var, values=MODES + (("puzzle",) if self.on_switch else ()), width=8,
                      state="readonly").pack(side="left", padx=2)
-        chooser.add(board_pair, mode_pair, tk.Button(chooser, text="New game", command=self.new_game),
+        self.new_button = tk.Button(chooser, text="New game")
+        self.new_offer = StopOffer(self.new_button, self.new_game)
+        chooser.add(board_pair, mode_pair, self.new_button,
                     tk.Button(chooser, text="Board file...", command=self.choose_file),
                     tk.Button(chooser, text="Save game...", command=self.choose_save),
                     tk.Button(chooser, text="Load game...", command=self.choose_load))
@@ -192,6 +196,32 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
         self.movetime_var = tk.StringVar(value=str(movetime))
         tk.Spinbox(ms_pair, from_=10, to=60000, increment=100, textvariable=self.movetime_var, width=6).pack(side="left")
         players_row.add(*pairs, ms_pair)
+
+    # --- the supervision (../supervision.py): the status line, the engine's death, a restart --
+
+    @property
+    def engine_dead(self):
+        return self.supervision.engine_dead
+
+    @property
+    def status_var(self) -> tk.StringVar:
+        return self.supervision.status_var
+
+    @property
+    def restart_button(self) -> tk.Button:
+        return self.supervision.restart_button
+
+    def status(self, text: str) -> None:
+        self.supervision.status(text)
+
+    def show_error(self, text: str, title: Optional[str] = None) -> None:
+        self.supervision.show_error(text, title)
+
+    def engine_failed(self, err: BaseException) -> None:
+        self.supervision.engine_failed(err)
+
+    def engine_refused(self, err: BaseException, show) -> None:  # the engine's error to `show`
+        self.supervision.engine_refused(err, show)
 
     # --- dialogs, closing, a new game --------------------------------------------------------
 
@@ -269,7 +299,18 @@ class SudokuApp(BoardView, GamePlay, GameRecords, EngineSupervision):
             self.draw()
             self.maybe_agent_move()
 
-        self.controller.start(setup, started, refused)
+        # An engine that does not answer is not searching: New game reads Stop, which ends it
+        # (then reported, with Restart engine).
+        wait = Wait()
+        self.new_offer.waiting(wait.stop)
+
+        def ended(then: Callable[[object], None]) -> Callable[[object], None]:
+            def end(value) -> None:
+                self.new_offer.end(wait.stop)
+                then(value)
+            return end
+
+        self.controller.start(setup, ended(started), ended(refused), wait)
 
     def start_from(self, setup: Tuple[str, str], state: SudokuState) -> None:
         """The game now starts at `state` (what the engine read from `setup`): the Board and Mode
