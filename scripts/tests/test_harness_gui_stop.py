@@ -1,8 +1,10 @@
 """Every engine wait in a window can be stopped at once: Hint reads Stop while the engine
-thinks, and a move played during a hint stops it and is played at once.
+thinks, and a move played during a hint stops it and is played at once; New game stops a hint,
+and New game and Restart engine read Stop while an engine does not answer (a paused one, or one
+that never finishes starting), and Stop ends it.
 
-The windows are given 10 s to think; each Stop (or move) must bring the window back to idle
-long before that. How long it took is written to tests/artifacts/stop-times.txt and asserted
+The windows are given 10 s to think (or to answer); each Stop (or move) must bring the window
+back to idle long before that. How long it took is written to tests/artifacts/stop-times.txt and asserted
 only against the 10 s the search would have taken (a loaded machine may be slow)."""
 import time
 
@@ -198,6 +200,89 @@ def test_sudoku_record_load_is_stopped_by_a_new_game(tk_root, tmp_path):
         settle(app)
         assert len(plays) == 1 and app.game.steps == [] and app.dialog is None
         assert app.move_list.get(0, "end") == ("0. start",)
+    finally:
+        app.close()
+        engine.quit()
+
+
+def stopped_engine(engine):
+    """The engine process paused (SIGSTOP): it answers nothing until it is ended."""
+    import os
+    import signal
+
+    os.kill(engine.proc.pid, signal.SIGSTOP)
+
+
+def blockudoku_app(tk_root):
+    import tkinter as tk
+
+    import blockudoku_gui
+    from engines import BlockudokuEngine
+
+    with direct():
+        engine = real_engine("blockudoku", BlockudokuEngine)
+    return blockudoku_gui.BlockudokuApp(tk.Toplevel(tk_root), engine, engine.catalogue(), seed=3, movetime=10000), engine
+
+
+def sudoku_app(tk_root):
+    import sudoku_gui
+
+    with direct():
+        engine = real_engine("sudoku-agent", SudokuEngine)
+    return sudoku_gui.SudokuApp(tk_root, engine, board="2x2", mode="classic", players=("human", "human")), engine
+
+
+@pytest.mark.parametrize("make", [blockudoku_app, sudoku_app], ids=["blockudoku", "sudoku"])
+def test_new_game_and_restart_are_stopped(tk_root, tmp_path, make):
+    """An engine that does not answer a new game: New game reads Stop, which ends it at once
+    (reported, Restart engine offered). An engine that does not start: Restart engine reads
+    Stop, which ends it at once; then a restart that works brings the game back."""
+    app, engine = make(tk_root)
+    name = "blockudoku" if hasattr(app, "screen") else "sudoku"
+    supervision = app.supervision
+    try:
+        settle(app)
+        stopped_engine(app.engine)
+        app.new_game()
+        assert wait_for(tk_root, lambda: app.new_button.cget("text") == "Stop", 3)
+        seconds = idle_after(app, app.new_button.invoke)
+        note(f"{name} window, Stop during a new game the engine does not answer", seconds)
+        assert seconds < 5 and app.engine_dead is not None and supervision.restart_button.winfo_ismapped()
+        assert app.new_button.cget("text") == "New game"
+
+        real, silent = app.engine.argv, tmp_path / "silent-engine"
+        silent.write_text("#!/bin/sh\nexec sleep 10\n")  # starts, and never answers `hello`
+        silent.chmod(0o755)
+        app.engine.argv = [str(silent)]
+        supervision.restart_button.invoke()
+        assert wait_for(tk_root, lambda: supervision.restart_button.cget("text") == "Stop", 3)
+        seconds = idle_after(app, supervision.restart_button.invoke)
+        note(f"{name} window, Stop during a restart the engine does not answer", seconds)
+        assert seconds < 5 and app.engine_dead is not None and "Restart stopped" in app.status_var.get()
+        assert supervision.restart_button.cget("text") == "Restart engine"
+
+        app.engine.argv = real
+        supervision.restart_button.invoke()
+        assert wait_for(tk_root, lambda: app.engine_dead is None and app.calls.idle, 20)
+        assert "restarted" in app.status_var.get()
+        app.new_game()
+        assert settle(app) and app.engine_dead is None and app.new_button.cget("text") == "New game"
+    finally:
+        app.close()
+        app.engine.quit()
+        engine.quit()
+
+
+def test_blockudoku_new_game_stops_a_hint(tk_root):
+    """New game during a 10 s hint: the hint stops at once and its answer is dropped."""
+    app, engine = blockudoku_app(tk_root)
+    try:
+        settle(app)
+        app.show_hint()
+        pump(tk_root, 0.3)
+        seconds = idle_after(app, app.new_game)
+        note("blockudoku window, New game during a 10 s hint", seconds)
+        assert seconds < 5 and app.screen.hint == [] and app.hint_button.cget("text") == "Hint"
     finally:
         app.close()
         engine.quit()
