@@ -241,8 +241,9 @@ def test_ctrl_c_in_the_terminal_closes_the_window_without_a_traceback(display, s
 
 
 def test_blockudoku_engine_play_asks_little_per_placement(tk_root):
-    """The engine playing on its own: per placement one `play` and one `fits`, a `position` and
-    a `go` per hand (the driver does not send a position the engine holds); the lines sent a
+    """The engine playing on its own: per placement one `play`, a `position` and a `go` per hand
+    (the driver does not send a position the engine holds), no `fits` (the engine places its
+    sequence, and its `go` says when a hand cannot be placed) until it stops; the lines sent a
     placement, with their sync points, are printed (`-s`)."""
     import collections
 
@@ -264,8 +265,11 @@ def test_blockudoku_engine_play_asks_little_per_placement(tk_root):
         sent = collections.Counter(line.split()[1] for line in engine.transcript if line.startswith("> "))
         print(f"{placed} placements: {sum(sent.values()) / placed:.1f} lines sent a placement "
               f"({sent['isready'] / placed:.1f} isready), by command {dict(sent)}")
+        trips = sum(n for command, n in sent.items() if command not in ("isready", "stop")) / placed
+        print(f"{trips:.2f} round trips a placement")
         assert sent["play"] == placed and sent["position"] <= placed / 3 + 1, sent
-        assert sum(sent.values()) <= 7 * placed, sent
+        assert sent["fits"] == 1 and not app.flow.fits_unknown, sent  # asked once, when it stopped
+        assert sum(sent.values()) <= 5 * placed, sent
     finally:
         app.close()
         engine.quit()

@@ -46,6 +46,7 @@ class GameFlow:
         self.root, self.screen, self.catalogue, self.settings = root, screen, catalogue, settings
         self.controller, self.canvas, self.hooks = controller, canvas, hooks
         self.fits_asked = 0  # bumps with every position change, so a stale fits answer is dropped
+        self.fits_unknown = False  # not asked while the engine played (after_change)
         self.game_over_window: Optional[tk.Toplevel] = None
 
     # --- the hand, and which of its pieces fit ---------------------------------------------
@@ -58,31 +59,6 @@ class GameFlow:
         g = self.screen.game
         board, hand, score, streak = g.board, specs(self.catalogue, g.hand), g.score, g.streak
         return [0, 1, 2], lambda engine: engine.position(board, hand, score, streak)
-
-    def compute_fits(self) -> None:
-        """Asks the engine which pieces of the hand fit somewhere (`fits`: no search); the
-        answer greys out the others and ends the game when none fits."""
-        self.fits_asked += 1
-        asked, s = self.fits_asked, self.screen
-        if not s.remaining():
-            return
-        slots, send = self.position_job()
-
-        def work(engine: BlockudokuEngine) -> List[Optional[bool]]:
-            send(engine)
-            return engine.fits()
-
-        def done(answer: List[Optional[bool]]) -> None:
-            if asked != self.fits_asked or s.analysing or s.replay_states is not None:
-                return  # the position changed meanwhile
-            s.fits = [False, False, False]
-            for k, slot in enumerate(slots):
-                s.fits[slot] = bool(answer[k]) if k < len(answer) else False
-            self.canvas.redraw()
-            if s.remaining() and not any(s.fits[slot] for slot, _ in s.remaining()):
-                self.game_over()
-
-        self.controller.ask(work, done)
 
     # --- game flow -------------------------------------------------------------------------
 
@@ -149,10 +125,49 @@ class GameFlow:
         self.controller.ask(work, played, refused)
 
     def after_change(self) -> None:
-        """Redraws, then asks which pieces fit (the game ends when none does)."""
+        """Redraws, then asks which pieces fit (the game ends when none does). Not while the
+        engine plays on its own: it places the pieces of its sequence, and its `go` says when a
+        hand cannot be placed (the game ends then too); `play_ended` asks again."""
         self.screen.hint = []
-        self.canvas.redraw()
-        self.compute_fits()
+        if self.controller.playing:
+            self.fits_asked += 1  # a fits answer still to come is dropped
+            self.screen.fits = [True, True, True]
+            self.fits_unknown = True
+            self.canvas.redraw()
+        else:
+            self.canvas.redraw()
+            self.compute_fits()
+
+    def play_ended(self) -> None:
+        """The engine's own play ended: which pieces fit, for the player's drags."""
+        if self.fits_unknown and not self.screen.analysing and self.screen.replay_states is None:
+            self.compute_fits()
+
+    def compute_fits(self) -> None:
+        """Asks the engine which pieces of the hand fit somewhere (`fits`: no search); the
+        answer greys out the others and ends the game when none fits."""
+        self.fits_asked += 1
+        self.fits_unknown = False
+        asked, s = self.fits_asked, self.screen
+        if not s.remaining():
+            return
+        slots, send = self.position_job()
+
+        def work(engine: BlockudokuEngine) -> List[Optional[bool]]:
+            send(engine)
+            return engine.fits()
+
+        def done(answer: List[Optional[bool]]) -> None:
+            if asked != self.fits_asked or s.analysing or s.replay_states is not None:
+                return  # the position changed meanwhile
+            s.fits = [False, False, False]
+            for k, slot in enumerate(slots):
+                s.fits[slot] = bool(answer[k]) if k < len(answer) else False
+            self.canvas.redraw()
+            if s.remaining() and not any(s.fits[slot] for slot, _ in s.remaining()):
+                self.game_over()
+
+        self.controller.ask(work, done)
 
     def game_over(self) -> None:
         final = self.screen.game.score

@@ -172,6 +172,8 @@ class BlockudokuApp:
         if not playing and self.screen.hint and not self.screen.analysing:
             self.screen.hint = []  # the outline of a placement that will not be played now
             self.board.redraw()
+        if not playing:
+            self.flow.play_ended()
 
     # --- the window's commands (its buttons and menu; tests call them by name) ---------------
 
