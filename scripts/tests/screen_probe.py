@@ -61,7 +61,7 @@ def open_window(kind, root):
     if kind == "sudoku":
         from engines.windows.sudoku import SudokuApp
         engine = SudokuEngine([str(real_binary("sudoku-agent"))])
-        return SudokuApp(root, engine, board="3x3", mode="rows", players=("human", "human")), lambda app: app.board_px
+        return SudokuApp(root, engine, board="3x3", mode="rows", players=("human", "human")), lambda app: app.board.board_px
     from engines.windows.puzzle import PuzzleApp
     tools = SudokuTools(real_binary("sudoku-agent"))
     return PuzzleApp(root, tools, shape="3x3", seed=1), lambda app: app.board_px
@@ -69,7 +69,7 @@ def open_window(kind, root):
 
 def labels(kind, app):
     """The row and column labels cut at the canvas's edge."""
-    return (app.board if kind == "blockudoku" else app).clipped_labels()
+    return (app if kind == "puzzle" else app.board).clipped_labels()
 
 
 def report(kind, app, board, outdir, suffix):

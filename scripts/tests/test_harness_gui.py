@@ -137,18 +137,18 @@ def sudoku_app(tk_root, engine, **kwargs):
 
     app = sudoku_gui.SudokuApp(tk_root, engine, **kwargs)
     # The game has started (agents may go on playing: not waiting for the window to be idle).
-    assert wait_for(tk_root, lambda: app.state is not None, 60)
+    assert wait_for(tk_root, lambda: app.screen.state is not None, 60)
     return app
 
 
 def click_cell(app, r, c):
-    x, y = app.cell_centre(r, c)
+    x, y = app.board.cell_centre(r, c)
     app.canvas.event_generate("<ButtonPress-1>", x=x, y=y)
     pump(app.root)
 
 
 def value_button(app, value):
-    return app.values_frame.items[value - 1]
+    return app.board.values_frame.items[value - 1]
 
 
 def test_sudoku_front_end(tk_root, artifacts, tmp_path):
@@ -156,52 +156,52 @@ def test_sudoku_front_end(tk_root, artifacts, tmp_path):
     with engine:
         engine.setoption("Threads", 1)
         app = sudoku_app(tk_root, engine, board="2x2", mode="classic", players=("human", "greedy"), movetime=20)
-        assert app.state.size == 4 and app.state.turn == 1
-        assert len(app.values_frame.items) == 5  # values 1-4 and Pass
+        assert app.screen.state.size == 4 and app.screen.state.turn == 1
+        assert len(app.board.values_frame.items) == 5  # values 1-4 and Pass
 
         # Human move: click a cell, click a value.
         click_cell(app, 0, 0)
-        assert app.selected == (0, 0)
+        assert app.screen.selected == (0, 0)
         value_button(app, 1).invoke()
         settle(app)
-        assert app.state.values[0][0] == 1 and app.state.owners[0][0] == 1
+        assert app.screen.state.values[0][0] == 1 and app.screen.state.owners[0][0] == 1
         # The agent (player 2) answers by itself.
-        assert wait_for(tk_root, lambda: app.state.turn == 1 and not app.thinking, 5)
-        assert sum(v != 0 for row in app.state.values for v in row) == 2
-        assert any(app.state.owners[r][c] == 2 for r in range(4) for c in range(4))
+        assert wait_for(tk_root, lambda: app.screen.state.turn == 1 and not app.thinking, 5)
+        assert sum(v != 0 for row in app.screen.state.values for v in row) == 2
+        assert any(app.screen.state.owners[r][c] == 2 for r in range(4) for c in range(4))
 
         # A move breaking the sudoku rule is refused by the engine and changes nothing.
-        empty_in_row0 = next(c for c in range(4) if app.state.values[0][c] == 0)
-        before = [row[:] for row in app.state.values]
+        empty_in_row0 = next(c for c in range(4) if app.screen.state.values[0][c] == 0)
+        before = [row[:] for row in app.screen.state.values]
         click_cell(app, 0, empty_in_row0)
         value_button(app, 1).invoke()
         settle(app)
-        assert app.state.values == before and app.state.turn == 1
+        assert app.screen.state.values == before and app.screen.state.turn == 1
         assert "1" in app.status_var.get()
 
         # Two agents play the rest of the game.
-        app.player_vars[0].set("default")
-        assert wait_for(tk_root, lambda: app.game_over, 30)
-        assert app.state.result in ("1", "2", "draw")
+        app.settings.player_vars[0].set("default")
+        assert wait_for(tk_root, lambda: app.screen.game_over, 30)
+        assert app.screen.state.result in ("1", "2", "draw")
         assert "game over" in app.turn_var.get()
         screenshot(tk_root, artifacts / "sudoku-gui-game-over.png")
 
         # A new game while an agent is thinking cancels its search cleanly.
-        app.player_vars[0].set("default")
-        app.player_vars[1].set("default")
-        app.movetime_var.set("2000")
-        app.size_var.set("3x3")
+        app.settings.player_vars[0].set("default")
+        app.settings.player_vars[1].set("default")
+        app.settings.movetime_var.set("2000")
+        app.settings.size_var.set("3x3")
         app.new_game()
         assert wait_for(tk_root, lambda: app.thinking, 20)
-        app.player_vars[0].set("human")
-        app.player_vars[1].set("human")
+        app.settings.player_vars[0].set("human")
+        app.settings.player_vars[1].set("human")
         app.new_game()
         assert not app.thinking
         settle(app)
-        assert app.state.size == 9
+        assert app.screen.state.size == 9
         with direct():
             engine.isready()  # the engine is in step with us again
-        app.movetime_var.set("20")
+        app.settings.movetime_var.set("20")
 
         # Board chooser: a 2024/25 board file with a taboo move, in rows mode.
         board_file = tmp_path / "board.txt"
@@ -209,28 +209,28 @@ def test_sudoku_front_end(tk_root, artifacts, tmp_path):
             "rows = 2\ncolumns = 2\nboard =\n  1+ . . .\n  . . . .\n  . . . .\n  . . . 2-\n"
             "taboo-moves = [(0,1) -> 2]\nmoves = [(0,0) -> 1, (3,3) -> 2]\nscores = [0, 0]\ncurrent-player = 1\n"
             "allowed-squares1 = (0,0), (0,1), (0,2), (0,3)\nallowed-squares2 = (3,0), (3,1), (3,2), (3,3)\n")
-        app.player_vars[0].set("human")
-        app.player_vars[1].set("human")
+        app.settings.player_vars[0].set("human")
+        app.settings.player_vars[1].set("human")
         app.new_game(str(board_file))
         settle(app)
         assert "cannot" not in app.status_var.get(), app.status_var.get()
-        assert app.state.values[0][0] == 1 and app.state.owners[3][3] == 2
-        assert app.taboo_list.get(0, "end") == ("r1c2=2 start",)  # 1-based, found before the game
-        assert app.mode_var.get() == "rows"  # the Mode box follows the file
+        assert app.screen.state.values[0][0] == 1 and app.screen.state.owners[3][3] == 2
+        assert app.board.taboo_list.get(0, "end") == ("r1c2=2 start",)  # 1-based, found before the game
+        assert app.settings.mode_var.get() == "rows"  # the Mode box follows the file
         # A human with no playable cell passes with the Pass button (rows mode, row 0 full).
         with direct():
             engine.position(2, 2, "1234/..../..../....", mode="rows", turn=1)
-        app.refresh()
+        app.play.refresh()
         settle(app)
-        assert app.state.turn == 1
-        app.values_frame.items[-1].invoke()  # Pass
+        assert app.screen.state.turn == 1
+        app.board.values_frame.items[-1].invoke()  # Pass
         settle(app)
-        assert app.state.turn == 2 and "passes" in app.status_var.get()
+        assert app.screen.state.turn == 2 and "passes" in app.status_var.get()
         # Size and mode chooser.
-        app.size_var.set("2x3")
-        app.mode_var.set("rows")
+        app.settings.size_var.set("2x3")
+        app.settings.mode_var.set("rows")
         app.new_game()
         settle(app)
-        assert (app.state.m, app.state.n, app.state.mode) == (2, 3, "rows")
+        assert (app.screen.state.m, app.screen.state.n, app.screen.state.mode) == (2, 3, "rows")
         shot = screenshot(tk_root, artifacts / "sudoku-gui.png")
         assert shot.stat().st_size > 2000

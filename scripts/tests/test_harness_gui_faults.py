@@ -74,22 +74,22 @@ def test_sudoku_engine_killed_mid_game(tk_root, artifacts):  # noqa: F811
         assert wait_for(tk_root, lambda: len(app.game.moves) >= 3 and app.thinking, 20)
         kill(engine)
         assert wait_for(tk_root, lambda: app.supervision.engine_reports > 0, 10)
-        kept = app.state
+        kept = app.screen.state
         filled = sum(v != 0 for row in kept.values for v in row)
-        assert filled >= 3 and not app.thinking and not app.game_over
+        assert filled >= 3 and not app.thinking and not app.screen.game_over
         message = app.status_var.get()
         assert "The engine stopped (killed by SIGKILL)" in message and "Restart engine" in message, message
         assert app.restart_button.winfo_ismapped()
         # Clicks, a new game, switching players: not reported again, the game stays on screen.
-        app.player_vars[0].set("human")
-        app.player_vars[1].set("human")
-        x, y = app.cell_centre(*next((r, c) for r in range(6) for c in range(6) if not kept.values[r][c]))
+        app.settings.player_vars[0].set("human")
+        app.settings.player_vars[1].set("human")
+        x, y = app.board.cell_centre(*next((r, c) for r in range(6) for c in range(6) if not kept.values[r][c]))
         app.canvas.event_generate("<ButtonPress-1>", x=x, y=y)
         app.new_game()
         pump(tk_root, 0.8)
         settle(app)
         assert app.supervision.engine_reports == 1 and app.status_var.get() == message
-        assert app.state is kept and app.canvas.find_withtag("cell")
+        assert app.screen.state is kept and app.canvas.find_withtag("cell")
         screenshot(tk_root, artifacts / "sudoku-gui-engine-killed.png")
 
         # Restart: the new engine is given the same game (set-up and moves through `play`).
@@ -102,11 +102,11 @@ def test_sudoku_engine_killed_mid_game(tk_root, artifacts):  # noqa: F811
         assert (now.values, now.owners, now.scores, now.turn, now.taboo) == \
                (kept.values, kept.owners, kept.scores, kept.turn, kept.taboo)
         # And the game goes on to its end with the agents.
-        app.movetime_var.set("20")
-        app.player_vars[0].set("default")
-        app.player_vars[1].set("greedy")
-        assert wait_for(tk_root, lambda: app.game_over, 60)
-        assert app.state.result in ("1", "2", "draw") and app.supervision.engine_reports == 1
+        app.settings.movetime_var.set("20")
+        app.settings.player_vars[0].set("default")
+        app.settings.player_vars[1].set("greedy")
+        assert wait_for(tk_root, lambda: app.screen.game_over, 60)
+        assert app.screen.state.result in ("1", "2", "draw") and app.supervision.engine_reports == 1
         screenshot(tk_root, artifacts / "sudoku-gui-engine-restarted.png")
     finally:
         app.close()

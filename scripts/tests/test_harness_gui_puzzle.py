@@ -249,12 +249,12 @@ def test_mode_switch(tk_root, tools):  # noqa: F811
         # The Mode choice in the puzzle window brings the competitive game...
         app.mode_var.set("classic")
         app.switch_mode()  # the engine starts on a worker: the window shows the game when it is ready
-        assert wait_for(tk_root, lambda: isinstance(window.app, sudoku_gui.SudokuApp) and window.app.state is not None, 30)
+        assert wait_for(tk_root, lambda: isinstance(window.app, sudoku_gui.SudokuApp) and window.app.screen.state is not None, 30)
         game = window.app
-        assert isinstance(game, sudoku_gui.SudokuApp) and game.state.size == 6 and app.closed
+        assert isinstance(game, sudoku_gui.SudokuApp) and game.screen.state.size == 6 and app.closed
         # ... and its Mode choice `puzzle` with New game brings the puzzle back.
-        game.player_vars[1].set("human")
-        game.mode_var.set("puzzle")
+        game.settings.player_vars[1].set("human")
+        game.settings.mode_var.set("puzzle")
         game.new_game()
         settle(window.app)
         assert isinstance(window.app, PuzzleApp) and game.closed and not game.engine.alive

@@ -47,21 +47,21 @@ def test_sudoku_hint_is_stopped_by_stop_or_by_a_move(tk_root):
         pump(tk_root, 0.3)  # the search is under way
         seconds = idle_after(app, app.hint_button.invoke)
         note("sudoku window, Stop during a 10 s hint", seconds)
-        assert seconds < 5 and app.hint is not None and app.hint_button.cget("text") == HINT_TEXT
+        assert seconds < 5 and app.screen.hint is not None and app.hint_button.cget("text") == HINT_TEXT
 
         # A move during a hint: the hint stops and the move is played at once.
         app.show_hint()
         pump(tk_root, 0.3)
-        app.selected = (0, 0)
-        seconds = idle_after(app, lambda: app.choose_value(1))
+        app.screen.selected = (0, 0)
+        seconds = idle_after(app, lambda: app.play.choose_value(1))
         note("sudoku window, a move during a 10 s hint", seconds)
         assert seconds < 5 and [s.move for s in app.game.steps] == [SudokuMove(0, 0, 1)]
-        assert app.hint is None and not app.thinking and app.hint_button.cget("text") == HINT_TEXT
+        assert app.screen.hint is None and not app.thinking and app.hint_button.cget("text") == HINT_TEXT
 
         # The same before the search has even started: the stop is not lost.
         app.show_hint()
-        app.selected = (8, 8)
-        seconds = idle_after(app, lambda: app.choose_value(2))
+        app.screen.selected = (8, 8)
+        seconds = idle_after(app, lambda: app.play.choose_value(2))
         note("sudoku window, a move at once after Hint", seconds)
         assert seconds < 5 and len(app.game.steps) == 2
     finally:
@@ -181,7 +181,7 @@ def test_sudoku_record_load_is_stopped_by_a_new_game(tk_root, tmp_path):
             value_button(app, v).invoke()
             settle(app)
         path = tmp_path / "game.txt"
-        assert app.save_game(str(path)) and len(app.game.steps) == 4
+        assert app.records.save_game(str(path)) and len(app.game.steps) == 4
 
         play, plays, started, release = engine.play, [], threading.Event(), threading.Event()
 
@@ -199,7 +199,7 @@ def test_sudoku_record_load_is_stopped_by_a_new_game(tk_root, tmp_path):
         release.set()
         settle(app)
         assert len(plays) == 1 and app.game.steps == [] and app.dialog is None
-        assert app.move_list.get(0, "end") == ("0. start",)
+        assert app.board.move_list.get(0, "end") == ("0. start",)
     finally:
         app.close()
         engine.quit()
@@ -238,17 +238,17 @@ def test_new_game_and_restart_are_stopped(tk_root, tmp_path, make):
     (reported, Restart engine offered). An engine that does not start: Restart engine reads
     Stop, which ends it at once; then a restart that works brings the game back."""
     app, engine = make(tk_root)
-    name = "blockudoku" if hasattr(app, "screen") else "sudoku"
-    supervision = app.supervision
+    name = "sudoku" if hasattr(app, "settings") and hasattr(app.settings, "player_vars") else "blockudoku"
+    supervision, new_button = app.supervision, app.settings.new_button if name == "sudoku" else app.new_button
     try:
         settle(app)
         stopped_engine(app.engine)
         app.new_game()
-        assert wait_for(tk_root, lambda: app.new_button.cget("text") == "Stop", 3)
-        seconds = idle_after(app, app.new_button.invoke)
+        assert wait_for(tk_root, lambda: new_button.cget("text") == "Stop", 3)
+        seconds = idle_after(app, new_button.invoke)
         note(f"{name} window, Stop during a new game the engine does not answer", seconds)
         assert seconds < 5 and app.engine_dead is not None and supervision.restart_button.winfo_ismapped()
-        assert app.new_button.cget("text") == "New game"
+        assert new_button.cget("text") == "New game"
 
         real, silent = app.engine.argv, tmp_path / "silent-engine"
         silent.write_text("#!/bin/sh\nexec sleep 10\n")  # starts, and never answers `hello`
@@ -266,7 +266,7 @@ def test_new_game_and_restart_are_stopped(tk_root, tmp_path, make):
         assert wait_for(tk_root, lambda: app.engine_dead is None and app.calls.idle, 20)
         assert "restarted" in app.status_var.get()
         app.new_game()
-        assert settle(app) and app.engine_dead is None and app.new_button.cget("text") == "New game"
+        assert settle(app) and app.engine_dead is None and new_button.cget("text") == "New game"
     finally:
         app.close()
         app.engine.quit()

@@ -43,42 +43,42 @@ def test_hint_and_analysis_panel(tk_root, artifacts):
         click_cell(app, 4, 4)
         value_button(app, 5).invoke()
         settle(app)
-        assert app.move_list.get(1) == "1. P1 r5c5=5"
+        assert app.board.move_list.get(1) == "1. P1 r5c5=5"
         app.hint_button.invoke()
-        assert wait_for(tk_root, lambda: app.hint is not None and not app.thinking, 10)
+        assert wait_for(tk_root, lambda: app.screen.hint is not None and not app.thinking, 10)
         # The hint is drawn on the board, named 1-based in the status line, and the panel shows
         # the search's score, depth and line.
         assert app.canvas.find_withtag("hint")
-        r, c, v = app.hint.row, app.hint.col, app.hint.value
+        r, c, v = app.screen.hint.row, app.screen.hint.col, app.screen.hint.value
         assert f"hint for player 2: r{r + 1}c{c + 1}={v}" == app.status_var.get()
         panel = app.analysis_var.get()
         assert "score" in panel and "depth" in panel and "line r" in panel, panel
         # The hint is a move the engine accepts for the human's side.
-        assert app.state.values[r][c] == 0
+        assert app.screen.state.values[r][c] == 0
         screenshot(tk_root, artifacts / "sudoku-gui-hint.png")
-        app.selected = (r, c)
-        app.choose_value(v)
+        app.screen.selected = (r, c)
+        app.play.choose_value(v)
         settle(app)
-        assert app.state.values[r][c] == v and app.state.owners[r][c] == 2 and app.hint is None
+        assert app.screen.state.values[r][c] == v and app.screen.state.owners[r][c] == 2 and app.screen.hint is None
 
 
 def test_move_list_save_load_replay(tk_root, artifacts, tmp_path):
     with engine() as eng:
         app = sudoku_app(tk_root, eng, board="2x2", mode="classic", players=("human", "human"), movetime=100)
-        positions = [app.state]
+        positions = [app.screen.state]
         for r, c, v in OPENING:
             click_cell(app, r, c)
             value_button(app, v).invoke()
             settle(app)
-            positions.append(app.state)
-        entries = app.move_list.get(0, "end")
+            positions.append(app.screen.state)
+        entries = app.board.move_list.get(0, "end")
         assert entries[0] == "0. start" and entries[1] == "1. P1 r1c2=3" and entries[2] == "2. P2 r4c3=3"
         assert entries[8] == "8. P2 r4c4=2 taboo"
-        assert app.taboo_list.get(0, "end") == ("r4c4=2 P2",)
+        assert app.board.taboo_list.get(0, "end") == ("r4c4=2 P2",)
         screenshot(tk_root, artifacts / "sudoku-gui-move-list.png")
 
         saved = tmp_path / "game.txt"
-        assert app.save_game(str(saved))
+        assert app.records.save_game(str(saved))
         rec = record.parse_records(saved.read_text())[0]
         assert [s.text() for s in rec.steps][-1] == "2 3,3=2 taboo"
         # The engine's own referee agrees with the saved record.
@@ -92,36 +92,36 @@ def test_move_list_save_load_replay(tk_root, artifacts, tmp_path):
         assert app.game.steps == []
         assert app.load_game(str(saved))
         settle(app)
-        assert app.move_list.get(0, "end") == entries
-        assert (app.state.values, app.state.owners, app.state.scores) == (
+        assert app.board.move_list.get(0, "end") == entries
+        assert (app.screen.state.values, app.screen.state.owners, app.screen.state.scores) == (
             positions[-1].values, positions[-1].owners, positions[-1].scores)
-        app.goto(3)
+        app.records.goto(3)
         settle(app)
-        assert app.game.view == 3 and app.state.values == positions[3].values
-        assert app.move_list.curselection() == (3,)
-        app.replay_buttons["back"].invoke()
+        assert app.game.view == 3 and app.screen.state.values == positions[3].values
+        assert app.board.move_list.curselection() == (3,)
+        app.board.replay_buttons["back"].invoke()
         settle(app)
-        assert app.state.values == positions[2].values
-        app.replay_buttons["forward"].invoke()
+        assert app.screen.state.values == positions[2].values
+        app.board.replay_buttons["forward"].invoke()
         settle(app)
-        app.replay_buttons["forward"].invoke()
+        app.board.replay_buttons["forward"].invoke()
         settle(app)
-        assert app.state.values == positions[4].values and app.state.turn == positions[4].turn
+        assert app.screen.state.values == positions[4].values and app.screen.state.turn == positions[4].turn
         # Jump by the move list.
-        app.move_list.selection_clear(0, "end")
-        app.move_list.selection_set(1)
-        app.move_list.event_generate("<<ListboxSelect>>")
+        app.board.move_list.selection_clear(0, "end")
+        app.board.move_list.selection_set(1)
+        app.board.move_list.event_generate("<<ListboxSelect>>")
         settle(app)
-        assert app.game.view == 1 and app.state.values == positions[1].values
+        assert app.game.view == 1 and app.screen.state.values == positions[1].values
         # Analyse from that move: the engine thinks about that position.
         app.show_hint()
-        assert wait_for(tk_root, lambda: app.hint is not None and not app.thinking, 10)
-        assert positions[1].values[app.hint.row][app.hint.col] == 0
+        assert wait_for(tk_root, lambda: app.screen.hint is not None and not app.thinking, 10)
+        assert positions[1].values[app.screen.hint.row][app.screen.hint.col] == 0
         screenshot(tk_root, artifacts / "sudoku-gui-replay.png")
-        app.replay_buttons["last"].invoke()
+        app.board.replay_buttons["last"].invoke()
         settle(app)
-        assert app.game.view == len(OPENING) and app.state.values == positions[-1].values
-        assert app.state.taboo == positions[-1].taboo
+        assert app.game.view == len(OPENING) and app.screen.state.values == positions[-1].values
+        assert app.screen.state.taboo == positions[-1].taboo
 
 
 def test_mode_box_follows_board_file(tk_root, tmp_path):
@@ -138,8 +138,8 @@ def test_mode_box_follows_board_file(tk_root, tmp_path):
     try:
         app = window.start(args.mode, args.file)
         settle(app)
-        assert app.state.mode == "rows" and app.mode_var.get() == "rows"
-        assert app.size_var.get() == "2x3 (6x6 grid)"
+        assert app.screen.state.mode == "rows" and app.settings.mode_var.get() == "rows"
+        assert app.settings.size_var.get() == "2x3 (6x6 grid)"
     finally:
         window.close()
 
@@ -156,18 +156,18 @@ def test_board_sizes_by_name(tk_root, artifacts):
             sudoku_gui.block_shape(bad)
     with engine() as eng:
         app = sudoku_app(tk_root, eng, board="9x9", mode="classic", players=("human", "human"))
-        assert (app.state.m, app.state.n) == (3, 3) and app.size_var.get() == "3x3 (9x9 grid)"
+        assert (app.screen.state.m, app.screen.state.n) == (3, 3) and app.settings.size_var.get() == "3x3 (9x9 grid)"
         # Every size offered by name starts a game of that shape.
         for name in sudoku_gui.SIZES[:3]:
-            app.size_var.set(name)
+            app.settings.size_var.set(name)
             app.new_game()
             settle(app)
-            assert f"{app.state.m}x{app.state.n}" == name.split()[0]
-        app.size_var.set("7x7")
+            assert f"{app.screen.state.m}x{app.screen.state.n}" == name.split()[0]
+        app.settings.size_var.set("7x7")
         app.new_game()
         settle(app)
         assert app.dialog is not None and "7x7" in app.dialog_text
-        assert (app.state.m, app.state.n) == (3, 3)  # the game on screen is kept
+        assert (app.screen.state.m, app.screen.state.n) == (3, 3)  # the game on screen is kept
         screenshot(app.dialog, artifacts / "sudoku-gui-bad-size.png")
         app.close_dialog()
         assert app.dialog is None
@@ -176,13 +176,13 @@ def test_board_sizes_by_name(tk_root, artifacts):
 def test_board_follows_window_size(tk_root, artifacts):
     with engine() as eng:
         app = sudoku_app(tk_root, eng, board="3x3", mode="classic", players=("human", "human"))
-        before = app.board_px
+        before = app.board.board_px
         # (within the 1024x768 test display)
         tk_root.geometry(f"{tk_root.winfo_width() + 250}x{tk_root.winfo_height() + 150}")
-        assert wait_for(tk_root, lambda: app.board_px > before + 60, 3)
+        assert wait_for(tk_root, lambda: app.board.board_px > before + 60, 3)
         # Clicks still find their cells on the larger board.
         click_cell(app, 8, 8)
-        assert app.selected == (8, 8)
+        assert app.screen.selected == (8, 8)
         screenshot(tk_root, artifacts / "sudoku-gui-large.png")
 
 
@@ -224,11 +224,11 @@ def test_arena_record_in_the_window(tk_root, artifacts, tmp_path):
         assert app.load_game(str(rec))
         settle(app)
         assert app.player_kind(1) == app.player_kind(2) == "human"
-        assert app.mode_var.get() == "rows" and app.size_var.get() == "2x3 (6x6 grid)"
-        assert app.game_record().final == position
-        assert f"scores {app.state.scores[0]} {app.state.scores[1]} " in head
+        assert app.settings.mode_var.get() == "rows" and app.settings.size_var.get() == "2x3 (6x6 grid)"
+        assert app.records.game_record().final == position
+        assert f"scores {app.screen.state.scores[0]} {app.screen.state.scores[1]} " in head
         steps = len(record.parse_records(rec.read_text())[0].steps)
-        assert app.move_list.size() == steps + 1
+        assert app.board.move_list.size() == steps + 1
         screenshot(tk_root, artifacts / "sudoku-gui-arena-record.png")
 
         lines = rec.read_text().splitlines()
@@ -240,7 +240,7 @@ def test_arena_record_in_the_window(tk_root, artifacts, tmp_path):
         app.load_game(str(bad))
         settle(app)
         assert app.dialog is not None and "move 2" in app.dialog_text
-        assert app.game.view == 1 and app.move_list.size() == 2  # shown up to the last good move
+        assert app.game.view == 1 and app.board.move_list.size() == 2  # shown up to the last good move
         app.close_dialog()
 
 
@@ -255,13 +255,13 @@ def test_keyboard_play(tk_root):
             settle(app)
 
         key("Down")  # the first arrow selects r1c1
-        assert app.selected == (0, 0)
+        assert app.screen.selected == (0, 0)
         key("Down")
         key("Right")
-        assert app.selected == (1, 1) and app.canvas.find_withtag("selected")
+        assert app.screen.selected == (1, 1) and app.canvas.find_withtag("selected")
         key("3")
-        assert app.state.values[1][1] == 3 and app.state.owners[1][1] == 1
-        assert app.move_list.get(1) == "1. P1 r2c2=3"
+        assert app.screen.state.values[1][1] == 3 and app.screen.state.owners[1][1] == 1
+        assert app.board.move_list.get(1) == "1. P1 r2c2=3"
         key("h")
-        assert wait_for(tk_root, lambda: app.hint is not None and not app.thinking, 20)
+        assert wait_for(tk_root, lambda: app.screen.hint is not None and not app.thinking, 20)
         assert app.status_var.get().startswith("hint for player 2: ")

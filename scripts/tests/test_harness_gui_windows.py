@@ -128,7 +128,7 @@ def test_sudoku_window_fits_every_screen(tk_root):
     try:
         settle(app)
         assert inside_screen(tk_root)
-        check_sizes(app, "sudoku", lambda: app.board_px, expect=25)
+        check_sizes(app, "sudoku", lambda: app.board.board_px, expect=25)
     finally:
         app.close()
         engine.quit()
@@ -208,7 +208,7 @@ def test_windows_stay_responsive_during_a_3_s_search(tk_root, artifacts):
         start = time.monotonic()
         app.show_hint()
         assert app.thinking
-        assert wait_for(tk_root, lambda: app.hint is not None and not app.thinking, 30)
+        assert wait_for(tk_root, lambda: app.screen.hint is not None and not app.thinking, 30)
         seconds = time.monotonic() - start
         probe.running = False
         assert seconds >= 2.5
@@ -245,13 +245,13 @@ def test_sudoku_agents_keep_their_sessions(tk_root):
     engine.setoption("Threads", 1)
     app = sudoku_gui.SudokuApp(tk_root, engine, board="3x3", mode="classic", players=("default", "mcts"), movetime=30)
     try:
-        assert wait_for(tk_root, lambda: len(app.game.steps) >= 20 or app.game_over, 120)
-        app.player_vars[0].set("human")
-        app.player_vars[1].set("human")
+        assert wait_for(tk_root, lambda: len(app.game.steps) >= 20 or app.screen.game_over, 120)
+        app.settings.player_vars[0].set("human")
+        app.settings.player_vars[1].set("human")
         app.cancel_search()
         settle(app)
         assert len(app.game.steps) >= 20
-        sessions = app.sessions
+        sessions = app.controller.sessions
         assert sorted(sessions) == [1, 2]
         for player, agent in ((1, "default"), (2, "mcts")):
             lines = [l[2:] for l in sessions[player].engine.transcript if l.startswith("> setoption")]
@@ -262,7 +262,7 @@ def test_sudoku_agents_keep_their_sessions(tk_root):
             assert sum(l.startswith("> play") for l in sent) >= 19
             assert sum(l.startswith("> position") for l in sent) == 1 and sum(l == "> newgame" for l in sent) == 1
         # The move list follows the game: its last move is in view.
-        assert app.move_list.size() == len(app.game.steps) + 1 and app.move_list.bbox(len(app.game.steps)) is not None
+        assert app.board.move_list.size() == len(app.game.steps) + 1 and app.board.move_list.bbox(len(app.game.steps)) is not None
         # The referee (and the hints) never had its agent changed.
         assert not [l for l in engine.transcript if l.startswith("> setoption name Agent")]
     finally:

@@ -1,18 +1,21 @@
 """The Competitive Sudoku window's board: its drawing (each player's cells in their colour, the
 squares the player to move may use, the selection, the hint, row and column numbers), the colour
-legend, the move and taboo lists, the value buttons, and play by mouse and keys. `BoardView` is
-mixed into `SudokuApp` (window.py).
+legend, the move and taboo lists, the value buttons, and the mouse and keys on them. A view:
+`BoardView` draws the `Screen` it is given (model.py) and hands what the player does to the
+functions of its `BoardInput`.
 """
 from __future__ import annotations
 
 import tkinter as tk
 from tkinter import ttk
-from typing import List, Optional, Tuple
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Tuple
 
-from ... import SudokuMove, SudokuState
+from ... import SudokuState
 from ...record import Step
 from ...sudoku import value_char
-from ..layout import clipped, label_points, label_room
+from ..layout import Flow, clipped, label_points, label_room
+from .model import Screen
 from .names import move_name
 
 BOARD_PX = 450  # the board's side at the window's first size; it follows the window
@@ -25,11 +28,64 @@ SELECTED = "#b9a6f0"  # the selected cell: unlike any other fill, with a dark ou
 SELECTED_OUTLINE = "#4a2a8a"
 
 
+@dataclass
+class BoardInput:
+    """Where the board hands what the player does, each one function."""
+
+    choose_value: Callable[[int], None]  # a value for the selected cell (a button or a key)
+    pass_turn: Callable[[], None]
+    hint: Callable[[], None]  # the hint key
+    goto: Callable[[int], None]  # a step of the move list chosen
+    human_to_move: Callable[[], bool]  # a click selects a cell
+    player_kind: Callable[[int], str]  # "human" or the agent playing player 1 or 2
+
+
 class BoardView:
-    """The board on the canvas, the lists and values beside it, the mouse and the keys. Reads of
-    the window's state, set by the parts that own it: `canvas`, `game`, `legend`,
-    `legend_allowed`, `move_list`, `replay_buttons`, `score_var`, `state`, `taboo_list`,
-    `turn_var`, `values_frame`."""
+    """The board of `screen` on a canvas in `parent` (`canvas`, placed by the window), its
+    scores in `score_var` and whose turn in `turn_var`; the lists and values beside it are built
+    in the side panel by `build_values` and `build_lists`. What the player does goes to `input`."""
+
+    def __init__(self, parent: tk.Misc, screen: Screen, score_var: tk.StringVar, turn_var: tk.StringVar,
+                 input: BoardInput):
+        self.screen, self.score_var, self.turn_var, self.input = screen, score_var, turn_var, input
+        self.board_px = BOARD_PX
+        self.labels_px = LABELS_PX  # room for the row and column numbers: it grows with the board
+        self.left = 0  # the blank left of the row numbers when the canvas is wider than tall
+        side_px = BOARD_PX + LABELS_PX + 4
+        self.canvas = tk.Canvas(parent, width=side_px, height=side_px, bg=parent.cget("bg"), highlightthickness=0)
+        self.canvas.bind("<ButtonPress-1>", self.on_click)
+        self.canvas.bind("<Configure>", self.on_resize)
+
+    def build_values(self, side: tk.Misc) -> None:
+        """The value buttons (a click on a cell, then on a value, or a key, moves)."""
+        self.values_frame = Flow(side, gap=0)
+        self.values_frame.pack(fill="x")
+
+    def build_lists(self, side: tk.Misc) -> None:
+        """The legend, the move list with its steps, the taboo list."""
+        self.legend = tk.Frame(side)
+        self.legend.pack(fill="x")
+        self.legend_allowed = self.swatch(self.legend, ALLOWED, "may play here")
+        self.swatch(self.legend, SELECTED, "selected", outline=SELECTED_OUTLINE)
+        self.swatch(self.legend, "white", "hint", outline=HINT)
+        tk.Label(side, text="Moves").pack(anchor="w")
+        self.move_list = tk.Listbox(side, width=22, height=4, exportselection=False)
+        self.move_list.pack(fill="x")
+        self.move_list.bind("<<ListboxSelect>>", self.on_move_selected)
+        replay = self.replay_row = tk.Frame(side)
+        replay.pack(fill="x", pady=2)
+        game = self.screen.game
+        self.replay_buttons: Dict[str, tk.Button] = {}
+        for name, text, command in (("first", "|<", lambda: self.input.goto(0)),
+                                    ("back", "<", lambda: self.input.goto(game.view - 1)),
+                                    ("forward", ">", lambda: self.input.goto(game.view + 1)),
+                                    ("last", ">|", lambda: self.input.goto(len(game.steps)))):
+            self.replay_buttons[name] = tk.Button(replay, text=text, width=2, command=command)
+            self.replay_buttons[name].pack(side="left")
+        self.taboo_label = tk.Label(side, text="Taboo moves")
+        self.taboo_label.pack(anchor="w")
+        self.taboo_list = tk.Listbox(side, width=22, height=2)
+        self.taboo_list.pack(fill="x")
 
     # --- the colour legend ---------------------------------------------------------------------
 
@@ -53,36 +109,34 @@ class BoardView:
     # --- mouse and keys ------------------------------------------------------------------------
 
     def on_click(self, event) -> None:
-        if not self.human_to_move():
+        if not self.input.human_to_move():
             return
         cell = self.cell_at(event.x, event.y)
         if cell is None:
             return
         r, c = cell
-        if self.state.values[r][c]:
-            self.selected = None
-        else:
-            self.selected = cell
+        self.screen.selected = None if self.screen.state.values[r][c] else cell
         self.draw()
 
     def on_key(self, event) -> None:
         """Keyboard play: the arrow keys move the selection, a digit (a letter on boards above
         9x9: A=10, B=11, ...) plays that value on the selected cell, H asks for a hint (`?` on
         the boards where H is a value)."""
-        if self.state is None or isinstance(event.widget, (tk.Entry, tk.Spinbox, ttk.Combobox)):
+        s = self.screen
+        if s.state is None or isinstance(event.widget, (tk.Entry, tk.Spinbox, ttk.Combobox)):
             return  # typing in a field of the window
-        size = self.state.size
+        size = s.state.size
         moves = {"Up": (-1, 0), "Down": (1, 0), "Left": (0, -1), "Right": (0, 1)}
         if event.keysym in moves:
-            r, c = self.selected or (0, 0)
+            r, c = s.selected or (0, 0)
             dr, dc = moves[event.keysym]
-            self.selected = ((r + dr) % size, (c + dc) % size) if self.selected else (0, 0)
+            s.selected = ((r + dr) % size, (c + dc) % size) if s.selected else (0, 0)
             self.draw()
             return
         ch = (event.char or "").upper()
         hint_key = "?" if size >= 17 else "H"
         if ch == hint_key or (ch == "?" and hint_key == "?"):
-            self.show_hint()
+            self.input.hint()
             return
         if ch.isdigit() and ch != "0":
             value = int(ch)
@@ -91,17 +145,12 @@ class BoardView:
         else:
             return
         if value <= size:
-            self.choose_value(value)
+            self.input.choose_value(value)
 
-    def choose_value(self, value: int) -> None:
-        if self.selected is None or not self.human_to_move():
-            return
-        r, c = self.selected
-        self.play(SudokuMove(r, c, value))
-
-    def pass_turn(self) -> None:
-        if self.human_to_move():
-            self.play(None)
+    def on_move_selected(self, _event=None) -> None:
+        chosen = self.move_list.curselection()
+        if chosen and chosen[0] != self.screen.game.view:
+            self.input.goto(chosen[0])
 
     # --- drawing -------------------------------------------------------------------------------
 
@@ -115,11 +164,11 @@ class BoardView:
         left = max(0, (event.width - side - self.labels_px - 4) // 2)
         if (side, left) != (self.board_px, self.left):
             self.board_px, self.left = side, left
-            if self.state is not None:
+            if self.screen.state is not None:
                 self.draw()
 
     def geometry(self) -> Tuple[int, float]:
-        size = self.state.size
+        size = self.screen.state.size
         return size, self.board_px / size
 
     def cell_at(self, x: float, y: float) -> Optional[Tuple[int, int]]:
@@ -138,7 +187,8 @@ class BoardView:
 
     def draw(self) -> None:
         """Draws the position last read from the engine, the lists and the value buttons."""
-        st = self.state
+        s = self.screen
+        st = s.state
         if st is None:
             return
         size, cell = self.geometry()
@@ -160,7 +210,7 @@ class BoardView:
                 fill = FILL[owner]
                 if not st.values[r][col] and allowed_set is not None and (r, col) in allowed_set:
                     fill = ALLOWED
-                if self.selected == (r, col):
+                if s.selected == (r, col):
                     fill = SELECTED
                 c.create_rectangle(x, y, x + cell, y + cell, fill=fill, outline="#bbb", tags=("cell", f"c{r}_{col}"))
                 v = st.values[r][col]
@@ -172,22 +222,22 @@ class BoardView:
             col_w = 3 if k % st.n == 0 else 1
             c.create_line(ox, o + k * cell, ox + side, o + k * cell, width=row_w)
             c.create_line(ox + k * cell, o, ox + k * cell, o + side, width=col_w)
-        if self.selected is not None:
-            r, col = self.selected
+        if s.selected is not None:
+            r, col = s.selected
             x, y = ox + col * cell, o + r * cell
             c.create_rectangle(x + 1, y + 1, x + cell - 1, y + cell - 1, outline=SELECTED_OUTLINE, width=3, tags=("selected",))
         self.show_legend(allowed_set is not None)
-        if self.hint is not None:
-            x, y = ox + self.hint.col * cell, o + self.hint.row * cell
+        if s.hint is not None:
+            x, y = ox + s.hint.col * cell, o + s.hint.row * cell
             c.create_rectangle(x + 2, y + 2, x + cell - 2, y + cell - 2, outline=HINT, width=3, tags=("hint",))
-            c.create_text(x + cell / 2, y + cell / 2, text=value_char(self.hint.value), fill=HINT,
+            c.create_text(x + cell / 2, y + cell / 2, text=value_char(s.hint.value), fill=HINT,
                           font=("Helvetica", max(9, int(cell * 0.45)), "italic"), tags=("hint",))
         self.score_var.set(f"Player 1: {st.scores[0]}   Player 2: {st.scores[1]}")
-        if st.result is not None or self.game_over:
+        if st.result is not None or s.game_over:
             res = st.result
             self.turn_var.set("game over: " + ("draw" if res == "draw" else f"player {res} wins" if res else ""))
         else:
-            self.turn_var.set(f"to move: player {st.turn} ({self.player_kind(st.turn)})")
+            self.turn_var.set(f"to move: player {st.turn} ({self.input.player_kind(st.turn)})")
         self.draw_moves(st)
         self.draw_value_buttons(size)
 
@@ -201,16 +251,17 @@ class BoardView:
         the taboo list (who found each taboo move; `start` for those the game began with)."""
         self.move_list.delete(0, "end")
         self.move_list.insert("end", "0. start")
-        for k, step in enumerate(self.game.steps, 1):
+        game = self.screen.game
+        for k, step in enumerate(game.steps, 1):
             self.move_list.insert("end", self.move_entry(k, step))
         self.move_list.selection_clear(0, "end")
-        self.move_list.selection_set(self.game.view)
-        self.move_list.see(self.game.view)
-        who = {step.move: step.player for step in self.game.steps[:self.game.view] if step.taboo}
+        self.move_list.selection_set(game.view)
+        self.move_list.see(game.view)
+        who = {step.move: step.player for step in game.steps[:game.view] if step.taboo}
         self.taboo_list.delete(0, "end")
         for move in st.taboo:
             self.taboo_list.insert("end", f"{move_name(move)} " + (f"P{who[move]}" if move in who else "start"))
-        at_start, at_end = self.game.view == 0, self.game.view == len(self.game.steps)
+        at_start, at_end = game.view == 0, game.view == len(game.steps)
         for name, off in (("first", at_start), ("back", at_start), ("forward", at_end), ("last", at_end)):
             self.replay_buttons[name].config(state="disabled" if off else "normal")
 
@@ -218,7 +269,7 @@ class BoardView:
         if len(self.values_frame.items) == size + 1:
             return
         self.values_frame.clear()
-        buttons = [tk.Button(self.values_frame, text=value_char(v), width=1, padx=5, command=lambda v=v: self.choose_value(v))
+        buttons = [tk.Button(self.values_frame, text=value_char(v), width=1, padx=5, command=lambda v=v: self.input.choose_value(v))
                    for v in range(1, size + 1)]
-        buttons.append(tk.Button(self.values_frame, text="Pass", command=self.pass_turn))
+        buttons.append(tk.Button(self.values_frame, text="Pass", command=self.input.pass_turn))
         self.values_frame.add(*buttons)

@@ -1,7 +1,8 @@
-"""The Competitive Sudoku game in the window, without Tk: how it began (`setup`, as the engine
-is told it, and `start`, the position the engine read from it), every step played (who played
-what, taboo or not), how many of them the board shows (fewer while stepping back), and what was
-last loaded or saved. The rules are the engine's: the window fills this from its answers."""
+"""The Competitive Sudoku game in the window, without Tk (`SudokuGame`): how it began (`setup`,
+as the engine is told it, and `start`, the position the engine read from it), every step played
+(who played what, taboo or not), how many of them the board shows (fewer while stepping back),
+and what was last loaded or saved; and what the window shows of it (`Screen`). The rules are
+the engine's: the window fills these from its answers."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -66,3 +67,23 @@ class SudokuGame:
             if shown.result is not None:
                 rec.result = (tuple(shown.scores), shown.result)
         return rec
+
+
+@dataclass
+class Screen:
+    """What the window shows: the game, the position the engine last answered (`state`, None
+    before the first), the selected cell, the hint drawn, whether the game is over, and whether
+    a move is with the referee (no other until it answers)."""
+
+    game: SudokuGame = field(default_factory=SudokuGame)
+    state: Optional[SudokuState] = None
+    selected: Optional[Tuple[int, int]] = None
+    hint: Optional[SudokuMove] = None
+    game_over: bool = False
+    moving: bool = False
+    last_reply: str = ""  # the referee's answer to the last move
+
+    def shows(self, state: SudokuState) -> None:
+        """The engine answered `state`: it is shown, and the game is over when it has a result."""
+        self.state = state
+        self.game_over = state.result is not None

@@ -1,17 +1,21 @@
-
-
-"""The Competitive Sudoku window's play: moves through the referee's `play`, the agents' moves
-and Hint (searches on the worker, the analysis panel following their `info` lines), each agent
-the searches themselves are the engine controller's (controller.py). `GamePlay` is mixed into
-`SudokuApp` (window.py).
+"""The Competitive Sudoku window's play: moves through the referee's `play`, the agents' turns
+and Hint (searches asked of the engine controller, controller.py), the analysis panel following
+their `info` lines. `GamePlay` changes the `Screen` (model.py) from the engine's answers and has
+the board (board.py) draw it.
 """
 from __future__ import annotations
 
+import tkinter as tk
+from dataclasses import dataclass
 from tkinter import font as tkfont
 from typing import Callable, Optional
 
-from ... import EngineDied, SudokuEngine, SudokuMove, SudokuState
+from ... import SudokuMove, SudokuState
+from ...errors import EngineError
 from ...record import Step
+from .board import BoardView
+from .controller import SudokuController
+from .model import Screen
 from .names import ANALYSIS_FONT, ANALYSIS_LINES, HUMAN, NO_ANALYSIS, engine_reason, move_name, pv_text
 
 
@@ -27,77 +31,74 @@ def wrapped_rows(font, text: str, width: int) -> int:
     return rows
 
 
+@dataclass
+class PlayHooks:
+    """What the play needs of the window, each one function."""
+
+    status: Callable[[str], None]
+    refused: Callable[[BaseException, Callable[[EngineError], None]], None]  # the engine's error, or a failure
+    player_kind: Callable[[int], str]  # "human" or the agent playing player 1 or 2
+    movetime: Callable[[], int]  # the agents' ms a move
+    usable: Callable[[], bool]  # the window is open and its engine alive
+    asking: Callable[[], bool]  # a question is open: the agents wait for its answer
+
+
 class GamePlay:
-    """Moves, Hint and the agents' turns (asked of the engine controller), and the engine's
-    supervision. Reads of the window's state, set by the parts that own it: `analysis_agent`,
-    `analysis_label`, `analysis_var`, `closed`, `controller`, `dialogs`, `engine_dead`, `game`,
-    `player_vars`, `root`."""
+    """The moves of `screen`'s game through `controller`, drawn by `board`; the analysis panel
+    is `analysis_var` shown in `analysis_label` (its width decides how much of a line shows);
+    Hint searches with `analysis_agent`."""
 
-    # --- the engine controller (controller.py) and the supervision (../supervision.py) ----
-
-    @property
-    def engine(self) -> SudokuEngine:
-        return self.controller.engine
-
-    def set_engine(self, engine: SudokuEngine) -> None:  # a restarted engine (supervision)
-        self.controller.engine = engine
-
-    @property
-    def thinking(self) -> bool:
-        """A search (an agent's move or a hint) is running."""
-        return self.controller.thinking
-
-    @property
-    def sessions(self) -> dict:
-        return self.controller.sessions
-
-    def on_engine_death(self, err: EngineDied) -> None:
-        self.controller.cancel()  # a search of the dead engine has nothing more to say
-
-    def resume_job(self) -> Callable[[SudokuEngine], None]:
-        return self.controller.resume_job(self.game.setup, list(self.game.moves))
-
-    def engine_resumed(self) -> None:
-        self.refresh()  # and an agent to move goes on
-
-    def cancel_search(self) -> None:
-        """Stops a search in progress at once (`stop`); its answer is dropped when it comes."""
-        self.controller.cancel()
+    def __init__(self, root: tk.Misc, screen: Screen, controller: SudokuController, board: BoardView,
+                 analysis_var: tk.StringVar, analysis_label: tk.Label, analysis_agent: str, hooks: PlayHooks):
+        self.root, self.screen, self.controller, self.board = root, screen, controller, board
+        self.analysis_var, self.analysis_label, self.analysis_agent = analysis_var, analysis_label, analysis_agent
+        self.hooks = hooks
 
     def stop_thinking(self) -> None:
         """Stop: the running search answers at once with what it has (a hint is shown, an
         agent's move played)."""
         if self.controller.stop():
-            self.status("stopped: the engine answers with what it has")
+            self.hooks.status("stopped: the engine answers with what it has")
 
     # --- moves -------------------------------------------------------------------------------
 
-    def player_kind(self, player: int) -> str:
-        return self.player_vars[player - 1].get()
-
     def human_to_move(self) -> bool:
-        return self.state is not None and self.engine_dead is None and not self.game_over and self.player_kind(self.state.turn) == HUMAN
+        s = self.screen
+        return (s.state is not None and self.hooks.usable() and not s.game_over
+                and self.hooks.player_kind(s.state.turn) == HUMAN)
+
+    def choose_value(self, value: int) -> None:
+        """A value for the selected cell: the move is played."""
+        if self.screen.selected is None or not self.human_to_move():
+            return
+        r, c = self.screen.selected
+        self.play(SudokuMove(r, c, value))
+
+    def pass_turn(self) -> None:
+        if self.human_to_move():
+            self.play(None)
 
     def play(self, move: Optional[SudokuMove], searched: str = "") -> None:
         """Plays `move` (None: pass) through the referee's `play`, on the worker; the board and
         the move list follow when it answers."""
-        if self.moving:
+        s, status = self.screen, self.hooks.status
+        if s.moving:
             return
         if self.controller.thinking and self.controller.search_kind == "hint":
-            self.cancel_search()  # a move during a hint stops it, and is played at once
-        player = self.state.turn if self.state is not None else 1
-        self.moving = True
+            self.controller.cancel()  # a move during a hint stops it, and is played at once
+        player = s.state.turn if s.state is not None else 1
+        s.moving = True
 
         def refused(err: BaseException) -> None:
-            self.moving = False
+            s.moving = False
             what = move_name(move) if move else "no pass"
-            self.engine_refused(err, lambda refusal: self.status(f"{what}: {engine_reason(refusal.message)}"))
+            self.hooks.refused(err, lambda refusal: status(f"{what}: {engine_reason(refusal.message)}"))
 
         def played(result) -> None:
-            self.moving = False
+            s.moving = False
             reply, state = result
-            self.game.play(Step(player, move, reply.outcome == "taboo"))  # stepped back: a new line
-            self.hint = None
+            s.game.play(Step(player, move, reply.outcome == "taboo"))  # stepped back: a new line
+            s.hint = None
             # The panel spoke of the position before this move (an agent's own search is kept).
             self.analysis_var.set(f"player {player}'s search:\n{searched}" if searched else NO_ANALYSIS)
             if reply.outcome == "placed":
@@ -106,65 +107,67 @@ class GamePlay:
                 text = f"player {player}: {move_name(move)} is taboo: the turn passes"
             else:
                 text = f"player {player}: no playable cell, the turn passes"
-            self.last_reply = reply.line
-            self.selected = None
-            self.state = state
-            self.game_over = state.result is not None
+            s.last_reply = reply.line
+            s.selected = None
+            s.shows(state)
             if reply.result is not None:
-                self.game_over = True
+                s.game_over = True
                 text += " - " + ("draw" if reply.result == "draw" else f"player {reply.result} wins")
-            self.status(text)
-            self.draw()
-            if not self.game_over:
+            status(text)
+            self.board.draw()
+            if not s.game_over:
                 self.maybe_agent_move()
 
         self.controller.play(move, played, refused)
 
     def maybe_agent_move(self) -> None:
         """Starts a search in the background when an agent is to move (at the game's end only)."""
-        if self.closed or self.controller.thinking or self.moving or self.game_over or self.state is None or self.engine_dead is not None:
+        s = self.screen
+        if self.controller.thinking or s.moving or s.game_over or s.state is None or not self.hooks.usable():
             return
-        if self.dialogs.asking:
+        if self.hooks.asking():
             return  # the question's Cancel calls this again
-        if not self.game.at_end:
+        if not s.game.at_end:
             return
-        agent = self.player_kind(self.state.turn)
+        agent = self.hooks.player_kind(s.state.turn)
         if agent == HUMAN:
             return
-        self.status(f"player {self.state.turn} ({agent}) is thinking...")
+        self.hooks.status(f"player {s.state.turn} ({agent}) is thinking...")
         self.search("move", agent)
 
     def show_hint(self) -> None:
         """The engine's move for the side to move in the position on the board, drawn on the
         board; the analysis panel follows the search."""
-        if self.closed or self.state is None or self.engine_dead is not None:
+        s = self.screen
+        if s.state is None or not self.hooks.usable():
             return
-        if self.game_over:
-            self.status("the game is over: no hint")
+        if s.game_over:
+            self.hooks.status("the game is over: no hint")
             return
         if self.controller.thinking:
             self.stop_thinking()  # the button reads Stop
             return
-        self.hint = None
-        self.status(f"analysing for player {self.state.turn}...")
+        s.hint = None
+        self.hooks.status(f"analysing for player {s.state.turn}...")
         self.search("hint", self.analysis_agent)
 
     def search(self, kind: str, agent: str) -> None:
         """Asks the controller for a hint or an agent's move; the analysis panel follows it, and
         its answer is drawn (a hint) or played (a move)."""
+        s = self.screen
         self.analysis_var.set(f"analysis ({agent}): searching...")
 
         def answered(result) -> None:
             if not result.infos:
                 self.analysis_var.set("analysis: the agent reported no search lines")
             if kind == "hint":
-                self.hint = result.move
-                self.status(f"hint for player {self.state.turn}: " + (move_name(result.move) if result.move else "pass"))
-                self.draw()
+                s.hint = result.move
+                self.hooks.status(f"hint for player {s.state.turn}: " + (move_name(result.move) if result.move else "pass"))
+                self.board.draw()
                 return
             self.play(result.move, self.analysis_var.get() if result.infos else "")
 
-        self.controller.search(kind, agent, (self.game.setup, list(self.game.moves), self.state.turn), self.movetime(),
+        self.controller.search(kind, agent, (s.game.setup, list(s.game.moves), s.state.turn), self.hooks.movetime(),
                                answered)
 
     def show_info(self, info: dict) -> None:
@@ -195,9 +198,8 @@ class GamePlay:
     def refresh(self) -> None:
         """Asks the engine for the position (on the worker), then draws it."""
         def fetched(state: SudokuState) -> None:
-            self.state = state
-            self.game_over = state.result is not None
-            self.draw()
+            self.screen.shows(state)
+            self.board.draw()
             self.maybe_agent_move()
 
         self.controller.ask(lambda engine: engine.state(), fetched)

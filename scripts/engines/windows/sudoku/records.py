@@ -1,42 +1,70 @@
 """The Competitive Sudoku window's game records (protocol/records.md): Save game, Load game (a
 record of several games offers a choice of game), and stepping through the game on screen
-(`goto`: the engine is set to the position shown). `GameRecords` is mixed into `SudokuApp`
-(window.py).
+(`goto`: the engine is set to the position shown). `GameRecords` changes the `Screen`
+(model.py) from the engine's answers and has the board (board.py) draw it.
 """
 from __future__ import annotations
 
 import os
+import tkinter as tk
+from dataclasses import dataclass
 from tkinter import filedialog
-from typing import List
+from typing import Callable, List, Optional, Tuple
 
 from ... import SudokuState
+from ...errors import EngineError
 from ...record import GameRecord, RecordError, format_records, parse_records
-from .names import HUMAN, NO_ANALYSIS
+from ..dialogs import GameChoice
+from .board import BoardView
+from .controller import SudokuController
+from .model import Screen
+
+
+@dataclass
+class RecordHooks:
+    """What the records need of the window, each one function."""
+
+    status: Callable[[str], None]
+    show_error: Callable[[str, Optional[str]], None]
+    refused: Callable[[BaseException, Callable[[EngineError], None]], None]  # the engine's error, or a failure
+    engine_dead: Callable[[], bool]
+    players: Callable[[], Tuple[Tuple[str, str], Tuple[str, str]]]  # who plays each side, and their times
+    humans: Callable[[], None]  # both players become human (a loaded game moves only when asked)
+    start_from: Callable[[Tuple[str, str], SudokuState], None]  # the game starts at that position
+    clear_analysis: Callable[[], None]
+    agent_move: Callable[[], None]  # an agent to move at the game's end moves
 
 
 class GameRecords:
-    """Saving, loading and stepping through games. Reads of the window's state, set by the parts
-    that own it: `analysis_var`, `controller`, `engine_dead`, `game`, `game_choice`,
-    `move_list`, `player_vars`, `replay_row`."""
+    """Saving, loading and stepping through the games of `screen`: the engine is asked through
+    `controller`, `board` draws what it answers; the choice of game in a record of several
+    goes in `side` below the board's move list."""
+
+    def __init__(self, side: tk.Misc, screen: Screen, controller: SudokuController, board: BoardView,
+                 hooks: RecordHooks):
+        self.screen, self.controller, self.board, self.hooks = screen, controller, board, hooks
+        # A record of several games: which one is shown.
+        self.game_choice = GameChoice(side, 10, self.pick_game)
+        self.game_path = ""
 
     def game_record(self) -> GameRecord:
         """The game so far (every step, also those after the move on the board) as a record."""
-        return self.game.record((self.player_kind(1), self.player_kind(2)), (self.time_text(1), self.time_text(2)),
-                                self.state)
+        return self.screen.game.record(*self.hooks.players(), self.screen.state)
 
     def save_game(self, path: str) -> bool:
-        if self.game.start is None:
+        game = self.screen.game
+        if game.start is None:
             return False
-        if not self.game.at_end:
-            self.goto(len(self.game.steps))  # the record ends with the position after the last step
+        if not game.at_end:
+            self.goto(len(game.steps))  # the record ends with the position after the last step
         try:
             with open(path, "w") as out:
                 out.write(format_records([self.game_record()], "sudoku_gui.py"))
         except OSError as err:
-            self.show_error(f"cannot save {path}: {err.strerror or err}", "Save game")
+            self.hooks.show_error(f"cannot save {path}: {err.strerror or err}", "Save game")
             return False
-        self.game.mark_saved()
-        self.status(f"saved {len(self.game.steps)} moves to {os.path.basename(path)}")
+        game.mark_saved()
+        self.hooks.status(f"saved {len(game.steps)} moves to {os.path.basename(path)}")
         return True
 
     def load_game(self, path: str, index: int = 0) -> bool:
@@ -49,32 +77,31 @@ class GameRecords:
                 games = parse_records(f.read())
             rec = games[index]
         except (OSError, UnicodeDecodeError) as err:
-            self.show_error(f"cannot read {path}: {getattr(err, 'strerror', None) or err}", "Load game")
+            self.hooks.show_error(f"cannot read {path}: {getattr(err, 'strerror', None) or err}", "Load game")
             return False
         except (RecordError, IndexError) as err:
-            self.show_error(f"{os.path.basename(path)}: {err}", "Load game")
+            self.hooks.show_error(f"{os.path.basename(path)}: {err}", "Load game")
             return False
-        if self.engine_dead is not None:
+        if self.hooks.engine_dead():
             return False
-        self.cancel_search()
-        for var in self.player_vars:
-            var.set(HUMAN)
+        self.controller.cancel()
+        self.hooks.humans()
         setup = ("line", rec.setup.position_line())
 
         def loaded(result) -> None:
             first, steps, problem, last = result
-            self.start_from(setup, first)
-            self.game.loaded(steps, rec.setup.players, rec.setup.times)
-            self.state, self.game_over = last, last.result is not None
+            self.hooks.start_from(setup, first)
+            self.screen.game.loaded(steps, rec.setup.players, rec.setup.times)
+            self.screen.shows(last)
             self.show_game_choice(path, games, index)
-            self.draw()
+            self.board.draw()
             name = os.path.basename(path)
             if problem is not None:
                 bad = len(steps) + 1
-                self.show_error(f"{name}: move {bad} is refused by the engine: {problem.message}; "
+                self.hooks.show_error(f"{name}: move {bad} is refused by the engine: {problem.message}; "
                                 f"the game is shown up to move {bad - 1}", "Load game")
                 return
-            self.status(f"loaded {name}, game {index + 1} of {len(games)}: {len(steps)} moves "
+            self.hooks.status(f"loaded {name}, game {index + 1} of {len(games)}: {len(steps)} moves "
                         f"({rec.setup.players[0]} vs {rec.setup.players[1]})")
 
         self.controller.load(setup, rec.steps, loaded)
@@ -88,7 +115,7 @@ class GameRecords:
         names = [f"{k + 1} of {len(games)}" for k in range(len(games))]
         self.game_choice.offer(names, index)
         self.game_path = path
-        self.game_choice.pack(fill="x", pady=(2, 0), after=self.replay_row)
+        self.game_choice.pack(fill="x", pady=(2, 0), after=self.board.replay_row)
 
     def pick_game(self, index: int) -> None:
         """Another game of the loaded record, chosen in the Game box."""
@@ -109,29 +136,25 @@ class GameRecords:
     def goto(self, k: int) -> None:
         """Shows the position after `k` steps: the engine is set to it (so Hint analyses it and a
         move played there starts a new line from it)."""
-        k = max(0, min(k, len(self.game.steps)))
-        if self.game.setup is None or self.engine_dead is not None:
+        s, game = self.screen, self.screen.game
+        k = max(0, min(k, len(game.steps)))
+        if game.setup is None or self.hooks.engine_dead():
             return
-        self.cancel_search()
-        self.selected, self.hint = None, None
-        setup, moves = self.game.setup, [step.move for step in self.game.steps[:k]]
+        self.controller.cancel()
+        s.selected, s.hint = None, None
+        setup, moves = game.setup, [step.move for step in game.steps[:k]]
 
         def failed(err: BaseException) -> None:
-            self.engine_refused(err, lambda refusal: self.status(f"cannot replay to move {k}: {refusal.message}"))
+            self.hooks.refused(err, lambda refusal: self.hooks.status(f"cannot replay to move {k}: {refusal.message}"))
 
         def shown(state: SudokuState) -> None:
-            self.game.view, self.state = k, state
-            self.game_over = state.result is not None
-            self.analysis_var.set(NO_ANALYSIS)
-            self.status(f"move {k} of {len(self.game.steps)}" + ("" if k == len(self.game.steps) else
-                                                             " (a move played here replaces the rest)"))
-            self.draw()
-            if k == len(self.game.steps):
-                self.maybe_agent_move()
+            game.view = k
+            s.shows(state)
+            self.hooks.clear_analysis()
+            self.hooks.status(f"move {k} of {len(game.steps)}" + ("" if k == len(game.steps) else
+                                                                 " (a move played here replaces the rest)"))
+            self.board.draw()
+            if k == len(game.steps):
+                self.hooks.agent_move()
 
         self.controller.go_to(setup, moves, shown, failed)
-
-    def on_move_selected(self, _event=None) -> None:
-        chosen = self.move_list.curselection()
-        if chosen and chosen[0] != self.game.view:
-            self.goto(chosen[0])
