@@ -64,12 +64,7 @@ def open_window(kind, root):
         return SudokuApp(root, engine, board="3x3", mode="rows", players=("human", "human")), lambda app: app.board.board_px
     from engines.windows.puzzle import PuzzleApp
     tools = SudokuTools(real_binary("sudoku-agent"))
-    return PuzzleApp(root, tools, shape="3x3", seed=1), lambda app: app.board_px
-
-
-def labels(kind, app):
-    """The row and column labels cut at the canvas's edge."""
-    return (app if kind == "puzzle" else app.board).clipped_labels()
+    return PuzzleApp(root, tools, shape="3x3", seed=1), lambda app: app.board.board_px
 
 
 def report(kind, app, board, outdir, suffix):
@@ -82,7 +77,7 @@ def report(kind, app, board, outdir, suffix):
     screenshot(root, outdir / f"screen-{kind}-{sw}x{sh}{suffix}.png")
     print(json.dumps({"window": kind, "screen": [sw, sh], "maximised": bool(suffix),
                       "place": [root.winfo_x(), root.winfo_y(), root.winfo_width(), root.winfo_height()],
-                      "board": board(app), "out_of_reach": out_of_reach(app), "clipped_labels": labels(kind, app)}),
+                      "board": board(app), "out_of_reach": out_of_reach(app), "clipped_labels": app.board.clipped_labels()}),
           flush=True)
 
 

@@ -24,7 +24,7 @@ def puzzle_app(root, tools, **kwargs):
 
 
 def click(app, r, c):
-    x, y = app.cell_centre(r, c)
+    x, y = app.board.cell_centre(r, c)
     app.canvas.event_generate("<ButtonPress-1>", x=x, y=y)
     pump(app.root)
     assert app.puzzle.selected == (r, c)
@@ -37,8 +37,8 @@ def key(app, keysym, ctrl=False):
 
 def shown(app, r, c, tag):
     """The text drawn in cell (r, c) with the tag (given, entry, hint, wrong, mark, candidate)."""
-    x0, y0 = app.cell_centre(r, c)
-    half = app.cell_px() / 2 - 1
+    x0, y0 = app.board.cell_centre(r, c)
+    half = app.board.cell_px() / 2 - 1
     items = app.canvas.find_overlapping(x0 - half, y0 - half, x0 + half, y0 + half)
     return sorted(app.canvas.itemcget(i, "text") for i in items if tag in app.canvas.gettags(i))
 

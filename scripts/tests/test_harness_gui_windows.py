@@ -141,7 +141,7 @@ def test_puzzle_window_fits_every_screen(tk_root):
                                       on_switch=lambda mode: None, other_modes=("classic",))
     settle(app)
     assert inside_screen(tk_root)
-    check_sizes(app, "puzzle", lambda: app.board_px, expect=25)
+    check_sizes(app, "puzzle", lambda: app.board.board_px, expect=25)
     app.close()
 
 

@@ -6,7 +6,7 @@ import tkinter as tk
 from typing import Dict, List, Optional, Tuple
 
 from ...sudoku import value_char
-from ..layout import label_points, label_room
+from ..layout import clipped, label_points, label_room
 from .model import Cell, Puzzle
 
 BOARD_PX = 468  # the grid's side at the window's first size; it follows the window
@@ -38,6 +38,10 @@ class PuzzleBoard:
             self.board_px, self.left = side, left
             if self.on_resize is not None:
                 self.on_resize()
+
+    def clipped_labels(self) -> List[str]:
+        """The row and column numbers not wholly on the canvas (tests read it)."""
+        return clipped(self.canvas, "label")
 
     def cell_px(self) -> float:
         return self.board_px / self.size

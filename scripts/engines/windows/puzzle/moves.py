@@ -1,27 +1,73 @@
-"""The puzzle window's moves and the engine's help, part of `PuzzleApp` (window.py): clicks and
-keys, entries judged by the engine's referee, pencil marks, and Hint, Check, Solve and the
-candidates, each asked of the engine's tools on the worker thread. Hint reads Stop while the
-tools work: Stop ends their run at once (`SudokuTools.stop`)."""
+"""The puzzle window's moves and the engine's help: clicks and keys, entries judged by the
+engine's referee, pencil marks, and Hint, Check, Solve and the candidates, each asked of the
+engine's tools on the worker thread. Hint reads Stop while the tools work: Stop ends their run
+at once (`SudokuTools.stop`). `PuzzleMoves` changes the `Puzzle` (model.py) the window shows and
+has the window redraw it.
+"""
 from __future__ import annotations
 
 import time
 import tkinter as tk
+from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from ...sudoku import value_char
-from ...tools import Grid, Solution, ToolError
-from .model import Cell, cell_name, clock
+from ...tools import Grid, Solution, SudokuTools, ToolError
+from ..engine_calls import EngineCalls
+from .board import PuzzleBoard
+from .model import Cell, Puzzle, cell_name, clock
 
 # How long the engine's tools work before Hint turns into Stop (ms): a quick answer does not
 # make the button flicker.
 STOP_AFTER_MS = 300
 
 
+@dataclass
+class MovesHooks:
+    """What the moves need of the window, each one function."""
+
+    puzzle: Callable[[], Puzzle]  # the puzzle on screen (a new one replaces it)
+    redraw: Callable[[], None]
+    status: Callable[[str, bool], None]  # text, and whether it is an error
+    solved: Callable[[str], None]  # the engine confirmed the full grid: the banner says this
+    closed: Callable[[], bool]
+
+
+@dataclass
+class MovesChoices:
+    """The window's switches the moves read, and the buttons they change."""
+
+    pencil_var: tk.BooleanVar  # a value is a pencil mark
+    show_all_var: tk.BooleanVar  # the candidates are drawn
+    animate_var: tk.BooleanVar  # Solve fills the grid cell by cell
+    hint_button: tk.Button  # reads Stop while the tools work
+    values_frame: tk.Misc  # the value buttons go here (a Flow)
+
+
 class PuzzleMoves:
-    """The player's moves and the engine's help (mixed into PuzzleApp). Reads of the window's
-    state, set by the parts that own it: `animate_ms`, `animate_var`, `banner`, `banner_var`,
-    `board`, `body`, `calls`, `candidate_cache`, `closed`, `hint_button`, `pencil_var`,
-    `puzzle`, `root`, `show_all_var`, `time_var`, `tools`, `top`, `values_frame`."""
+    """The player's moves on the puzzle of `hooks` (`board`: where a click lands) and the help
+    of the engine's `tools`, asked through `calls` on `root`; Solve animates a cell every
+    `animate_ms` ms."""
+
+    def __init__(self, root: tk.Misc, tools: SudokuTools, calls: EngineCalls, board: PuzzleBoard,
+                 choices: MovesChoices, hooks: MovesHooks, animate_ms: int = 30):
+        self.root, self.tools, self.calls, self.board = root, tools, calls, board
+        self.choices, self.hooks, self.animate_ms = choices, hooks, animate_ms
+        self.refused = 0  # entries the referee refused (tests read it)
+        self.animation: List[Tuple[Cell, int]] = []
+        self.candidate_cache: Dict[str, Dict[Cell, list]] = {}
+        self.candidate_pending: Optional[str] = None
+        calls.on_busy.append(self.busy_changed)
+
+    @property
+    def puzzle(self) -> Puzzle:
+        return self.hooks.puzzle()
+
+    def status(self, text: str, error: bool = False) -> None:
+        self.hooks.status(text, error)
+
+    def redraw(self) -> None:
+        self.hooks.redraw()
 
     # --- clicks and keys ------------------------------------------------------------------------
 
@@ -62,13 +108,14 @@ class PuzzleMoves:
 
     def draw_value_buttons(self) -> None:
         size = self.puzzle.givens.size
-        if len(self.values_frame.items) == size + 1:
+        if len(self.choices.values_frame.items) == size + 1:
             return
-        self.values_frame.clear()
-        buttons = [tk.Button(self.values_frame, text=value_char(v), width=1, padx=6, command=lambda v=v: self.enter(v))
+        self.choices.values_frame.clear()
+        frame = self.choices.values_frame
+        buttons = [tk.Button(frame, text=value_char(v), width=1, padx=6, command=lambda v=v: self.enter(v))
                    for v in range(1, size + 1)]
-        buttons.append(tk.Button(self.values_frame, text="Erase", command=self.erase))
-        self.values_frame.add(*buttons)
+        buttons.append(tk.Button(frame, text="Erase", command=self.erase))
+        frame.add(*buttons)
 
     # --- entries -------------------------------------------------------------------------------
 
@@ -92,7 +139,7 @@ class PuzzleMoves:
         cell = self.editable_cell("it cannot be changed")
         if cell is None:
             return False
-        if self.pencil_var.get() if pencil is None else pencil:
+        if self.choices.pencil_var.get() if pencil is None else pencil:
             if cell in self.puzzle.entries:
                 self.status("pencil marks go on empty cells")
                 return False
@@ -167,12 +214,8 @@ class PuzzleMoves:
             puzzle.solved_after = time.monotonic() - puzzle.started
             puzzle.solved_by = puzzle.solved_by or "you"
             who = "by the engine " if puzzle.solved_by == "engine" else ""
-            self.banner_var.set(f"SOLVED {who}in {clock(puzzle.solved_after)}")
-            self.top.pack_forget()
-            self.banner_shown = True
-            self.banner.pack(fill="x", padx=8, pady=(4, 0), before=self.body)
+            self.hooks.solved(f"SOLVED {who}in {clock(puzzle.solved_after)}")
             self.status(f"Solved {who}in {clock(puzzle.solved_after)}: the engine's check says the grid is valid.")
-            self.time_var.set(clock(puzzle.solved_after))
         else:
             self.status(f"the grid is full but not valid: {why}", error=True)
         self.redraw()
@@ -183,16 +226,16 @@ class PuzzleMoves:
         """Hint reads Stop while the engine's tools have been working for STOP_AFTER_MS."""
         if busy:
             self.root.after(STOP_AFTER_MS, self.offer_stop)
-        elif not self.closed:
-            self.hint_button.config(text="Hint")
+        elif not self.hooks.closed():
+            self.choices.hint_button.config(text="Hint")
 
     def offer_stop(self) -> None:
-        if not self.closed and not self.calls.idle:
-            self.hint_button.config(text="Stop")
+        if not self.hooks.closed() and not self.calls.idle:
+            self.choices.hint_button.config(text="Stop")
 
     def hint_or_stop(self) -> None:
         """The Hint button: Stop while the engine works (its tool runs end at once), else Hint."""
-        if self.hint_button.cget("text") == "Stop":
+        if self.choices.hint_button.cget("text") == "Stop":
             self.tools.stop()
             self.status("stopped: the engine was asked no further")
         else:
@@ -250,7 +293,7 @@ class PuzzleMoves:
             self.stop_animation()
             todo = self.puzzle.to_fill(answer)
             self.puzzle.solved_by = "engine"
-            if self.animate_var.get() and self.animate_ms > 0:
+            if self.choices.animate_var.get() and self.animate_ms > 0:
                 self.animation = todo
                 self.status("the engine is filling the grid...")
                 self.redraw()
@@ -264,7 +307,7 @@ class PuzzleMoves:
         return self.with_reference(fill)
 
     def animate_step(self) -> None:
-        if self.closed or not self.animation:
+        if self.hooks.closed() or not self.animation:
             return
         cell, value = self.animation.pop(0)
         self.puzzle.put(cell, value)
@@ -294,7 +337,7 @@ class PuzzleMoves:
                 if key == self.candidate_pending:
                     self.candidate_pending = None
                 self.candidate_cache[key] = result
-                if self.show_all_var.get():
+                if self.choices.show_all_var.get():
                     self.redraw()
 
             def failed(err: BaseException) -> None:

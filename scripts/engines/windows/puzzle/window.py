@@ -6,9 +6,10 @@ referee accepts it (`play` of the competitive-sudoku protocol on the grid), the 
 the values it accepts, the solution comes from `solve` (with `no solution` or `multiple
 solutions`), a full grid is confirmed by `check`, and New asks `generate`.
 
-`PuzzleApp` is the controller: it holds the game (`Puzzle`, model.py, no Tk), asks the tools
-on the worker thread (`EngineCalls`), and has the grid (`PuzzleBoard`, board.py) and the side
-panel draw it; the player's moves and the engine's help are moves.py's.
+`PuzzleApp` is the window: it holds the game (`Puzzle`, model.py, no Tk), asks the tools on the
+worker thread (`EngineCalls`) for a new puzzle, and has the grid (`PuzzleBoard`, board.py, a
+view) and the side panel draw it; the player's moves and the engine's help are `PuzzleMoves`'
+(moves.py), given the parts of the window they use.
 """
 from __future__ import annotations
 
@@ -16,14 +17,14 @@ import os
 import pathlib
 import tkinter as tk
 from tkinter import filedialog, ttk
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, Optional, Set, Tuple
 
 from ...tools import DIFFICULTIES, Grid, Solution, SudokuTools
 from ..engine_calls import EngineCalls
-from ..layout import BoardAndPanel, Flow, ScrollPanel, clipped, open_on_screen
+from ..layout import BoardAndPanel, Flow, ScrollPanel, open_on_screen
 from .board import PuzzleBoard
 from .model import SHAPE_OF_SIZE, SIZE_OF_SHAPE, Cell, Puzzle, clock, load_premade, read_puzzle_file
-from .moves import PuzzleMoves
+from .moves import MovesChoices, MovesHooks, PuzzleMoves
 
 PANEL_W = 290
 # The size the window asks for on a 1366x768 screen (it scales with the screen it is on); every
@@ -32,25 +33,25 @@ START_SIZE = (820, 600)
 MIN_SIZE = (640, 480)
 
 
-class PuzzleApp(PuzzleMoves):
+class PuzzleApp:
     """The puzzle game. `on_switch(mode)` (optional) is called when another game mode is chosen."""
 
     def __init__(self, root: tk.Tk, tools: SudokuTools, shape: str = "3x3", difficulty: str = "easy", seed: int = 1,
                  puzzle: Optional[Grid] = None, on_switch: Optional[Callable[[str], None]] = None,
                  other_modes: Tuple[str, ...] = (), animate_ms: int = 30):
-        self.root, self.tools, self.on_switch, self.animate_ms = root, tools, on_switch, animate_ms
+        self.root, self.tools, self.on_switch = root, tools, on_switch
         self.closed = False
         self.banner_shown = False
         self.puzzle = Puzzle(Grid.empty(3, 3))
-        self.refused = 0  # entries the referee refused (tests read it)
-        self.animation = []
-        self.candidate_cache: Dict[str, Dict[Cell, list]] = {}
-        self.candidate_pending: Optional[str] = None
         # Every question to the engine's tools runs on this worker; answers come back here.
         self.calls = EngineCalls(root, on_error=lambda err: self.status(f"the engine failed: {err}", error=True))
-        self.calls.on_busy.append(self.busy_changed)
         side = self.build_frame(root)
         self.build_actions(side)
+        self.moves = PuzzleMoves(root, tools, self.calls, self.board, MovesChoices(
+            pencil_var=self.pencil_var, show_all_var=self.show_all_var, animate_var=self.animate_var,
+            hint_button=self.hint_button, values_frame=self.values_frame), MovesHooks(
+            puzzle=lambda: self.puzzle, redraw=self.redraw, status=self.status, solved=self.show_banner,
+            closed=lambda: self.closed), animate_ms)
         self.build_new_row(side, shape, difficulty, seed)
         self.build_premade_row(side, other_modes)
         if puzzle is not None:
@@ -84,8 +85,8 @@ class PuzzleApp(PuzzleMoves):
         body.pack(fill="both", expand=True, padx=8)
         self.board = PuzzleBoard(body, on_resize=self.redraw)
         self.canvas = self.board.canvas
-        self.canvas.bind("<ButtonPress-1>", self.on_click)
-        root.bind("<Key>", self.on_key)
+        self.canvas.bind("<ButtonPress-1>", lambda e: self.moves.on_click(e))
+        root.bind("<Key>", lambda e: self.moves.on_key(e))
         self.panel = ScrollPanel(body, width=PANEL_W)
         body.place_parts(self.canvas, self.panel)
         side = self.panel.inner
@@ -106,7 +107,7 @@ class PuzzleApp(PuzzleMoves):
         """Hint (Stop while the engine works), Check, Solve, Reset, Open and Save."""
         actions = Flow(side)
         actions.pack(fill="x", pady=2)
-        self.hint_button = tk.Button(actions, text="Hint", width=5, command=self.hint_or_stop)
+        self.hint_button = tk.Button(actions, text="Hint", width=5, command=lambda: self.moves.hint_or_stop())
         self.check_button = tk.Button(actions, text="Check", command=self.check)
         self.solve_button = tk.Button(actions, text="Solve", command=self.solve)
         self.reset_button = tk.Button(actions, text="Reset", command=self.reset)
@@ -186,14 +187,14 @@ class PuzzleApp(PuzzleMoves):
 
     def show(self, grid: Grid, label: str, solution: Solution, entries: Dict[Cell, int]) -> None:
         """The puzzle on screen: its givens, the solution the engine found, restored entries."""
-        self.stop_animation()
+        self.moves.stop_animation()
         self.puzzle = Puzzle(grid, label, solution, dict(entries))
         self.hide_banner()
         size = SIZE_OF_SHAPE.get(grid.shape, f"{grid.size}x{grid.size}")
         self.title_var.set(f"{size}: {label}")
         if size in SHAPE_OF_SIZE:
             self.size_var.set(size)  # New brings another puzzle of this size
-        self.draw_value_buttons()
+        self.moves.draw_value_buttons()
         if solution.status == "none":
             self.status("This puzzle has no solution (the engine's solve): Hint, Check and Solve cannot help.", error=True)
         elif solution.status == "multiple":
@@ -236,11 +237,19 @@ class PuzzleApp(PuzzleMoves):
 
     def reset(self) -> None:
         """Clears the player's entries (hints included) and marks; the givens stay."""
-        self.stop_animation()
+        self.moves.stop_animation()
         self.puzzle.clear()
         self.hide_banner()
         self.status("reset: your entries are cleared")
         self.redraw()
+
+    def show_banner(self, text: str) -> None:
+        """The engine confirmed the full grid: the banner in place of the title row."""
+        self.banner_var.set(text)
+        self.top.pack_forget()
+        self.banner_shown = True
+        self.banner.pack(fill="x", padx=8, pady=(4, 0), before=self.body)
+        self.time_var.set(clock(self.puzzle.solved_after))
 
     def hide_banner(self) -> None:
         if self.banner_shown:
@@ -299,29 +308,34 @@ class PuzzleApp(PuzzleMoves):
         self.closed = True
         self.tools.stop()
         self.calls.close()
-        self.stop_animation()
+        self.moves.stop_animation()
         for child in self.root.winfo_children():
             child.destroy()
         self.root.unbind("<Key>")
 
     def redraw(self) -> None:
         puzzle = self.puzzle
-        shown = self.candidates() if self.show_all_var.get() and not puzzle.solved else None
+        shown = self.moves.candidates() if self.show_all_var.get() and not puzzle.solved else None
         self.board.draw(puzzle, shown)
 
-    def cell_px(self) -> float:
-        return self.board.cell_px()
+    # --- the window's commands (tests call them by name) -------------------------------------
 
-    def clipped_labels(self) -> List[str]:
-        """The row and column numbers not wholly on the canvas (tests read it)."""
-        return clipped(self.canvas, "label")
+    def hint(self) -> bool:
+        return self.moves.hint()
 
-    def cell_centre(self, r: int, c: int) -> Tuple[int, int]:
-        return self.board.cell_centre(r, c)
+    def check(self) -> Optional[Set[Cell]]:
+        return self.moves.check()
+
+    def solve(self) -> bool:
+        return self.moves.solve()
 
     @property
-    def board_px(self) -> int:
-        return self.board.board_px
+    def animating(self) -> bool:
+        return self.moves.animating
+
+    @property
+    def refused(self) -> int:
+        return self.moves.refused
 
     def status(self, text: str, error: bool = False) -> None:
         self.status_var.set(text)
