@@ -266,7 +266,9 @@ def test_new_game_and_restart_are_stopped(tk_root, tmp_path, make):
         assert wait_for(tk_root, lambda: app.engine_dead is None and app.calls.idle, 20)
         assert "restarted" in app.status_var.get()
         app.new_game()
-        assert settle(app) and app.engine_dead is None and new_button.cget("text") == "New game"
+        assert settle(app)
+        pump(tk_root, 0.5)  # longer than a wait takes to offer Stop: a new game answered offers none
+        assert app.engine_dead is None and new_button.cget("text") == "New game"
     finally:
         app.close()
         app.engine.quit()

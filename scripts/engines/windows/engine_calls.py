@@ -221,7 +221,7 @@ class StopOffer:
 
     def end(self, stop: Optional[Callable[[], None]] = None) -> None:
         """The wait is over (that of `stop` only, when given): the button reads as before."""
-        if stop is not None and stop is not self.stop:
+        if stop is not None and stop != self.stop:  # (a bound method is made anew at each use: ==)
             return
         if self.job is not None:
             try:
