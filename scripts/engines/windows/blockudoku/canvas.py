@@ -1,11 +1,8 @@
 """The Blockudoku window's board canvas, a view: where the board and the tray are at the
-canvas's size (`Layout`), their drawing (the board, its labels, the hint, the tray, the dragged
-piece, the flash of cleared cells), and the mouse on it (dragging a piece from the tray; in the
-analysis board, editing cells and tray slots).
-
-`BoardCanvas` draws the `Screen` it is given (model.py: the game, the hint, which pieces fit,
-the analysis line shown) and hands what the mouse does to the functions of its `CanvasInput`:
-a drop to the game flow (game.py), an edit to the analysis board (analysis.py).
+canvas's size (`Layout`), and `BoardCanvas`, which draws the `Screen` it is given (model.py: the
+board, its labels, the hint or analysis line, the tray, the dragged piece, the flash of cleared
+cells) and hands what the mouse does to the functions of its `CanvasInput`: a drop to the game
+flow (game.py), an edit of cells and tray slots to the analysis board (analysis.py).
 """
 from __future__ import annotations
 
@@ -158,7 +155,16 @@ class BoardCanvas:
             y = L.board_y + k * 3 * L.cell
             c.create_line(x, L.board_y, x, L.board_y + L.board_px, width=3, fill=COLOURS["box"])
             c.create_line(L.board_x, y, L.board_x + L.board_px, y, width=3, fill=COLOURS["box"])
-        # The hint (or the chosen analysis line): each cell labelled with its tray slot number.
+        self.draw_hint()
+        self.draw_tray()
+        self.score_var.set(f"Score: {s.game.score}")
+        self.draw_flash()
+        if self.drag:
+            self.draw_drag()
+
+    def draw_hint(self) -> None:
+        """The hint (or the chosen analysis line): each cell labelled with its tray slot number."""
+        c, L, s = self.canvas, self.layout, self.screen
         for slot, placement in s.hint:
             pid = s.game.hand[slot]
             if pid is None:
@@ -169,6 +175,10 @@ class BoardCanvas:
                 c.create_rectangle(x0 + 3, y0 + 3, x1 - 3, y1 - 3, outline=colour, width=3, tags="hint")
                 c.create_text((x0 + x1) // 2, (y0 + y1) // 2, text=str(slot + 1), fill=colour,
                               font=("Helvetica", max(8, L.cell * 3 // 10), "bold"), tags=("hint", f"hintlabel{slot + 1}"))
+
+    def draw_tray(self) -> None:
+        """The tray: its slot numbers and the pieces of the hand (greyed when they fit nowhere)."""
+        c, L, s = self.canvas, self.layout, self.screen
         c.create_line(0, L.hand_y - 8, L.width, L.hand_y - 8, fill=COLOURS["grid"])
         for slot in range(3):
             # Tray slot numbers, in the colour the hint uses for the slot's piece.
@@ -189,10 +199,6 @@ class BoardCanvas:
                 x, y = x0 + col * L.hand_cell, y0 + r * L.hand_cell
                 c.create_rectangle(x, y, x + L.hand_cell, y + L.hand_cell, fill=colour, outline="white",
                                    tags=("hand", f"hand{slot}", "grey" if not s.fits[slot] else "live"))
-        self.score_var.set(f"Score: {s.game.score}")
-        self.draw_flash()
-        if self.drag:
-            self.draw_drag()
 
     def flash(self, cells: List[int]) -> None:
         """Shows the cleared cells for a moment (redraws meanwhile keep them)."""
