@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from ...sudoku import value_char
-from ...tools import Grid, Solution, SudokuTools, ToolError
+from ...tools import Grid, Solution
 from ..engine_calls import EngineCalls
 from .board import PuzzleBoard
+from .controller import PuzzleController
 from .model import Cell, Puzzle, cell_name, clock
 
 # How long the engine's tools work before Hint turns into Stop (ms): a quick answer does not
@@ -45,13 +46,13 @@ class MovesChoices:
 
 
 class PuzzleMoves:
-    """The player's moves on the puzzle of `hooks` (`board`: where a click lands) and the help
-    of the engine's `tools`, asked through `calls` on `root`; Solve animates a cell every
-    `animate_ms` ms."""
+    """The player's moves on the puzzle of `hooks` (`board`: where a click lands) and the
+    engine's help, asked of `controller` (whose worker is `calls`) on `root`; Solve animates a
+    cell every `animate_ms` ms."""
 
-    def __init__(self, root: tk.Misc, tools: SudokuTools, calls: EngineCalls, board: PuzzleBoard,
+    def __init__(self, root: tk.Misc, controller: PuzzleController, calls: EngineCalls, board: PuzzleBoard,
                  choices: MovesChoices, hooks: MovesHooks, animate_ms: int = 30):
-        self.root, self.tools, self.calls, self.board = root, tools, calls, board
+        self.root, self.controller, self.board = root, controller, board
         self.choices, self.hooks, self.animate_ms = choices, hooks, animate_ms
         self.refused = 0  # entries the referee refused (tests read it)
         self.animation: List[Tuple[Cell, int]] = []
@@ -174,8 +175,8 @@ class PuzzleMoves:
                 self.status(f"{'hint: ' if hint else ''}{value_char(value)} at {cell_name(cell)}")
             self.changed()
 
-        self.calls.call(lambda: self.tools.rule_problem(base, cell[0], cell[1], value), judged,
-                        lambda err: self.status(f"the engine could not judge that entry: {err}", error=True))
+        self.controller.judge(base, cell, value, judged,
+                              lambda err: self.status(f"the engine could not judge that entry: {err}", error=True))
 
     def erase(self) -> bool:
         """Removes the player's own entry (or the pencil marks) on the selected cell; never a given."""
@@ -196,14 +197,7 @@ class PuzzleMoves:
         self.redraw()
         if grid.filled() != grid.size * grid.size or self.puzzle.solved:
             return
-
-        def work() -> Tuple[bool, str]:
-            try:
-                return self.tools.check(grid)
-            except ToolError as err:
-                return False, str(err)
-
-        self.calls.call(work, lambda result: self.checked(grid, *result))
+        self.controller.check(grid, lambda result: self.checked(grid, *result))
 
     def checked(self, grid: Grid, ok: bool, why: str) -> None:
         """The engine's `check` of a full grid: the banner when it holds."""
@@ -230,13 +224,13 @@ class PuzzleMoves:
             self.choices.hint_button.config(text="Hint")
 
     def offer_stop(self) -> None:
-        if not self.hooks.closed() and not self.calls.idle:
+        if not self.hooks.closed() and not self.controller.idle:
             self.choices.hint_button.config(text="Stop")
 
     def hint_or_stop(self) -> None:
         """The Hint button: Stop while the engine works (its tool runs end at once), else Hint."""
         if self.choices.hint_button.cget("text") == "Stop":
-            self.tools.stop()
+            self.controller.stop()
             self.status("stopped: the engine was asked no further")
         else:
             self.hint()
@@ -259,8 +253,7 @@ class PuzzleMoves:
         def found(current: Solution) -> None:
             use(current.grid if current.grid is not None else own)
 
-        self.calls.call(lambda: self.tools.solve(grid), found,
-                        lambda err: self.status(f"solve failed: {err}", error=True))
+        self.controller.solve(grid, found, lambda err: self.status(f"solve failed: {err}", error=True))
         return True
 
     def hint(self) -> bool:
@@ -345,5 +338,5 @@ class PuzzleMoves:
                     self.candidate_pending = None
                 self.status(f"candidates: {err}", error=True)
 
-            self.calls.call(lambda: self.tools.candidates(grid), known, failed)
+            self.controller.candidates(grid, known, failed)
         return None

@@ -6,10 +6,10 @@ referee accepts it (`play` of the competitive-sudoku protocol on the grid), the 
 the values it accepts, the solution comes from `solve` (with `no solution` or `multiple
 solutions`), a full grid is confirmed by `check`, and New asks `generate`.
 
-`PuzzleApp` is the window: it holds the game (`Puzzle`, model.py, no Tk), asks the tools on the
-worker thread (`EngineCalls`) for a new puzzle, and has the grid (`PuzzleBoard`, board.py, a
-view) and the side panel draw it; the player's moves and the engine's help are `PuzzleMoves`'
-(moves.py), given the parts of the window they use.
+`PuzzleApp` is the window: it holds the game (`Puzzle`, model.py, no Tk), asks the engine
+controller (`PuzzleController`, controller.py: the tools on the worker thread) for a new puzzle,
+and has the grid (`PuzzleBoard`, board.py, a view) and the side panel draw it; the player's
+moves and the engine's help are `PuzzleMoves`' (moves.py), given the parts they use.
 """
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from ..engine_calls import EngineCalls
 from ..layout import BoardAndPanel, Flow, ScrollPanel, open_on_screen
 from .board import PuzzleBoard
 from .model import SHAPE_OF_SIZE, SIZE_OF_SHAPE, Cell, Puzzle, clock, load_premade, read_puzzle_file
+from .controller import PuzzleController
 from .moves import MovesChoices, MovesHooks, PuzzleMoves
 
 PANEL_W = 290
@@ -47,7 +48,8 @@ class PuzzleApp:
         self.calls = EngineCalls(root, on_error=lambda err: self.status(f"the engine failed: {err}", error=True))
         side = self.build_frame(root)
         self.build_actions(side)
-        self.moves = PuzzleMoves(root, tools, self.calls, self.board, MovesChoices(
+        self.controller = PuzzleController(tools, self.calls)  # every question to the engine's tools
+        self.moves = PuzzleMoves(root, self.controller, self.calls, self.board, MovesChoices(
             pencil_var=self.pencil_var, show_all_var=self.show_all_var, animate_var=self.animate_var,
             hint_button=self.hint_button, values_frame=self.values_frame), MovesHooks(
             puzzle=lambda: self.puzzle, redraw=self.redraw, status=self.status, solved=self.show_banner,
@@ -157,18 +159,6 @@ class PuzzleApp:
 
     # --- puzzles -------------------------------------------------------------------------------
 
-    def load_job(self, grid: Grid, entries: Optional[Dict[Cell, int]] = None) -> Tuple[Solution, Dict[Cell, int]]:
-        """On the worker: the engine's solution of `grid`, and of `entries` those its referee
-        accepts, in order."""
-        solution = self.tools.solve(grid)
-        accepted: Dict[Cell, int] = {}
-        played = grid
-        for (r, c), value in (entries or {}).items():
-            if not grid.get(r, c) and self.tools.rule_problem(played, r, c, value) is None:
-                accepted[(r, c)] = value
-                played = played.with_value(r, c, value)
-        return solution, accepted
-
     def load(self, grid: Grid, label: str, entries: Optional[Dict[Cell, int]] = None,
              then: Optional[Callable[[bool], None]] = None) -> None:
         """Shows a new puzzle once the engine has solved it (the old one stays, with the reason,
@@ -183,7 +173,7 @@ class PuzzleApp:
             if then is not None:
                 then(True)
 
-        self.calls.call(lambda: self.load_job(grid, entries), solved, refused)
+        self.controller.load(grid, entries, solved, refused)
 
     def show(self, grid: Grid, label: str, solution: Solution, entries: Dict[Cell, int]) -> None:
         """The puzzle on screen: its givens, the solution the engine found, restored entries."""
@@ -218,16 +208,13 @@ class PuzzleApp:
             return
         label = f"{difficulty}, seed {seed}"
 
-        def work():
-            grid = self.tools.generate(shape, difficulty=difficulty, seed=seed)[0]
-            return (grid,) + self.load_job(grid)
-
         def made(result) -> None:
             self.show(result[0], label, *result[1:])
             self.seed_var.set(str(seed + 1))  # the next New brings another puzzle; the seed is in the title
 
         self.status(f"generating a {difficulty} puzzle...")
-        self.calls.call(work, made, lambda err: self.status(f"generate failed: {err}", error=True))
+        self.controller.generate(shape, difficulty, seed, made,
+                                 lambda err: self.status(f"generate failed: {err}", error=True))
 
     def load_premade(self) -> None:
         for label, grid in self.premade:
@@ -306,7 +293,7 @@ class PuzzleApp:
 
     def close(self) -> None:
         self.closed = True
-        self.tools.stop()
+        self.controller.stop()
         self.calls.close()
         self.moves.stop_animation()
         for child in self.root.winfo_children():
