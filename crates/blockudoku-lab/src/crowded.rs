@@ -3,15 +3,18 @@
 //! agent's answer leaves a board the next hand kills with chance at least `--min-chance`) is
 //! answered by a bare `go` and by `go movetime MS` of `--agent` (a default agent spending its
 //! time as the strong agent does); each answer's final board gets the exact chance that the next hand dies on it, and
-//! the two means are compared position by position (paired standard error).
+//! the two means are compared position by position (paired standard error). With `--floor`,
+//! also the lowest such chance of any placement of the hand (every final board, found by the
+//! rules alone): no answer can do better.
 
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
 use engine_kit::cli::CommandLineCheck;
 use lab_kit::stats;
-use puzzle_rules::blockudoku::{catalogue, Board, Dealer, GameState, Scoring};
+use puzzle_rules::blockudoku::{catalogue, Board, Dealer, GameState, Piece, Scoring};
 use rand::{Rng, SeedableRng};
 
 use crate::setup::{game_seed, player_with_overrides, BeamOverride, ChainAgent};
@@ -41,6 +44,10 @@ pub struct CrowdedArgs {
     /// overrides after slashes as `selfplay --compare` takes them).
     #[arg(long, default_value = "default")]
     agent: String,
+    /// Also report the floor: the mean over the positions of the lowest next-hand death
+    /// chance of any placement of the hand.
+    #[arg(long)]
+    floor: bool,
 }
 
 /// A position: board and hand (catalogue indices).
@@ -96,6 +103,45 @@ fn crowded_positions(count: usize, seed: u64, min_chance: f64) -> Vec<Position> 
     out
 }
 
+/// Every final board of placing all of `pieces` on `board`, in any order (clearing between
+/// placements), into `out`; `seen` holds the (board, pieces left) pairs already expanded.
+fn final_boards(
+    board: Board,
+    pieces: &[&Piece],
+    left: u8,
+    seen: &mut HashSet<(u128, u8)>,
+    out: &mut HashSet<u128>,
+) {
+    if left == 0 {
+        out.insert(board.bits());
+        return;
+    }
+    if !seen.insert((board.bits(), left)) {
+        return;
+    }
+    for (i, piece) in pieces.iter().enumerate() {
+        if left >> i & 1 == 0 {
+            continue;
+        }
+        for &(_, mask) in piece.placements() {
+            if board.fits(mask) {
+                let next = board.place_mask(mask).0;
+                final_boards(next, pieces, left & !(1 << i), seen, out);
+            }
+        }
+    }
+}
+
+/// The lowest next-hand death chance of any final board of the position's hand.
+fn floor_chance(position: &Position, dealer: &Dealer) -> f64 {
+    let pieces: Vec<&Piece> = position.1.iter().map(|&i| &catalogue()[i]).collect();
+    let mut out = HashSet::new();
+    final_boards(position.0, &pieces, 0b111, &mut HashSet::new(), &mut out);
+    out.into_iter()
+        .map(|b| dealer.dead_chance(Board::from_bits(b)))
+        .fold(1.0, f64::min)
+}
+
 /// The answer of a `go movetime ms` (the session's search, stopped by a timer thread).
 fn timed_answer(position: &Position, ms: u64, req: &Request) -> (Outcome, Duration) {
     let stop = AtomicBool::new(false);
@@ -141,6 +187,7 @@ pub fn run_crowded(args: &CrowdedArgs) -> Result<()> {
     let workers = Workers::new(args.threads);
     let (mut bare, mut timed, mut diffs) = (Vec::new(), Vec::new(), Vec::new());
     let (mut better, mut worse, mut times) = (0, 0, Vec::new());
+    let mut floors = Vec::new();
     for position in &positions {
         let hand = hand_of(catalogue(), &position.1);
         let req = Request {
@@ -157,6 +204,9 @@ pub fn run_crowded(args: &CrowdedArgs) -> Result<()> {
             dealer.dead_chance(final_board(position.0, &hand, line))
         };
         let (a, b) = (chance(&quick), chance(&slow));
+        if args.floor {
+            floors.push(floor_chance(position, &dealer));
+        }
         bare.push(a);
         timed.push(b);
         diffs.push(a - b);
@@ -189,5 +239,12 @@ pub fn run_crowded(args: &CrowdedArgs) -> Result<()> {
         md - 1.96 * sd,
         md + 1.96 * sd
     );
+    if args.floor {
+        let (mf, sf) = stats::mean_and_error(&floors);
+        let reached = floors.iter().zip(&timed).filter(|(f, t)| t <= f).count();
+        println!(
+            "floor (lowest of any placement): next-hand death chance {mf:.3e} (standard error {sf:.1e}); timed answer at the floor on {reached}"
+        );
+    }
     Ok(())
 }
