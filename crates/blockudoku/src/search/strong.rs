@@ -131,45 +131,6 @@ pub fn stage_size(stage: u32) -> (usize, usize) {
 /// Inner boards the hand lookahead prices with `crisis_entry`.
 const INNER_KEEP: usize = 4;
 
-/// The first stage of a search with a clock that looks two hands ahead ([`deep_value`]); its
-/// sizes are those of stage [`DEEP_SIZE_FROM`], doubling from there.
-pub const DEEP_FROM: u32 = 5;
-
-/// The stage whose sizes the first two-hand stage takes.
-const DEEP_SIZE_FROM: u32 = 2;
-
-/// Inner boards a two-hand stage weighs by the hand after.
-const DEEP_KEEP: usize = 2;
-
-/// The boards weighed, the next hands sampled and whether the hand after is looked at, by
-/// stage `stage` of a search with a clock.
-fn stage_plan(stage: u32) -> (usize, usize, bool) {
-    if stage < DEEP_FROM {
-        let (c, h) = stage_size(stage);
-        (c, h, false)
-    } else {
-        let (c, h) = stage_size(stage - DEEP_FROM + DEEP_SIZE_FROM);
-        (c, h, true)
-    }
-}
-
-/// The two-hand value of an inner board `t` (the board a sampled next hand leaves): on a
-/// crowded one, the weighing's own formula one hand deeper, `(1 - d) * eval - price(d)` with
-/// `d` the exact chance that the hand after dies on it; elsewhere its evaluation.
-fn deep_value(t: &FinalBoard, w: &Weighing) -> i64 {
-    let eval = t.value - t.bonus;
-    if eval >= w.job.valuation.lookahead.crowded_below {
-        return t.value;
-    }
-    let ctl = w.job.ctl;
-    let n = w.dealer.set().len() as f64;
-    let Some(dead) = w.dealer.dead_deals_until(t.board, || !ctl.stopped()) else {
-        return t.value;
-    };
-    let d = dead as f64 / (n * n * n);
-    ((1.0 - d) * eval as f64 - w.next.death_cost(d)).round() as i64 + t.bonus
-}
-
 /// How the strong agent weighs one hand: its search (the job's valuation, beam and tally),
 /// the dealer of the next hands, its parameters, and whether every hand is weighed.
 #[derive(Clone, Copy)]
@@ -244,17 +205,12 @@ fn hand_lookahead(
     tally: Tally,
     hands: &[Deal],
     w: &Weighing,
-    (entry, deep): (i64, bool),
+    entry: i64,
 ) -> Option<(i64, usize)> {
     let (set, ctl) = (w.dealer.set(), w.job.ctl);
     let (mut sum, mut alive) = (0i64, 0usize);
     let width = w.next.next_hand_beam;
-    let keep = if deep {
-        DEEP_KEEP
-    } else {
-        INNER_KEEP * (entry != 0) as usize
-    };
-    let beam = [width, width.div_ceil(2), keep];
+    let beam = [width, width.div_ceil(2), INNER_KEEP * (entry != 0) as usize];
     for h in hands {
         if ctl.stopped() {
             return None;
@@ -273,9 +229,7 @@ fn hand_lookahead(
         };
         let (best, top) = job.collect();
         let Some((_, v)) = best else { continue };
-        let value = if deep {
-            top.iter().map(|t| deep_value(t, w)).max().unwrap_or(v)
-        } else if top.len() < 2 {
+        let value = if top.len() < 2 {
             v
         } else {
             top.iter()
@@ -347,7 +301,7 @@ fn rank_candidates(top: &[FinalBoard], crowded: bool, w: &Weighing) -> Vec<(i64,
 fn sample_totals(
     boards: &[(Board, Tally)],
     seed_board: Board,
-    entry: (i64, bool),
+    entry: i64,
     w: &Weighing,
     pool: Option<&rayon::ThreadPool>,
 ) -> Option<Vec<(i64, usize)>> {
@@ -366,11 +320,6 @@ fn sample_totals(
 /// points) add to its value; the hand lookahead counts the next hand's points from the
 /// streak the line leaves.
 pub fn choose(best: BestLine, top: Vec<FinalBoard>, w: &Weighing) -> (BestLine, bool) {
-    choose_at(best, top, w, false)
-}
-
-/// [`choose`], looking two hands ahead when `deep` ([`deep_value`]).
-fn choose_at(best: BestLine, top: Vec<FinalBoard>, w: &Weighing, deep: bool) -> (BestLine, bool) {
     let (job, next, dealer) = (w.job, w.next, w.dealer);
     let ctl = job.ctl;
     if top.len() < 2 {
@@ -417,7 +366,7 @@ fn choose_at(best: BestLine, top: Vec<FinalBoard>, w: &Weighing, deep: bool) -> 
     } else {
         next.crisis_entry
     };
-    let Some(totals) = sample_totals(&boards, top[0].board, (entry, deep), w, pool) else {
+    let Some(totals) = sample_totals(&boards, top[0].board, entry, w, pool) else {
         return (default_answer(top), false);
     };
     let values: Vec<i64> = ranked
@@ -450,7 +399,7 @@ pub fn weigh_with_clock(job: Job, dealer: &Dealer, next: &NextHand) -> (BestLine
     let ctl = job.ctl;
     let mut answer: Option<(BestLine, Weighed)> = None;
     for stage in 0..MAX_STAGES {
-        let (candidates, hands, deep) = stage_plan(stage);
+        let (candidates, hands) = stage_size(stage);
         let next = NextHand {
             candidates,
             next_hands: hands,
@@ -467,7 +416,7 @@ pub fn weigh_with_clock(job: Job, dealer: &Dealer, next: &NextHand) -> (BestLine
             next: &next,
             every: true,
         };
-        let (line, weighed) = choose_at(best, top, &weighing, deep);
+        let (line, weighed) = choose(best, top, &weighing);
         if ctl.stopped() && answer.is_some() {
             break;
         }
@@ -596,9 +545,9 @@ mod tests {
             next: &NEXT_HAND,
             every: false,
         };
-        let (_, alive) = hand_lookahead(board, Tally::default(), &hands, &w, (0, false)).unwrap();
+        let (_, alive) = hand_lookahead(board, Tally::default(), &hands, &w, 0).unwrap();
         assert_eq!(alive, 2);
         stop.store(true, Ordering::Relaxed);
-        assert!(hand_lookahead(board, Tally::default(), &hands, &w, (0, false)).is_none());
+        assert!(hand_lookahead(board, Tally::default(), &hands, &w, 0).is_none());
     }
 }
