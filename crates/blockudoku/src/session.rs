@@ -202,7 +202,7 @@ impl Engine for Session {
 /// Serves the protocol on stdin/stdout until `quit` or end of input, with the kit's
 /// session ([`engine_kit::session`]: while a search runs `isready` and `stop` are answered
 /// at once and every other line waits for its `bestmove`); or, when the first word is a
-/// number, the original GUI's I/O ([`legacy`]).
+/// number, the original GUI's I/O (the `legacy` module).
 pub fn serve() {
     let mut input = std::io::BufReader::new(std::io::stdin());
     let (read, first) = engine_kit::io::read_to_first_word(&mut input);
