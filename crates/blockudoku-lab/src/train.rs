@@ -1,4 +1,4 @@
-//! `blockudoku-lab train`: learns the engine's value of a board (`blockudoku::eval::learned`)
+//! `blockudoku-lab train`: learns the engine's value of a board (`blockudoku::lab::Net`)
 //! by temporal-difference learning, TD(0) on the boards left after each hand.
 //!
 //! Each episode (seeded by `--seed` and its number) plays a weak player (beam 2 then 1, no
