@@ -382,7 +382,7 @@ impl Session {
             Head::NewGame => engine.new_game(),
             Head::Go(limits) => match engine.go(limits, read) {
                 Ok(search) => self.go(search),
-                Err(e) => self.output.line(&format!("error {e}")),
+                Err(e) => self.output.line(&format!("error {}", printable(&e))),
             },
         }
         false
