@@ -120,7 +120,7 @@ def hostile_rows():
             data = ast.literal_eval(m.group(2)) * int(m.group(3) or 1)
             reply = m.group(4)
             rows.append((m.group(1), data, None if reply == "(no reply)" else reply.strip("`")))
-    assert len(rows) >= 30
+    assert len(rows) >= 20
     return rows
 
 

@@ -30,8 +30,8 @@ use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
 use crate::setup::{game_seed, piece_set, player_with_overrides, BeamOverride, Setup};
-use blockudoku::agents::Settings;
-use blockudoku::search::Deal;
+use blockudoku::lab::Deal;
+use blockudoku::Settings;
 
 /// Arguments of `blockudoku-lab crises`.
 #[derive(clap::Args)]

@@ -22,8 +22,10 @@ use puzzle_rules::rng::SplitMix64;
 use rand::{Rng, SeedableRng};
 
 use crate::setup::{game_seed, player_with_overrides, BeamOverride, ChainAgent};
-use blockudoku::agents::{self, Agent, Limits, Objective, Request, Settings};
-use blockudoku::search::{self, final_board, hand_of, Deal, Outcome, Workers};
+use blockudoku::lab::{self, final_board, hand_of, Deal};
+use blockudoku::{
+    Agent, Beam, Limits, Objective, Outcome, Request, Settings, Workers, DEFAULT_BEAM,
+};
 
 /// Arguments of `blockudoku-lab crowded`.
 #[derive(clap::Args)]
@@ -63,7 +65,7 @@ type Position = (Board, Deal);
 
 /// The weak player whose games give the positions (beam 2 then 1, no lookahead): it gets
 /// into trouble far more often than the default agent, on the same kind of boards.
-const WEAK_BEAM: search::Beam = [2, 1, 0];
+const WEAK_BEAM: Beam = [2, 1, 0];
 
 /// The first `count` positions of seeded weak self-play (normal piece set) where the
 /// classic default agent's answer leaves a board on which the next hand dies with chance at least
@@ -85,12 +87,12 @@ fn crowded_positions(count: usize, seed: u64, min_chance: f64) -> Vec<Position> 
                     ..Request::new(Agent::ClassicDefault, Objective::Survive)
                 };
                 let limits = Limits::default();
-                agents::answer(state.board, &hand, &req, &limits, catalogue(), &never).best
+                lab::answer(state.board, &hand, &req, &limits, catalogue(), &never).best
             };
             let Some((line, _)) = answer(WEAK_BEAM) else {
                 break;
             };
-            if let Some((default_line, _)) = answer(search::DEFAULT_BEAM) {
+            if let Some((default_line, _)) = answer(DEFAULT_BEAM) {
                 let next = final_board(state.board, &hand, &default_line);
                 if dealer.dead_chance(next) >= min_chance {
                     out.push((state.board, ids));
@@ -192,7 +194,7 @@ fn timed_answer(position: &Position, ms: u64, req: &Request) -> (Outcome, Durati
             clock: true,
             ..Limits::default()
         };
-        let out = agents::search(position.0, &hand, req, &limits, &stop);
+        let out = lab::search(position.0, &hand, req, &limits, &stop);
         stop.store(true, Ordering::Relaxed);
         (out, start.elapsed())
     })
@@ -227,7 +229,7 @@ pub fn run_crowded(args: &CrowdedArgs) -> Result<()> {
             beam: agent.beam.apply(agent.player.1.beam()),
             ..Request::new(agent.player.0, agent.player.1)
         };
-        let quick = agents::search(position.0, &hand, &req, &Limits::default(), &never);
+        let quick = lab::search(position.0, &hand, &req, &Limits::default(), &never);
         let (slow, took) = timed_answer(position, args.movetime, &req);
         times.push(took.as_secs_f64() * 1000.0);
         let chance = |out: &Outcome| {

@@ -6,7 +6,6 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use engine_kit::cli::CommandLineCheck;
 
-use blockudoku::protocol;
 use blockudoku::record::{replay, HEADER};
 
 /// The largest record `replay` reads (256 MiB, about five million rounds): a larger file,
@@ -34,7 +33,7 @@ pub fn run_replay(path: &Path) -> Result<()> {
         let pieces = if g.hand.no_pieces() {
             String::new()
         } else {
-            format!(" pieces {}", protocol::hand_tokens(&g.hand))
+            format!(" pieces {}", blockudoku::lab::hand_tokens(&g.hand))
         };
         println!(
             "position board {}{pieces} score {} streak {}",

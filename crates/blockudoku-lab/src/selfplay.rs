@@ -17,8 +17,8 @@ use crate::setup::{
     agent_named, game_seed, piece_set, player_with_overrides, width, with_overrides, with_progress,
     BeamOverride, ChainAgent, Clears, Setup,
 };
-use blockudoku::agents::Settings;
 use blockudoku::record::GameRecord;
+use blockudoku::Settings;
 
 /// Arguments of `blockudoku-lab selfplay`.
 #[derive(clap::Args)]
@@ -501,7 +501,7 @@ fn play_games(
 mod tests {
     use super::*;
     use crate::setup::Player;
-    use blockudoku::agents::{Agent, Objective};
+    use blockudoku::{Agent, Objective};
     use puzzle_rules::blockudoku::catalogue;
 
     #[test]

@@ -13,8 +13,8 @@ use puzzle_rules::blockudoku::{
     can_place_all, catalogue, GameState, Piece, Scoring, MAX_SET_PIECES,
 };
 
-use blockudoku::agents::{self, Agent, Limits, Objective, Request, Settings};
-use blockudoku::search::{self, Deal, Workers};
+use blockudoku::lab::{self, Deal};
+use blockudoku::{Agent, Beam, Limits, Objective, Request, Settings, Step, Tally, Workers};
 
 /// Clearing placements: how many cleared 1, 2, 3, and 4 or more regions at once, and how many
 /// came right after a clearing placement (a streak, which the `blockudoku` scoring rewards).
@@ -88,7 +88,7 @@ pub(crate) struct BeamOverride {
 
 impl BeamOverride {
     /// `beam` with the overrides.
-    pub(crate) fn apply(self, mut beam: search::Beam) -> search::Beam {
+    pub(crate) fn apply(self, mut beam: Beam) -> Beam {
         if let Some([a, b]) = self.widths {
             beam[0] = a;
             beam[1] = b;
@@ -121,7 +121,7 @@ pub(crate) struct Round {
     /// The strong agent's hand lookahead chose it (not the default agent's move).
     pub(crate) weighed: bool,
     /// The placements, in play order.
-    pub(crate) line: [search::Step; 3],
+    pub(crate) line: [Step; 3],
 }
 
 impl Setup<'_> {
@@ -151,19 +151,19 @@ impl Setup<'_> {
         never: &AtomicBool,
     ) -> Option<Round> {
         let set = self.set;
-        let hand = search::hand_of(set, &ids);
+        let hand = lab::hand_of(set, &ids);
         let req = Request {
             agent: self.agent,
             objective: self.objective,
             settings: self.settings,
             beam: self.beam.apply(self.objective.beam()),
             workers: Workers::ONE,
-            tally: search::Tally {
+            tally: Tally {
                 scoring: self.scoring,
                 streak: state.streak,
             },
         };
-        let out = agents::answer(state.board, &hand, &req, &Limits::default(), set, never);
+        let out = lab::answer(state.board, &hand, &req, &Limits::default(), set, never);
         let Some((line, _)) = out.best else {
             // The agent lost the game: say so when the hand could have been placed (an
             // engine bug that measurements must not hide).
@@ -182,7 +182,7 @@ impl Setup<'_> {
             return None;
         };
         let mut clears = Clears::default();
-        let mut played = [search::Step::default(); 3];
+        let mut played = [Step::default(); 3];
         for (i, &step) in line.iter().enumerate() {
             played[i] = step;
             let piece = hand[step.slot].1;
@@ -299,13 +299,13 @@ pub(crate) fn agent_named(name: &str) -> Result<Player> {
         None => (name, None),
     };
     let agent = Agent::from_name(agent).with_context(|| {
-        let names: Vec<&str> = agents::AGENTS.iter().map(|a| a.name()).collect();
+        let names: Vec<&str> = blockudoku::AGENTS.iter().map(|a| a.name()).collect();
         format!("unknown agent {agent:?} ({})", names.join(", "))
     })?;
     let objective = match objective {
         None => Objective::Survive,
         Some(o) => Objective::from_name(o).with_context(|| {
-            let names: Vec<&str> = agents::OBJECTIVES.iter().map(|o| o.name()).collect();
+            let names: Vec<&str> = blockudoku::OBJECTIVES.iter().map(|o| o.name()).collect();
             format!("unknown objective {o:?} in {name:?} ({})", names.join(", "))
         })?,
     };
@@ -407,7 +407,7 @@ pub(crate) fn threads_arg(text: &str) -> std::result::Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use blockudoku::agents::Settings;
+    use blockudoku::Settings;
 
     #[test]
     fn piece_files_read_shapes_that_start_with_a_hash_as_pieces() {
@@ -436,8 +436,14 @@ mod tests {
     #[test]
     fn beam_overrides_replace_only_what_they_name() {
         let none = BeamOverride::default();
-        assert_eq!(none.apply(Objective::Survive.beam()), search::DEFAULT_BEAM);
-        assert_eq!(none.apply(Objective::Points.beam()), search::POINTS_BEAM);
+        assert_eq!(
+            none.apply(Objective::Survive.beam()),
+            blockudoku::DEFAULT_BEAM
+        );
+        assert_eq!(
+            none.apply(Objective::Points.beam()),
+            blockudoku::POINTS_BEAM
+        );
         let widths = BeamOverride {
             widths: Some([usize::MAX, 3]),
             lookahead: None,
@@ -467,9 +473,9 @@ mod tests {
         assert_eq!(a.beam.lookahead, None);
         let a = spec("default/lookahead=0").unwrap();
         assert_eq!(a.settings, Settings::default());
-        assert_eq!(a.beam.apply(search::DEFAULT_BEAM), [5, 4, 0]);
+        assert_eq!(a.beam.apply(blockudoku::DEFAULT_BEAM), [5, 4, 0]);
         assert_eq!(
-            spec("strong").unwrap().beam.apply(search::DEFAULT_BEAM),
+            spec("strong").unwrap().beam.apply(blockudoku::DEFAULT_BEAM),
             [5, 4, 4]
         );
         for bad in [

@@ -1,4 +1,4 @@
-//! `blockudoku-lab train`: learns the engine's value of a board (`blockudoku::eval::learned`)
+//! `blockudoku-lab train`: learns the engine's value of a board (`blockudoku::lab::Net`)
 //! by temporal-difference learning, TD(0) on the boards left after each hand.
 //!
 //! Each episode (seeded by `--seed` and its number) plays a weak player (beam 2 then 1, no
@@ -28,10 +28,9 @@ use rand::{Rng, SeedableRng};
 use puzzle_rules::blockudoku::{catalogue, Board, Dealer, GameState, Scoring};
 
 use crate::setup::game_seed;
-use blockudoku::agents::{self, Agent, Limits, Objective, Request, Settings};
-use blockudoku::eval::learned::Net;
-use blockudoku::eval::{evaluate, CLASSIC};
-use blockudoku::search::{self, hand_of, BestLine, Deal, LookaheadParams};
+use blockudoku::lab::{self, evaluate, hand_of, Deal, Net};
+use blockudoku::{Agent, Beam, BestLine, Limits, LookaheadParams, Objective, Request, Settings};
+use blockudoku::{CLASSIC, DEFAULT_BEAM};
 
 /// Arguments of `blockudoku-lab train`.
 #[derive(clap::Args)]
@@ -73,7 +72,7 @@ pub struct TrainArgs {
 }
 
 /// The weak player's beam (as in `blockudoku-lab crowded`).
-const WEAK_BEAM: search::Beam = [2, 1, 0];
+const WEAK_BEAM: Beam = [2, 1, 0];
 
 /// Most rounds the weak player plays before the policy takes over.
 const WEAK_ROUNDS: u32 = 400;
@@ -88,7 +87,7 @@ struct Tally {
 }
 
 /// One round's answer: the default agent's bare `go` with `settings` and `beam`.
-fn answer(board: Board, deal: &Deal, settings: &Settings, beam: search::Beam) -> BestLine {
+fn answer(board: Board, deal: &Deal, settings: &Settings, beam: Beam) -> BestLine {
     let never = AtomicBool::new(false);
     let hand = hand_of(catalogue(), deal);
     let req = Request {
@@ -96,7 +95,7 @@ fn answer(board: Board, deal: &Deal, settings: &Settings, beam: search::Beam) ->
         beam,
         ..Request::new(Agent::Default, Objective::Survive)
     };
-    agents::answer(board, &hand, &req, &Limits::default(), catalogue(), &never).best
+    lab::answer(board, &hand, &req, &Limits::default(), catalogue(), &never).best
 }
 
 /// The board after playing `line` with `deal` on `state` (points are not needed).
@@ -141,7 +140,7 @@ fn episode(net: &mut Net, args: &TrainArgs, policy: &Settings, index: u64, t: &m
     let mut prev_d = dealer.dead_chance(prev);
     for _ in 0..args.horizon {
         let d = deal(&mut rng);
-        let line = answer(state.board, &d, policy, search::DEFAULT_BEAM);
+        let line = answer(state.board, &d, policy, DEFAULT_BEAM);
         let v = net.value(prev.bits());
         let Some(_) = line else {
             let error = -prev_d as f32 - v;

@@ -2,9 +2,7 @@
 //! specs (`strong/name=value`) give them. The engine itself plays with
 //! `Settings::default()`; only the lab sets parameters by name.
 
-use blockudoku::agents::Settings;
-use blockudoku::eval::Weights;
-use blockudoku::search::PointsParams;
+use blockudoku::{PointsParams, Settings, Weights};
 
 /// The names of the parameters that are not evaluation weights, in documentation order
 /// (the evaluation weights are named as the `eval` reply's terms, `nofit` for both kinds of
@@ -139,7 +137,7 @@ mod tests {
     // Every parameter has a name that sets it, and there are at most 31 of them.
     #[test]
     fn every_parameter_is_set_by_its_name() {
-        let eval_names = blockudoku::eval::Terms::default().named().map(|(n, _)| n);
+        let eval_names = blockudoku::lab::Terms::default().named().map(|(n, _)| n);
         let mut names: Vec<&str> = eval_names
             .iter()
             .copied()

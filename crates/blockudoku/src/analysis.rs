@@ -194,7 +194,7 @@ mod tests {
     /// A request for `lines` lines with no search limit.
     fn lines(lines: usize) -> AnalyseRequest {
         AnalyseRequest {
-            limits: crate::protocol::GoLimits::default(),
+            limits: engine_kit::head::GoLimits::default(),
             lines,
         }
     }

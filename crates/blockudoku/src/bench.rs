@@ -10,8 +10,8 @@ use rand::{Rng, SeedableRng};
 
 use puzzle_rules::blockudoku::{catalogue, Board, Piece};
 
-use blockudoku::agents::{self, Agent, Limits, Objective, Request};
-use blockudoku::search::{Deal, FULL_BEAM};
+use blockudoku::lab::{answer, Deal};
+use blockudoku::{Agent, Limits, Objective, Request, FULL_BEAM};
 
 /// Arguments of `blockudoku bench`.
 #[derive(clap::Args)]
@@ -69,7 +69,7 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
             nodes: args.nodes,
             ..Limits::default()
         };
-        total += agents::answer(*board, &hand, &req, &limits, catalogue(), &never).nodes;
+        total += answer(*board, &hand, &req, &limits, catalogue(), &never).nodes;
     }
     let secs = start.elapsed().as_secs_f64();
     println!(

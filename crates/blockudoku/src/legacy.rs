@@ -107,6 +107,12 @@ impl Legacy {
     }
 }
 
+/// Whether `first`, the first word of the input, starts the original GUI's I/O (a number
+/// of at most two digits) rather than the protocol.
+pub fn is_legacy(first: &str) -> bool {
+    first.len() <= 2 && first.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// Serves the original GUI's I/O on the lines already `read` and the rest of `input`, with
 /// the default agent and one thread, until the end of input.
 pub fn serve(read: Vec<engine_kit::io::Input>, mut input: impl std::io::BufRead) {

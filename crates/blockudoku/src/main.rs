@@ -29,7 +29,7 @@ fn main() {
     let cli: Cli = engine_kit::cli::parse_or_exit();
     engine_kit::cli::exit_on_error(match cli.command {
         None => {
-            blockudoku::session::serve();
+            blockudoku::serve();
             Ok(())
         }
         Some(Sub::Bench(args)) => bench::run_bench(&args),

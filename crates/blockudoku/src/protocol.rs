@@ -4,11 +4,11 @@
 //! (a property test feeds it arbitrary bytes and grammar-built token soup). The option table
 //! [`options`] drives `setoption` validation, the `hello` reply and the protocol document.
 
-use puzzle_rules::blockudoku::{Board, GameState, Piece, Scoring, SCORINGS};
-
 use std::time::Duration;
 
+use engine_kit::head::{bestmove, no_args, number, GoLimits};
 use engine_kit::options::{OptionSpec, OptionTable};
+use puzzle_rules::blockudoku::{Board, GameState, Hand, Piece, Scoring, SCORINGS};
 
 use crate::agents::{Agent, Limits, Objective, AGENTS, OBJECTIVES};
 use crate::search::{Outcome, Step};
@@ -21,8 +21,6 @@ use quoting::{refused_board, refused_piece, twice};
 
 /// Protocol name and version announced by `hello`.
 pub const PROTOCOL: &str = "blockudoku 1";
-
-pub use engine_kit::head::MAX_MOVETIME;
 
 /// Every option the engine understands: drives `setoption` parsing and the `hello` reply.
 pub fn options() -> OptionTable<Setting> {
@@ -64,9 +62,6 @@ pub enum Setting {
     Objective(Objective),
 }
 
-/// Limits of one `go`: the kit's one limits type.
-pub use engine_kit::head::GoLimits;
-
 /// What the search may spend for `limits`: a bare `go` answers at once from the objective's
 /// beam; given time or nodes it widens; `movetime` and `infinite` give it a clock to spend.
 pub fn search_limits(limits: &GoLimits) -> Limits {
@@ -88,9 +83,6 @@ pub struct PlacementText {
     /// Column, 0-based.
     pub col: usize,
 }
-
-/// A hand: up to three slots, `None` where the slot was played (`-`).
-pub use puzzle_rules::blockudoku::Hand;
 
 /// One input line, understood.
 #[derive(Clone, Debug, PartialEq)]
@@ -149,8 +141,6 @@ pub fn check_play_limits(state: &GameState) -> Result<(), String> {
     }
     Ok(())
 }
-
-use engine_kit::head::number;
 
 /// Keywords of `position` that end the piece list.
 const POSITION_KEYWORDS: [&str; 5] = ["board", "empty", "pieces", "score", "streak"];
@@ -264,77 +254,54 @@ pub const ONE_SHOT: &str = "one-shot";
 /// Parses one line of the game's own commands (without its line end; a trailing `\r` is
 /// whitespace); `Ok(None)` when its first word names none (the shared head, `hello` to
 /// `quit`, is read by `engine_kit::head`). The error is the reply after `error `:
-/// `<command>: <what was wrong>` with the offending input in single quotes; always one
-/// printable line.
+/// `<command>: <what was wrong>` with the offending input quoted ([`quoted`]).
 pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
-    match parse_command(line) {
-        Ok(cmd) => Ok(Some(cmd)),
-        Err(Unknown) => Ok(None),
-        Err(Bad(name, what)) => Err(format!("{name}: {what}")),
-    }
-}
-
-/// Why a line was refused: an unknown first word, or a known command's complaint.
-enum Refusal {
-    Unknown,
-    Bad(&'static str, String),
-}
-use Refusal::{Bad, Unknown};
-
-fn parse_command(line: &str) -> Result<Command, Refusal> {
     let mut toks = line.split_whitespace();
     let Some(first) = toks.next() else {
-        return Err(Unknown);
+        return Ok(None);
     };
-    let no_args =
-        |name: &'static str, cmd: Command, mut toks: std::str::SplitWhitespace| match toks.next() {
-            None => Ok(cmd),
-            Some(extra) => Err(Bad(name, format!("unexpected {}", quoted(extra)))),
-        };
-    let bad = |name: &'static str| move |what: String| Bad(name, what);
-    match first {
-        "show" => no_args("show", Command::Show, toks),
-        "eval" => no_args("eval", Command::Eval, toks),
-        "catalogue" => no_args("catalogue", Command::Catalogue, toks),
-        "fits" => no_args("fits", Command::Fits, toks),
-        "position" => parse_position(toks).map_err(bad("position")),
-        "analyse" => analyse::parse(toks)
-            .map(Command::Analyse)
-            .map_err(bad("analyse")),
-        "play" => {
-            let placements = toks
-                .map(parse_placement)
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(bad("play"))?;
-            if placements.is_empty() {
-                return Err(Bad("play", "needs 1 to 3 placements".into()));
-            }
-            if placements.len() > 3 {
-                return Err(Bad("play", "takes at most 3 placements".into()));
-            }
-            Ok(Command::Play(placements))
-        }
+    let named = |what: String| format!("{first}: {what}");
+    let cmd = match first {
+        "show" => no_args(first, Command::Show, toks)?,
+        "eval" => no_args(first, Command::Eval, toks)?,
+        "catalogue" => no_args(first, Command::Catalogue, toks)?,
+        "fits" => no_args(first, Command::Fits, toks)?,
+        "position" => parse_position(toks).map_err(named)?,
+        "analyse" => Command::Analyse(analyse::parse(toks).map_err(named)?),
+        "play" => Command::Play(parse_play(toks).map_err(named)?),
         _ if looks_like_board(first) => {
-            let board = Board::parse(first).map_err(|e| Bad(ONE_SHOT, refused_board(first, e)))?;
-            let mut hand = Vec::new();
-            for t in toks {
-                if hand.len() == 3 {
-                    let what = format!("a hand has at most 3 pieces, got {}", quoted(t));
-                    return Err(Bad(ONE_SHOT, what));
-                }
-                let piece = Piece::parse(t).map_err(|e| Bad(ONE_SHOT, refused_piece(t, e)))?;
-                hand.push(Some(piece));
-            }
-            if hand.is_empty() {
-                return Err(Bad(ONE_SHOT, "needs 1 to 3 pieces after the board".into()));
-            }
-            Ok(Command::OneShot {
-                board,
-                hand: Hand::new(hand),
-            })
+            parse_one_shot(first, toks).map_err(|e| format!("{ONE_SHOT}: {e}"))?
         }
-        _ => Err(Unknown),
+        _ => return Ok(None),
+    };
+    Ok(Some(cmd))
+}
+
+/// The placements of a `play`.
+fn parse_play<'a>(toks: impl Iterator<Item = &'a str>) -> Result<Vec<PlacementText>, String> {
+    let placements = toks.map(parse_placement).collect::<Result<Vec<_>, _>>()?;
+    match placements.len() {
+        0 => Err("needs 1 to 3 placements".into()),
+        1..=3 => Ok(placements),
+        _ => Err("takes at most 3 placements".into()),
     }
+}
+
+/// A one-shot line: its board `first`, then one to three pieces.
+fn parse_one_shot<'a>(first: &str, toks: impl Iterator<Item = &'a str>) -> Result<Command, String> {
+    let board = Board::parse(first).map_err(|e| refused_board(first, e))?;
+    let mut hand = Vec::new();
+    for t in toks {
+        if hand.len() == 3 {
+            return Err(format!("a hand has at most 3 pieces, got {}", quoted(t)));
+        }
+        hand.push(Some(Piece::parse(t).map_err(|e| refused_piece(t, e))?));
+    }
+    if hand.is_empty() {
+        return Err("needs 1 to 3 pieces after the board".into());
+    }
+    let hand = Hand::new(hand);
+    Ok(Command::OneShot { board, hand })
 }
 
 // A token made only of board characters and long enough to be meant as a board; shorter
@@ -362,10 +329,7 @@ pub fn placements_text(line: &[Step]) -> String {
 
 /// The `bestmove` line for a search result.
 pub fn bestmove_line(best: Option<&[Step]>) -> String {
-    match best {
-        None => "bestmove none".into(),
-        Some(line) => format!("bestmove {}", placements_text(line)),
-    }
+    bestmove(best.map(placements_text))
 }
 
 /// The reply to `go`: one `info` line (nodes, speed over the `searched` time, `time` since
@@ -472,26 +436,13 @@ pub fn show_lines(state: &GameState, hand: &Hand) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine_kit::head::{parse_head, unknown_command, Head, HeadRules};
-    use proptest::prelude::*;
+    use crate::session::Session;
+    use engine_kit::fuzz;
 
-    /// The reply after `error ` to `line` as the engine reads it: the shared head first
-    /// (`engine_kit::head`), then the game's commands.
+    /// The reply after `error ` to `line` as the session reads it (the shared head's words
+    /// are the kit's, tested there).
     fn error_of(line: &str) -> String {
-        let options = options();
-        let rules = HeadRules {
-            options: &options,
-            depth: false,
-        };
-        match parse_head(line, &rules) {
-            Err(e) => e,
-            Ok(Head::Other) => match parse_line(line) {
-                Err(e) => e,
-                Ok(None) => unknown_command(line.split_whitespace().next().unwrap_or("")),
-                Ok(Some(cmd)) => panic!("{line}: accepted as {cmd:?}"),
-            },
-            Ok(_) => panic!("{line}: accepted by the shared head"),
-        }
+        engine_kit::session::refusal(&mut Session::new(), line).expect("an error")
     }
 
     /// The game command `line` is.
@@ -540,18 +491,6 @@ mod tests {
             ("position", "position: needs pieces"),
             ("position garbage", "position: unexpected 'garbage'"),
             (
-                "go movetime -5",
-                "go: movetime must be 0 to 86400000, got '-5'",
-            ),
-            (
-                "go movetime 99999999999999999999999",
-                "go: movetime must be 0 to 86400000, got '99999999999999999999999'",
-            ),
-            (
-                "setoption name NoSuchOption value 1",
-                "setoption: unknown option 'NoSuchOption'",
-            ),
-            (
                 "setoption name Threads value 0",
                 "setoption: Threads must be 1 to 64, got '0'",
             ),
@@ -565,7 +504,6 @@ mod tests {
             ),
             ("play", "play: needs 1 to 3 placements"),
             ("frobnicate", "unknown command 'frobnicate'"),
-            ("isready now", "isready: unexpected 'now'"),
             ("\u{1b}[2J", "unknown command '\\u{1b}[2J'"),
         ] {
             assert_eq!(error_of(line), msg, "{line}");
@@ -591,22 +529,6 @@ mod tests {
                 "position empty pieces 1 streak 4294967295".into(),
                 format!("position: streak must be 0 to {MAX_STREAK}, got '4294967295'"),
             ),
-            (
-                "go nodes 0".into(),
-                format!("go: nodes must be 1 to {max}, got '0'"),
-            ),
-            (
-                "go nodes 18446744073709551616".into(),
-                format!("go: nodes must be 1 to {max}, got '18446744073709551616'"),
-            ),
-            (
-                "go movetime 86400001".into(),
-                "go: movetime must be 0 to 86400000, got '86400001'".into(),
-            ),
-            (
-                "go movetime".into(),
-                "go: movetime needs a value (0 to 86400000)".into(),
-            ),
         ] {
             assert_eq!(error_of(&line), msg, "{line}");
         }
@@ -614,8 +536,6 @@ mod tests {
         let top = format!("position empty pieces 1 score {MAX_SCORE} streak {MAX_STREAK}");
         assert!(matches!(command(&top),
             Command::Position { state, .. } if state.score == MAX_SCORE && state.streak as u64 == MAX_STREAK));
-        let go = format!("nodes {max} movetime 86400000");
-        assert!(engine_kit::head::parse_go(go.split_whitespace(), false).is_ok());
     }
 
     const EMPTY: &str =
@@ -624,12 +544,6 @@ mod tests {
     #[test]
     fn refuses_repeated_keywords_naming_them() {
         for (line, msg) in [
-            ("go movetime 10 movetime 20", "go: 'movetime' given twice"),
-            ("go nodes 5 nodes 6", "go: 'nodes' given twice"),
-            (
-                "go infinite movetime 5 infinite",
-                "go: 'infinite' given twice",
-            ),
             (
                 "position empty pieces 1 score 1 score 2",
                 "position: 'score' given twice",
@@ -645,14 +559,6 @@ mod tests {
             (
                 &format!("position board {EMPTY} board {EMPTY} pieces 1"),
                 "position: 'board' given twice",
-            ),
-            (
-                "setoption name Threads value 2 value 3",
-                "setoption: 'value' given twice",
-            ),
-            (
-                "setoption name Threads value 2 name Agent",
-                "setoption: 'name' given twice",
             ),
         ] {
             assert_eq!(error_of(line), msg, "{line}");
@@ -687,78 +593,42 @@ mod tests {
         }
     }
 
-    fn fuzz_cases() -> u32 {
-        std::env::var("BLOCKUDOKU_FUZZ_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(2000)
-    }
-
-    fn token() -> impl Strategy<Value = String> {
-        prop_oneof![
-            prop::sample::select(vec![
-                "hello",
-                "isready",
-                "setoption",
-                "name",
-                "value",
-                "Threads",
-                "Scoring",
-                "Agent",
-                "newgame",
-                "position",
-                "board",
-                "empty",
-                "pieces",
-                "score",
-                "streak",
-                "go",
-                "movetime",
-                "nodes",
-                "infinite",
-                "stop",
-                "play",
-                "show",
-                "eval",
-                "catalogue",
-                "quit",
-                "-",
-                "1",
-                "47",
-                "48",
-                "0",
-                "-5",
-                "1@r1c1",
-                "3@r9c9",
-                "4@r1c1",
-                "1@r10c1",
-                "##/#.",
-                "######",
-                "../..",
-                "18446744073709551616",
-            ])
-            .prop_map(String::from),
-            "[.#01/]{0,100}",
-            "[0-9@rc]{1,8}",
-            any::<String>(),
-        ]
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: fuzz_cases(), ..ProptestConfig::default() })]
-
-        #[test]
-        fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
-            let line = String::from_utf8_lossy(&bytes);
-            let _ = parse_line(&line);
-        }
-
-        #[test]
-        fn grammar_soup_parses_or_errors_on_one_line(toks in prop::collection::vec(token(), 0..12)) {
-            match parse_line(&toks.join(" ")) {
-                Ok(_) => {}
-                Err(msg) => prop_assert!(!msg.contains('\n') && !msg.is_empty()
-                    && !msg.chars().any(|c| c.is_control())),
+    /// Lines of the grammar's words, of board, piece and placement characters, and of any
+    /// bytes: each parses or is refused with one printable line, never a panic.
+    #[test]
+    fn fuzzed_lines_parse_or_are_refused_on_one_line() {
+        let words = [
+            "position",
+            "board",
+            "empty",
+            "pieces",
+            "score",
+            "streak",
+            "play",
+            "show",
+            "eval",
+            "catalogue",
+            "fits",
+            "analyse",
+            "lines",
+            "Scoring",
+            "Agent",
+            "-",
+            "47",
+            "48",
+            "1@r1c1",
+            "3@r9c9",
+            "4@r1c1",
+            "1@r10c1",
+            "##/#.",
+            "######",
+            "../..",
+        ];
+        let cases = fuzz::from_env("BLOCKUDOKU_FUZZ_CASES", 4000) as usize;
+        let mut session = Session::new();
+        for line in fuzz::Lines::new(1, &words, ".#01/@rc0123456789").take(cases) {
+            if let Some(e) = engine_kit::session::refusal(&mut session, &line) {
+                fuzz::assert_one_line(&line, &e);
             }
         }
     }

@@ -8,19 +8,20 @@ use std::time::{Duration, Instant};
 
 use engine_kit::handle::{Report, Search};
 use engine_kit::head::GoLimits;
-use engine_kit::io::{Input, Output};
+use engine_kit::io::Output;
 use engine_kit::options::OptionTable;
 use engine_kit::session::{Engine, Identity};
-use puzzle_rules::blockudoku::{Board, GameState, Hand, Scoring};
+use puzzle_rules::blockudoku::{GameState, Hand, Scoring};
 
-use crate::agents::{self, Agent, Limits, Objective, Request, Settings};
+use crate::agents::{Agent, Limits, Objective, Request, Settings};
 use crate::analysis;
+use crate::best_placements;
 use crate::eval::Terms;
 use crate::legacy;
 use crate::protocol::{self, Command, Setting};
 use crate::search::{mobility, Outcome, Tally, Workers};
 
-struct Session {
+pub(crate) struct Session {
     state: GameState,
     hand: Hand,
     scoring: Scoring,
@@ -31,19 +32,8 @@ struct Session {
     workers: Workers,
 }
 
-/// Runs one search to the end (or until `stop`) and returns its outcome.
-fn search_now(
-    board: Board,
-    hand: &Hand,
-    req: &Request,
-    limits: &Limits,
-    stop: &AtomicBool,
-) -> Outcome {
-    agents::search(board, &hand.live(), req, limits, stop)
-}
-
 impl Session {
-    fn new() -> Session {
+    pub(crate) fn new() -> Session {
         Session {
             state: GameState::default(),
             hand: Hand::default(),
@@ -60,17 +50,11 @@ impl Session {
         if self.hand.no_pieces() {
             return Err("go: no pieces in hand: send position first".into());
         }
-        // Stop a little early: the answer still has to be formatted and written.
-        let stop_after = limits
-            .movetime
-            .map(|ms| Duration::from_millis(ms).saturating_sub(Duration::from_millis(2)));
-        let (board, hand) = (self.state.board, self.hand.clone());
-        let req = self.request(self.state.streak);
+        let (state, hand, req) = (self.state, self.hand.clone(), self.request());
         let budget = protocol::search_limits(&limits);
-        let clocked = budget.clock;
         let think = move |stop: &AtomicBool, _: Report| {
             let start = Instant::now();
-            let out = search_now(board, &hand, &req, &budget, stop);
+            let out = best_placements(&state, &hand, &req, &budget, stop);
             (out, start.elapsed())
         };
         let answer = move |(out, searched): (Outcome, Duration)| {
@@ -80,8 +64,7 @@ impl Session {
         // holds it), not merely until the clock or the node limit ends the thinking.
         Ok(Search::new(think, answer)
             .infinite(limits.infinite)
-            .clocked(clocked)
-            .stop_after(stop_after))
+            .movetime(limits.movetime))
     }
 
     /// The search of an `analyse` request (answered like `go`, stopped by `stop`); `None`
@@ -94,31 +77,23 @@ impl Session {
         let a = analysis::Analysis {
             state: self.state,
             hand: self.hand.clone(),
-            request: self.request(self.state.streak),
+            request: self.request(),
         };
-        let stop_after = req
-            .limits
-            .movetime
-            .map(|ms| Duration::from_millis(ms).saturating_sub(Duration::from_millis(2)));
         let think = move |stop: &AtomicBool, _: Report| {
             let start = Instant::now();
             let answer = analysis::run(&a, req, stop);
             analysis::reply(&a, &answer, start.elapsed().as_millis() as u64)
         };
-        Some(
-            Search::new(think, |lines| lines)
-                .clocked(stop_after.is_some())
-                .stop_after(stop_after),
-        )
+        Some(Search::new(think, |lines| lines).movetime(req.limits.movetime))
     }
 
-    /// The options' request for a search from a position with `streak`.
-    fn request(&self, streak: u32) -> Request {
+    /// The options' request for a search from the position (whose streak counts).
+    fn request(&self) -> Request {
         Request {
             workers: self.workers.clone(),
             tally: Tally {
                 scoring: self.scoring,
-                streak,
+                streak: self.state.streak,
             },
             ..Request::new(self.agent, self.objective)
         }
@@ -211,8 +186,12 @@ impl Engine for Session {
                 say(&[line]);
             }
             Command::OneShot { board, hand } => {
-                let never = AtomicBool::new(false);
-                let out = search_now(board, &hand, &self.request(0), &Limits::default(), &never);
+                let state = GameState {
+                    board,
+                    ..GameState::default()
+                };
+                let (limits, never) = (Limits::default(), AtomicBool::new(false));
+                let out = best_placements(&state, &hand, &self.request(), &limits, &never);
                 say(&[protocol::bestmove_line(out.best.as_ref().map(|b| &b.0[..]))]);
             }
         }
@@ -223,24 +202,12 @@ impl Engine for Session {
 /// Serves the protocol on stdin/stdout until `quit` or end of input, with the kit's
 /// session ([`engine_kit::session`]: while a search runs `isready` and `stop` are answered
 /// at once and every other line waits for its `bestmove`); or, when the first word is a
-/// number, the original GUI's I/O ([`legacy`]).
+/// number, the original GUI's I/O (the `legacy` module).
 pub fn serve() {
     let mut input = std::io::BufReader::new(std::io::stdin());
-    let mut read = Vec::new();
-    // The lines up to the first with a word decide the protocol.
-    while let Ok(Some(line)) = engine_kit::io::read_line(&mut input, engine_kit::io::MAX_LINE) {
-        let first = match &line {
-            Input::Line(text) => text.split_whitespace().next().map(str::to_string),
-            Input::TooLong => None,
-        };
-        read.push(line);
-        if let Some(first) = first {
-            if first.len() <= 2 && first.bytes().all(|b| b.is_ascii_digit()) {
-                return legacy::serve(read, input);
-            }
-            break;
-        }
+    let (read, first) = engine_kit::io::read_to_first_word(&mut input);
+    if first.is_some_and(|w| legacy::is_legacy(&w)) {
+        return legacy::serve(read, input);
     }
-    let mut session = Session::new();
-    engine_kit::session::serve_after(&mut session, read, input, std::io::stdout());
+    engine_kit::session::serve_after(&mut Session::new(), read, input, std::io::stdout());
 }

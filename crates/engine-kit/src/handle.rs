@@ -76,12 +76,23 @@ impl Search {
         self
     }
 
+    /// `go movetime <ms>` (`None`: no movetime): the search is clocked, and the session's
+    /// clock sets its stop flag [`ANSWER_ROOM`] before the movetime, so that the answer is
+    /// written within it.
+    pub fn movetime(self, ms: Option<u64>) -> Search {
+        let wait = ms.map(|ms| Duration::from_millis(ms).saturating_sub(ANSWER_ROOM));
+        self.clocked(ms.is_some()).stop_after(wait)
+    }
+
     /// The session's clock sets the stop flag after `wait` (`None`: never).
     pub fn stop_after(mut self, wait: Option<Duration>) -> Search {
         self.stop_after = wait;
         self
     }
 }
+
+/// What [`Search::movetime`] leaves of the movetime to format and write the answer.
+pub const ANSWER_ROOM: Duration = Duration::from_millis(2);
 
 /// How long `quit` or the end of input lets a search without a clock (`go nodes`, `go
 /// depth`, a bare Blockudoku `go`) end on its own before stopping it: long enough that a

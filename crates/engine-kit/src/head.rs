@@ -66,16 +66,12 @@ pub fn parse_head<S>(line: &str, rules: &HeadRules<S>) -> Result<Head<S>, String
     let Some(first) = words.next() else {
         return Ok(Head::Empty);
     };
-    let no_args = |head: Head<S>, mut words: std::str::SplitWhitespace| match words.next() {
-        None => Ok(head),
-        Some(extra) => Err(format!("{first}: unexpected {}", quoted(extra))),
-    };
     match first {
-        "hello" => no_args(Head::Hello, words),
-        "isready" => no_args(Head::IsReady, words),
-        "newgame" => no_args(Head::NewGame, words),
-        "stop" => no_args(Head::Stop, words),
-        "quit" => no_args(Head::Quit, words),
+        "hello" => no_args(first, Head::Hello, words),
+        "isready" => no_args(first, Head::IsReady, words),
+        "newgame" => no_args(first, Head::NewGame, words),
+        "stop" => no_args(first, Head::Stop, words),
+        "quit" => no_args(first, Head::Quit, words),
         "setoption" => rules
             .options
             .parse_setoption(words)
@@ -85,6 +81,28 @@ pub fn parse_head<S>(line: &str, rules: &HeadRules<S>) -> Result<Head<S>, String
             .map(Head::Go)
             .map_err(|e| format!("go: {e}")),
         _ => Ok(Head::Other),
+    }
+}
+
+/// `command` read as `value` when no word follows it; else the error (after `error `)
+/// naming the first word too many: `<command>: unexpected '<word>'`.
+pub fn no_args<'a, T>(
+    command: &str,
+    value: T,
+    mut words: impl Iterator<Item = &'a str>,
+) -> Result<T, String> {
+    match words.next() {
+        None => Ok(value),
+        Some(extra) => Err(format!("{command}: unexpected {}", quoted(extra))),
+    }
+}
+
+/// The `bestmove` line of a search's answer: `bestmove <move>`, or `bestmove none` when
+/// there is no move.
+pub fn bestmove(best: Option<impl std::fmt::Display>) -> String {
+    match best {
+        Some(m) => format!("bestmove {m}"),
+        None => "bestmove none".into(),
     }
 }
 
@@ -172,6 +190,11 @@ mod tests {
                 "nodes 0",
                 true,
                 "nodes must be 1 to 18446744073709551615, got '0'",
+            ),
+            (
+                "nodes 18446744073709551616",
+                true,
+                "nodes must be 1 to 18446744073709551615, got '18446744073709551616'",
             ),
             ("depth 0", true, "depth must be 1 to 1000, got '0'"),
             ("depth 3", false, "unexpected 'depth'"),

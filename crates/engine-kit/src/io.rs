@@ -30,6 +30,24 @@ pub fn too_long_error() -> String {
     format!("line longer than {MAX_LINE} bytes, skipped")
 }
 
+/// Reads the lines of `input` up to the first with a word (of at most [`MAX_LINE`] bytes),
+/// for an engine that chooses how to serve by its first word: the lines read and that word
+/// (`None` when the input ended first). [`crate::session::serve_after`] answers the lines.
+pub fn read_to_first_word<R: BufRead>(input: &mut R) -> (Vec<Input>, Option<String>) {
+    let mut read = Vec::new();
+    while let Ok(Some(line)) = read_line(input, MAX_LINE) {
+        let first = match &line {
+            Input::Line(text) => text.split_whitespace().next().map(str::to_string),
+            Input::TooLong => None,
+        };
+        read.push(line);
+        if first.is_some() {
+            return (read, first);
+        }
+    }
+    (read, None)
+}
+
 /// Reads the next line of at most `max` bytes from `input` into an [`Input`]; `Ok(None)` at
 /// the end of input. A last line without a newline counts as a line.
 pub fn read_line<R: BufRead>(input: &mut R, max: usize) -> std::io::Result<Option<Input>> {

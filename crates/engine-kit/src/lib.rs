@@ -4,7 +4,8 @@
 //!
 //! - [`head`]: the command head both protocols share (`hello`, `isready`, `setoption`,
 //!   `newgame`, `go` with its one limits type, `stop`, `quit`), its error words and quoting.
-//! - [`quote`]: how error lines quote input.
+//! - [`quote`]: how error lines quote input, and keep one printable line whatever they
+//!   echo.
 //! - [`session`]: the protocol loop both engines serve (Stockfish's `uci.cpp` in small): an
 //!   engine supplies its commands and, for each `go`, its search; the loop answers
 //!   `isready` and `stop` while a search runs, queues every other line until its answer,
@@ -20,11 +21,13 @@
 //!   `setoption` into the engine's settings.
 //! - [`hash`]: the word hasher of the engines' search tables.
 //! - [`cli`]: command-line parsing with one-line errors and non-zero exits.
+//! - [`fuzz`]: the parser fuzz of both engines' tests.
 //!
 //! It depends on std, anyhow and clap only, and knows nothing of either game.
 #![deny(missing_docs)]
 
 pub mod cli;
+pub mod fuzz;
 pub mod handle;
 pub mod hash;
 pub mod head;

@@ -23,3 +23,18 @@ pub fn shown(word: &str) -> String {
 pub fn quoted(word: &str) -> String {
     format!("'{}'", shown(word))
 }
+
+/// `line` with its control characters (and the Unicode line and paragraph separators)
+/// written `\u{..}`: an error line that echoes input the engine did not quote itself (a
+/// rules crate's message) stays one printable line.
+pub fn printable(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    for c in line.chars() {
+        if c.is_control() || c == '\u{2028}' || c == '\u{2029}' {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

@@ -36,6 +36,7 @@ use crate::handle::{Clock, Search, SearchHandle};
 use crate::head::{parse_head, GoLimits, Head, HeadRules};
 use crate::io::{Event, Input, Output};
 use crate::options::OptionTable;
+use crate::quote::printable;
 
 /// An engine as the session sees it: who it is, its options, its `go`, and the commands of
 /// its own game. The shared head (`hello`, `isready`, `setoption`, `newgame`, `go`, `stop`,
@@ -89,23 +90,33 @@ enum Line<E: Engine> {
     Game(E::Command),
 }
 
-/// Parses `line` for `engine`: the shared head, then the engine's own commands.
+/// Parses `line` for `engine`: the shared head, then the engine's own commands. An error
+/// is made one printable line ([`printable`]) whatever the engine's message echoes.
 fn parse<E: Engine>(engine: &mut E, line: &str) -> Result<Line<E>, String> {
     let options = engine.options();
     let rules = HeadRules {
         options: &options,
         depth: E::DEPTH,
     };
-    match parse_head(line, &rules)? {
-        Head::Other => match engine.parse(line)? {
-            Some(cmd) => Ok(Line::Game(cmd)),
-            None => {
+    let parsed = match parse_head(line, &rules)? {
+        Head::Other => match engine.parse(line) {
+            Ok(Some(cmd)) => Ok(Line::Game(cmd)),
+            Ok(None) => {
                 let first = line.split_whitespace().next().unwrap_or_default();
                 Err(crate::head::unknown_command(first))
             }
+            Err(e) => Err(e),
         },
         head => Ok(Line::Head(head)),
-    }
+    };
+    parsed.map_err(|e| printable(&e))
+}
+
+/// The reply after `error ` that `engine`'s session gives `line` (the shared head's words,
+/// the engine's, or `unknown command`), `None` when the line is a command; nothing is
+/// answered or run. What a test of an engine's words asks.
+pub fn refusal<E: Engine>(engine: &mut E, line: &str) -> Option<String> {
+    parse(engine, line).err()
 }
 
 /// A line read while a search runs, waiting for its answer: kept as its text (parsed again
@@ -371,7 +382,7 @@ impl Session {
             Head::NewGame => engine.new_game(),
             Head::Go(limits) => match engine.go(limits, read) {
                 Ok(search) => self.go(search),
-                Err(e) => self.output.line(&format!("error {e}")),
+                Err(e) => self.output.line(&format!("error {}", printable(&e))),
             },
         }
         false

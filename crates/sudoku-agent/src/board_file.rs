@@ -4,8 +4,9 @@
 
 use std::io::Read;
 
+use engine_kit::head::quoted;
 use puzzle_rules::sudoku::game::Game;
-use puzzle_rules::sudoku::notation::{self, quote, GameSetup};
+use puzzle_rules::sudoku::notation::{self, GameSetup};
 
 use crate::protocol::{build_game, parse_extras};
 
@@ -24,9 +25,10 @@ fn read_board_file(path: &str) -> std::io::Result<Vec<u8>> {
 }
 
 /// The game of a board file (either course format), with the position words `extras`
-/// (`mode rows`, `turn 2`, ...) overriding the file. Errors are the text after `error `.
+/// (`mode rows`, `turn 2`, ...) overriding the file. Errors are the text after `error
+/// position: `.
 pub fn read_position_file(path: &str, extras: &[String]) -> Result<Game, String> {
-    let in_file = |e: &dyn std::fmt::Display| format!("position file '{}': {e}", quote(path));
+    let in_file = |e: &dyn std::fmt::Display| format!("file {}: {e}", quoted(path));
     let text = read_board_file(path).map_err(|e| in_file(&e))?;
     let text = String::from_utf8_lossy(&text);
     let words: Vec<&str> = extras.iter().map(String::as_str).collect();
@@ -50,6 +52,6 @@ mod tests {
         let e = read_position_file("/dev/zero", &[]).expect_err("an error");
         assert!(e.contains("larger than 1 MB"), "{e}");
         let e = read_position_file("/", &[]).expect_err("an error");
-        assert!(e.starts_with("position file '/': "), "{e}");
+        assert!(e.starts_with("file '/': "), "{e}");
     }
 }

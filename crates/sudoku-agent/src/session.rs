@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use engine_kit::handle::{Report, Search};
-use engine_kit::head::GoLimits;
+use engine_kit::head::{bestmove, GoLimits};
 use engine_kit::io::Output;
 use engine_kit::options::OptionTable;
 use engine_kit::session::{Engine, Identity};
@@ -96,13 +96,9 @@ impl Session {
             let mut report = |e: Event| report(event_line(&e));
             agent.choose(&game, search_limits, stop, &mut report)
         };
-        let answer = |best: Option<Move>| match best {
-            Some(m) => vec![format!("bestmove {m}")],
-            None => vec!["bestmove none".to_string()],
-        };
-        Search::new(think, answer)
+        Search::new(think, |best: Option<Move>| vec![bestmove(best)])
             .infinite(limits.infinite)
-            .clocked(movetime.is_some())
+            .movetime(movetime)
     }
 
     fn play(&mut self, mv: Option<puzzle_rules::sudoku::board::Move>, out: &Output) {
@@ -206,7 +202,7 @@ fn read_file(cmd: Option<Command>) -> Result<Option<Command>, String> {
         Some(Command::PositionFile { path, extras }) => {
             board_file::read_position_file(&path, &extras)
                 .map(|game| Some(Command::Position(Box::new(game))))
-                .map_err(|e| protocol::printable(&protocol::name_command("position", &e)))
+                .map_err(|e| format!("position: {e}"))
         }
         other => Ok(other),
     }

@@ -33,7 +33,7 @@ use rand::SeedableRng;
 use rayon::prelude::*;
 
 use crate::setup::{game_seed, with_progress, ChainAgent, Clears, Setup};
-use blockudoku::agents::Agent;
+use blockudoku::Agent;
 
 mod report;
 
@@ -452,7 +452,7 @@ pub fn run(
 mod tests {
     use super::*;
     use crate::setup::BeamOverride;
-    use blockudoku::agents::{Objective, Settings};
+    use blockudoku::{Objective, Settings};
     use puzzle_rules::blockudoku::{catalogue, Piece, Scoring};
 
     fn setup(set: &[Piece]) -> Setup<'_> {

@@ -37,7 +37,7 @@ pub enum Agent {
     /// first leaf > 1500. Also accepted as `seed`, its former name.
     Original,
     /// The default agent's search, then the best final boards weighed by the exact chance
-    /// that the next hand dies on them (see [`crate::search::strong`]).
+    /// that the next hand dies on them (see `search::strong`).
     Strong,
     /// The default agent on the classic evaluation (the handcrafted terms alone, no learned
     /// value).

@@ -1,7 +1,7 @@
 //! The words of an `analyse` request (protocol/blockudoku.md, "`analyse`"); the analysis
 //! itself is `crate::analysis`.
 
-use super::{quoted, GoLimits, MAX_MOVETIME};
+use engine_kit::head::{number, quoted, twice, GoLimits, MAX_MOVETIME};
 
 /// Lines shown when `lines` is not given.
 pub const DEFAULT_LINES: usize = 3;
@@ -17,47 +17,28 @@ pub struct AnalyseRequest {
     pub lines: usize,
 }
 
-/// Parses the words after `analyse`: `[movetime <ms>] [nodes <n>] [lines <k>]`.
+/// Parses the words after `analyse`: `[movetime <ms>] [nodes <n>] [lines <k>]`, each at
+/// most once, with the shared head's words for a number out of its range.
 pub fn parse<'a>(mut toks: impl Iterator<Item = &'a str>) -> Result<AnalyseRequest, String> {
-    let mut req = AnalyseRequest {
-        limits: GoLimits::default(),
-        lines: DEFAULT_LINES,
-    };
-    let mut lines_seen = false;
-    let number = |what: &str, tok: Option<&str>| -> Result<u64, String> {
-        let tok = tok.ok_or_else(|| format!("{what} needs a value"))?;
-        tok.parse::<u64>()
-            .map_err(|_| format!("{what} is not a number: {}", quoted(tok)))
-    };
+    let mut limits = GoLimits::default();
+    let mut lines = None;
     while let Some(t) = toks.next() {
         match t {
-            "movetime" if req.limits.movetime.is_none() => {
-                let ms = number("movetime", toks.next())?;
-                if ms > MAX_MOVETIME {
-                    return Err(format!("movetime must be 0 to {MAX_MOVETIME}"));
-                }
-                req.limits.movetime = Some(ms);
+            "movetime" if limits.movetime.is_none() => {
+                limits.movetime = Some(number(t, toks.next(), 0, MAX_MOVETIME)?);
             }
-            "nodes" if req.limits.nodes.is_none() => {
-                let n = number("nodes", toks.next())?;
-                if n == 0 {
-                    return Err("nodes must be at least 1".into());
-                }
-                req.limits.nodes = Some(n);
+            "nodes" if limits.nodes.is_none() => {
+                limits.nodes = Some(number(t, toks.next(), 1, u64::MAX)?);
             }
-            "lines" if !lines_seen => {
-                let k = number("lines", toks.next())?;
-                if !(1..=MAX_LINES as u64).contains(&k) {
-                    return Err(format!("lines must be 1 to {MAX_LINES}"));
-                }
-                req.lines = k as usize;
-                lines_seen = true;
+            "lines" if lines.is_none() => {
+                lines = Some(number(t, toks.next(), 1, MAX_LINES as u64)?)
             }
-            "movetime" | "nodes" | "lines" => return Err(format!("{} given twice", quoted(t))),
+            "movetime" | "nodes" | "lines" => return Err(twice(t)),
             other => return Err(format!("unexpected {}", quoted(other))),
         }
     }
-    Ok(req)
+    let lines = lines.map_or(DEFAULT_LINES, |k| k as usize);
+    Ok(AnalyseRequest { limits, lines })
 }
 
 #[cfg(test)]
