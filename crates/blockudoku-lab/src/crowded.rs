@@ -167,7 +167,7 @@ fn two_hand_chance(board: Board, d: f64, samples: usize, req: &Request, dealer: 
     while taken < samples {
         let ids = dealer.deal(&mut rng);
         let hand = hand_of(catalogue(), &ids);
-        let out = agents::search(board, &hand, req, &Limits::default(), &never);
+        let out = lab::search(board, &hand, req, &Limits::default(), &never);
         let Some((line, _)) = out.best else { continue };
         sum += dealer.dead_chance(final_board(board, &hand, &line));
         taken += 1;
