@@ -12,7 +12,7 @@ use puzzle_rules::blockudoku::FULL;
 pub struct PointsParams {
     /// Per point the line scores (evaluation units).
     pub per_point: i64,
-    /// A bonus per nearly full region (see [`NEARLY_FULL_BELOW`]).
+    /// A bonus per nearly full region (one with 1 to 3 empty cells).
     pub open: i64,
     /// A bonus per filled cell (a fuller board clears more at once).
     pub fill: i64,
