@@ -288,3 +288,91 @@ def test_blockudoku_new_game_stops_a_hint(tk_root):
     finally:
         app.close()
         engine.quit()
+
+
+def silent_engine(tmp_path):
+    """A stand-in engine that starts and never answers (not even `hello`)."""
+    silent = tmp_path / "silent-engine"
+    silent.write_text("#!/bin/sh\nexec sleep 10\n")
+    silent.chmod(0o755)
+    return silent
+
+
+def restarted(app):
+    """Restart engine, and the window idle with the new engine."""
+    app.supervision.restart_button.invoke()
+    assert wait_for(app.root, lambda: app.engine_dead is None and app.calls.idle, 20)
+
+
+def test_blockudoku_engine_silent_on_a_placement_or_a_stopped_hint(tk_root):
+    """A paused engine asked for a placement (`position`, `play`): the busy bar reads Stop
+    after 0.3 s, which ends the engine at once (reported, Restart engine offered; the game is
+    kept and goes on after the restart). A paused engine during a hint: Hint's Stop sends
+    `stop`, which it does not answer, and the busy bar's Stop ends it."""
+    app, engine = blockudoku_app(tk_root)
+    busy_stop = app.busy.stop_button
+    try:
+        settle(app)
+        assert not busy_stop.winfo_ismapped()
+        stopped_engine(app.engine)
+        app.flow.place(0, 0, 0)
+        assert wait_for(tk_root, busy_stop.winfo_ismapped, 3)
+        seconds = idle_after(app, busy_stop.invoke)
+        note("blockudoku window, Stop during a placement the engine does not answer", seconds)
+        assert seconds < 5 and app.engine_dead is not None and app.supervision.restart_button.winfo_ismapped()
+        assert app.game.placed == 0 and not busy_stop.winfo_ismapped() and not app.screen.placing
+
+        restarted(app)
+        app.flow.place(0, 0, 0)
+        assert settle(app) and app.game.placed == 1 and not busy_stop.winfo_ismapped()
+
+        stopped_engine(app.engine)
+        app.show_hint()
+        pump(tk_root, 0.5)
+        assert app.hint_button.cget("text") == "Stop" and not busy_stop.winfo_ismapped()  # a search: no kill offered
+        app.hint_button.invoke()  # `stop`, to a paused engine
+        assert wait_for(tk_root, busy_stop.winfo_ismapped, 3)
+        seconds = idle_after(app, busy_stop.invoke)
+        note("blockudoku window, Stop during a hint the engine does not stop", seconds)
+        assert seconds < 5 and app.engine_dead is not None and app.hint_button.cget("text") == "Hint"
+    finally:
+        app.close()
+        app.engine.quit()
+        engine.quit()
+
+
+def test_sudoku_agent_start_and_a_silent_referee_are_stopped(tk_root, tmp_path):
+    """An agent player's own engine that never finishes starting: Hint reads Stop, which ends
+    it at once (reported, Restart engine offered). A paused referee asked to play a move: the
+    busy bar reads Stop after 0.3 s, which ends it at once."""
+    from test_harness_gui import click_cell, value_button
+
+    app, engine = sudoku_app(tk_root)
+    try:
+        settle(app)
+        real = app.engine.argv
+        app.engine.argv = [str(silent_engine(tmp_path))]  # an agent's engine starts as the referee's
+        app.settings.player_vars[0].set("default")
+        assert wait_for(tk_root, lambda: app.thinking and app.hint_button.cget("text") == "Stop", 3)
+        pump(tk_root, 0.3)  # the agent's engine is starting, and never answers
+        seconds = idle_after(app, app.hint_button.invoke)
+        note("sudoku window, Stop during an agent's engine start that never answers", seconds)
+        assert seconds < 5 and not app.thinking and app.engine_dead is not None
+        assert app.restart_button.winfo_ismapped() and app.controller.sessions == {} and app.game.steps == []
+
+        app.engine.argv = real
+        app.settings.player_vars[0].set("human")
+        restarted(app)
+        busy_stop = app.busy.stop_button
+        stopped_engine(app.engine)
+        click_cell(app, 0, 1)
+        value_button(app, 3).invoke()
+        assert wait_for(tk_root, busy_stop.winfo_ismapped, 3)
+        seconds = idle_after(app, busy_stop.invoke)
+        note("sudoku window, Stop during a move the referee does not answer", seconds)
+        assert seconds < 5 and app.engine_dead is not None and app.game.steps == []
+        assert not busy_stop.winfo_ismapped() and not app.screen.moving
+    finally:
+        app.close()
+        app.engine.quit()
+        engine.quit()
