@@ -1,7 +1,9 @@
 """Every engine wait in a window can be stopped at once: Hint reads Stop while the engine
 thinks, and a move played during a hint stops it and is played at once; New game stops a hint,
 and New game and Restart engine read Stop while an engine does not answer (a paused one, or one
-that never finishes starting), and Stop ends it.
+that never finishes starting), and Stop ends it; any other call on a silent engine (a placement,
+a move, a search that does not answer `stop`) turns the busy bar into Stop, which ends it; Stop
+ends an agent player's own engine that never finishes starting.
 
 The windows are given 10 s to think (or to answer); each Stop (or move) must bring the window
 back to idle long before that. How long it took is written to tests/artifacts/stop-times.txt and asserted
@@ -376,3 +378,31 @@ def test_sudoku_agent_start_and_a_silent_referee_are_stopped(tk_root, tmp_path):
         app.close()
         app.engine.quit()
         engine.quit()
+
+
+def test_sudoku_engine_start_of_a_mode_switch_is_stopped(tk_root, tmp_path):
+    """The puzzle window's Mode choice starts the competitive game's engine: one that never
+    finishes starting is ended at once by the Stop shown meanwhile, and the puzzle comes back."""
+    import sudoku_gui
+    from engines.windows.puzzle import PuzzleApp
+
+    real = [str(real_binary("sudoku-agent"))]
+    args = sudoku_gui.parse_args(["--mode", "puzzle", "--board", "2x2", "--seed", "1", "--engine", real[0]])
+    window = sudoku_gui.Window(tk_root, args)
+    try:
+        app = window.start("puzzle")
+        settle(app)
+        window.engine_argv = [str(silent_engine(tmp_path))]
+        app.mode_var.set("classic")
+        app.switch_mode()
+        assert wait_for(tk_root, lambda: window.stop_button is not None and window.stop_button.winfo_ismapped(), 3)
+        pump(tk_root, 0.3)  # the engine is starting, and never answers
+        window.engine_argv = real  # for the puzzle's tools
+        start = time.monotonic()
+        window.stop_button.invoke()
+        assert wait_for(tk_root, lambda: isinstance(window.app, PuzzleApp) and window.app.calls.idle, 8)
+        seconds = time.monotonic() - start
+        note("sudoku window, Stop during the engine start of a switch to the competitive game", seconds)
+        assert seconds < 5 and app.closed and not window.app.closed and window.app.puzzle.givens.size == 4
+    finally:
+        window.close()
