@@ -196,9 +196,9 @@ class Wait:
     meanwhile (New game, Restart engine); `search`: the call searches, and its engine, which
     answers `stop`, counts as silent only once told to stop (`stop_asked`)."""
 
-    def __init__(self, engine: Optional[LineEngine] = None, own_button: bool = False, search: bool = False) -> None:
+    def __init__(self, own_button: bool = False, search: bool = False) -> None:
         self.stopped = threading.Event()
-        self.engine = engine
+        self.engine: Optional[LineEngine] = None
         self.own_button, self.search = own_button, search
         self.starting = False  # the engine is a process still starting (its handshake)
         self.stop_sent = False  # the search was told to stop
