@@ -249,6 +249,9 @@ class LineEngine:
         self.stray_lines: Deque[Tuple[str, str]] = collections.deque(maxlen=200)
         self._answered = "hello"
         self._searching = False
+        # When a line last went to the engine or came from it (time.monotonic()): a front end
+        # reads from it how long the engine has been silent on what it was asked.
+        self.last_exchange = time.monotonic()
         try:
             self.proc = subprocess.Popen(
                 self.argv,
@@ -295,6 +298,7 @@ class LineEngine:
                 self.proc.kill()
                 break
             line = raw.decode("utf-8", "replace").rstrip("\r\n")
+            self.last_exchange = time.monotonic()
             self.transcript.append("< " + line)
             self._lines.put(line)
         self._lines.put(None)
@@ -331,6 +335,8 @@ class LineEngine:
                 self._write_bytes("".join(line + "\n" for line in lines).encode())
             except (BrokenPipeError, ValueError, OSError):
                 raise self.death(lines[-1]) from None
+            finally:
+                self.last_exchange = time.monotonic()
 
     def _write_bytes(self, data: bytes) -> None:
         """Writes `data` to the engine's input; on POSIX gives up after `write_timeout` (the

@@ -1,7 +1,9 @@
 """Every engine wait in a window can be stopped at once: Hint reads Stop while the engine
 thinks, and a move played during a hint stops it and is played at once; New game stops a hint,
 and New game and Restart engine read Stop while an engine does not answer (a paused one, or one
-that never finishes starting), and Stop ends it.
+that never finishes starting), and Stop ends it; any other call on a silent engine (a placement,
+a move, a search that does not answer `stop`) turns the busy bar into Stop, which ends it; Stop
+ends an agent player's own engine that never finishes starting.
 
 The windows are given 10 s to think (or to answer); each Stop (or move) must bring the window
 back to idle long before that. How long it took is written to tests/artifacts/stop-times.txt and asserted
@@ -288,3 +290,119 @@ def test_blockudoku_new_game_stops_a_hint(tk_root):
     finally:
         app.close()
         engine.quit()
+
+
+def silent_engine(tmp_path):
+    """A stand-in engine that starts and never answers (not even `hello`)."""
+    silent = tmp_path / "silent-engine"
+    silent.write_text("#!/bin/sh\nexec sleep 10\n")
+    silent.chmod(0o755)
+    return silent
+
+
+def restarted(app):
+    """Restart engine, and the window idle with the new engine."""
+    app.supervision.restart_button.invoke()
+    assert wait_for(app.root, lambda: app.engine_dead is None and app.calls.idle, 20)
+
+
+def test_blockudoku_engine_silent_on_a_placement_or_a_stopped_hint(tk_root):
+    """A paused engine asked for a placement (`position`, `play`): the busy bar reads Stop
+    after 0.3 s, which ends the engine at once (reported, Restart engine offered; the game is
+    kept and goes on after the restart). A paused engine during a hint: Hint's Stop sends
+    `stop`, which it does not answer, and the busy bar's Stop ends it."""
+    app, engine = blockudoku_app(tk_root)
+    busy_stop = app.busy.stop_button
+    try:
+        settle(app)
+        assert not busy_stop.winfo_ismapped()
+        stopped_engine(app.engine)
+        app.flow.place(0, 0, 0)
+        assert wait_for(tk_root, busy_stop.winfo_ismapped, 3)
+        seconds = idle_after(app, busy_stop.invoke)
+        note("blockudoku window, Stop during a placement the engine does not answer", seconds)
+        assert seconds < 5 and app.engine_dead is not None and app.supervision.restart_button.winfo_ismapped()
+        assert app.game.placed == 0 and not busy_stop.winfo_ismapped() and not app.screen.placing
+
+        restarted(app)
+        app.flow.place(0, 0, 0)
+        assert settle(app) and app.game.placed == 1 and not busy_stop.winfo_ismapped()
+
+        stopped_engine(app.engine)
+        app.show_hint()
+        pump(tk_root, 0.5)
+        assert app.hint_button.cget("text") == "Stop" and not busy_stop.winfo_ismapped()  # a search: no kill offered
+        app.hint_button.invoke()  # `stop`, to a paused engine
+        assert wait_for(tk_root, busy_stop.winfo_ismapped, 3)
+        seconds = idle_after(app, busy_stop.invoke)
+        note("blockudoku window, Stop during a hint the engine does not stop", seconds)
+        assert seconds < 5 and app.engine_dead is not None and app.hint_button.cget("text") == "Hint"
+    finally:
+        app.close()
+        app.engine.quit()
+        engine.quit()
+
+
+def test_sudoku_agent_start_and_a_silent_referee_are_stopped(tk_root, tmp_path):
+    """An agent player's own engine that never finishes starting: Hint reads Stop, which ends
+    it at once (reported, Restart engine offered). A paused referee asked to play a move: the
+    busy bar reads Stop after 0.3 s, which ends it at once."""
+    from test_harness_gui import click_cell, value_button
+
+    app, engine = sudoku_app(tk_root)
+    try:
+        settle(app)
+        real = app.engine.argv
+        app.engine.argv = [str(silent_engine(tmp_path))]  # an agent's engine starts as the referee's
+        app.settings.player_vars[0].set("default")
+        assert wait_for(tk_root, lambda: app.thinking and app.hint_button.cget("text") == "Stop", 3)
+        pump(tk_root, 0.3)  # the agent's engine is starting, and never answers
+        seconds = idle_after(app, app.hint_button.invoke)
+        note("sudoku window, Stop during an agent's engine start that never answers", seconds)
+        assert seconds < 5 and not app.thinking and app.engine_dead is not None
+        assert app.restart_button.winfo_ismapped() and app.controller.sessions == {} and app.game.steps == []
+
+        app.engine.argv = real
+        app.settings.player_vars[0].set("human")
+        restarted(app)
+        busy_stop = app.busy.stop_button
+        stopped_engine(app.engine)
+        click_cell(app, 0, 1)
+        value_button(app, 3).invoke()
+        assert wait_for(tk_root, busy_stop.winfo_ismapped, 3)
+        seconds = idle_after(app, busy_stop.invoke)
+        note("sudoku window, Stop during a move the referee does not answer", seconds)
+        assert seconds < 5 and app.engine_dead is not None and app.game.steps == []
+        assert not busy_stop.winfo_ismapped() and not app.screen.moving
+    finally:
+        app.close()
+        app.engine.quit()
+        engine.quit()
+
+
+def test_sudoku_engine_start_of_a_mode_switch_is_stopped(tk_root, tmp_path):
+    """The puzzle window's Mode choice starts the competitive game's engine: one that never
+    finishes starting is ended at once by the Stop shown meanwhile, and the puzzle comes back."""
+    import sudoku_gui
+    from engines.windows.puzzle import PuzzleApp
+
+    real = [str(real_binary("sudoku-agent"))]
+    args = sudoku_gui.parse_args(["--mode", "puzzle", "--board", "2x2", "--seed", "1", "--engine", real[0]])
+    window = sudoku_gui.Window(tk_root, args)
+    try:
+        app = window.start("puzzle")
+        settle(app)
+        window.engine_argv = [str(silent_engine(tmp_path))]
+        app.mode_var.set("classic")
+        app.switch_mode()
+        assert wait_for(tk_root, lambda: window.stop_button is not None and window.stop_button.winfo_ismapped(), 3)
+        pump(tk_root, 0.3)  # the engine is starting, and never answers
+        window.engine_argv = real  # for the puzzle's tools
+        start = time.monotonic()
+        window.stop_button.invoke()
+        assert wait_for(tk_root, lambda: isinstance(window.app, PuzzleApp) and window.app.calls.idle, 8)
+        seconds = time.monotonic() - start
+        note("sudoku window, Stop during the engine start of a switch to the competitive game", seconds)
+        assert seconds < 5 and app.closed and not window.app.closed and window.app.puzzle.givens.size == 4
+    finally:
+        window.close()

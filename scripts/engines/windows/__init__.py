@@ -6,9 +6,9 @@ the drivers they talk through:
 
     from engines.windows import BoardAndPanel, EngineCalls, EngineSupervision
 
-`engine_calls`: engine calls off the Tk thread (`EngineCalls`, `Search`, `stop_search`; a wait
-that is no search, `Wait`, stopped from the button that reads Stop meanwhile, `StopOffer`) and
-the busy bar; `dialogs`: dialogs and the choice of game in a record (`GameChoice`); `layout`:
+`engine_calls`: engine calls off the Tk thread (`EngineCalls`, `Search`, `stop_search`), each
+waiting on a `Wait` that knows its engine and ends it on Stop, from the button that reads Stop
+meanwhile (`StopOffer`) or from the busy bar (`BusyIndicator`) once the engine is silent; `dialogs`: dialogs and the choice of game in a record (`GameChoice`); `layout`:
 layouts that reflow (`BoardAndPanel`, `ScrollPanel`, `Flow`) and the opening size from the
 screen; `run`: the event loop of a script's window, and Ctrl-C; `supervision`: the status line,
 error dialogs, and what happens when the engine fails, dies or is restarted

@@ -7,14 +7,18 @@ calls in the order they were made (the engine's conversation stays in order), an
 error is handed back to the Tk thread by one `after` poll, where the window updates itself. Only
 `stop` is written from the Tk thread (`stop_search`, `Search.stop`): it is one line to a pipe and
 must reach the engine while the worker waits for `bestmove`. A wait that is no search (a new
-game, a restart) is stopped by ending the engine's process (`Wait`), from a button that reads
-Stop meanwhile (`StopOffer`). `BusyIndicator` shows that the engine works.
+game, a restart, a move, a question) answers no `stop`: each call waits on one `Wait`, which
+knows the engine process the call talks to (`EngineCalls.waiting_on`, on the worker), and Stop
+ends that process. New game and Restart engine read Stop meanwhile (`StopOffer`); any other
+call on an engine silent for STOP_AFTER_MS (a search too, once told to stop) turns the busy bar
+(`BusyIndicator`, which shows that the engine works) into a Stop button.
 """
 from __future__ import annotations
 
 import gc
 import queue
 import threading
+import time
 import tkinter as tk
 from tkinter import ttk
 from typing import Callable, List, Optional, Tuple
@@ -24,7 +28,8 @@ from ..base import LineEngine
 # How often the Tk thread looks for finished calls (ms): fast enough that a reply feels immediate,
 # slow enough to cost nothing while idle.
 DELIVER_MS = 15
-# How long a wait lasts before its button reads Stop (ms): a quick answer does not flash it.
+# How long a wait lasts (an engine silent on a call) before Stop is offered (ms): a quick
+# answer does not flash it.
 STOP_AFTER_MS = 300
 NORMAL = "#444"
 
@@ -37,13 +42,20 @@ class EngineCalls:
     to `on_error`, set by the window). `post(callback, value)` hands a value from the worker to
     the Tk thread while a call is still running (a search's `info` lines). `idle` is true when
     nothing is queued, running or waiting for delivery; `on_busy(bool)` is told when that changes.
+    Each call waits on a `Wait` (`call`'s `wait`, or one of its own): the engine the work talks
+    to is named by `waiting_on(engine)`, and `stuck` says when the running call has waited on a
+    silent engine long enough to offer Stop (`on_stuck(bool)` is told when that changes), which
+    `stop_waiting` does.
     """
 
     def __init__(self, root: tk.Misc, on_error: Optional[Callable[[BaseException], None]] = None):
         self.root = root
         self.on_error = on_error
         self.on_busy: List[Callable[[bool], None]] = []
-        self._jobs: "queue.Queue[Optional[Tuple[Callable, Optional[Callable], Optional[Callable]]]]" = queue.Queue()
+        self.on_stuck: List[Callable[[bool], None]] = []
+        self.running: Optional[Wait] = None  # the wait of the call the worker runs
+        self._stuck = False
+        self._jobs: "queue.Queue[Optional[Tuple[Callable, Optional[Callable], Optional[Callable], Wait]]]" = queue.Queue()
         self._out: "queue.Queue[Tuple[Optional[Callable], object, bool]]" = queue.Queue()
         self._pending = 0  # calls made and not yet delivered (Tk thread only)
         self._closed = False
@@ -62,14 +74,35 @@ class EngineCalls:
         return self._pending == 0
 
     def call(self, work: Callable[[], object], done: Optional[Callable[[object], None]] = None,
-             failed: Optional[Callable[[BaseException], None]] = None) -> None:
-        """Queues `work` for the worker thread; its value goes to `done`, its error to `failed`."""
+             failed: Optional[Callable[[BaseException], None]] = None, wait: Optional["Wait"] = None) -> None:
+        """Queues `work` for the worker thread; its value goes to `done`, its error to `failed`.
+        `wait`: what the call waits on (Stop ends it), when the caller keeps it."""
         if self._closed:
             return
         self._pending += 1
         if self._pending == 1:
             self._tell_busy(True)
-        self._jobs.put((work, done, failed))
+        self._jobs.put((work, done, failed, wait or Wait()))
+
+    def waiting_on(self, engine: LineEngine) -> LineEngine:
+        """On the worker, in a call: `engine` is the one the call talks to now (Stop ends it)."""
+        wait = self.running
+        if wait is not None:
+            wait.begin(engine)
+        return engine
+
+    @property
+    def stuck(self) -> bool:
+        """The running call has waited STOP_AFTER_MS on an engine silent meanwhile (one that
+        searches only once told to stop), and no button of its own offers Stop."""
+        wait = self.running
+        return wait is not None and not wait.own_button and wait.silent()
+
+    def stop_waiting(self) -> None:
+        """Stop: ends the engine the running call waits on (the call then fails: EngineDied)."""
+        wait = self.running
+        if wait is not None:
+            wait.stop()
 
     def post(self, callback: Callable[[object], None], value: object) -> None:
         """From the worker: runs `callback(value)` on the Tk thread soon (a call's progress)."""
@@ -93,13 +126,16 @@ class EngineCalls:
             job = self._jobs.get()
             if job is None:
                 return
-            work, done, failed = job
+            work, done, failed, wait = job
+            self.running = wait
             try:
                 value = work()
             except BaseException as err:  # delivered to the window, never lost in the thread
                 self._out.put((failed or self._default_failed, err, True))
             else:
                 self._out.put((done, value, True))
+            finally:
+                self.running = None
 
     def _default_failed(self, err: BaseException) -> None:
         if self.on_error is not None:
@@ -127,11 +163,19 @@ class EngineCalls:
                     self._tell_busy(False)
         finally:
             if not self._closed:
+                self._tell_stuck()
                 self._job = self.root.after(DELIVER_MS, self._deliver)
 
     def _tell_busy(self, busy: bool) -> None:
         for listener in self.on_busy:
             listener(busy)
+
+    def _tell_stuck(self) -> None:
+        stuck = self.stuck
+        if stuck != self._stuck:
+            self._stuck = stuck
+            for listener in self.on_stuck:
+                listener(stuck)
 
 
 def stop_search(engine: LineEngine) -> None:
@@ -143,47 +187,29 @@ def stop_search(engine: LineEngine) -> None:
         pass
 
 
-class Search:
-    """One search a window asked for, stoppable from the Tk thread at any moment: before the
-    worker has started it (it then stops as soon as it starts), while it runs (`stop`: the
-    engine answers at once with what it has), or after (nothing happens).
-
-    On the worker: `run(engine, go)` calls `go(cancel=event)` (a driver's `go`); on the Tk
-    thread: `stop()`."""
-
-    def __init__(self) -> None:
-        self.cancel = threading.Event()
-        self.engine: Optional[LineEngine] = None
-
-    def run(self, engine: LineEngine, go: Callable[..., object]) -> object:
-        self.engine = engine  # before the `go` line is written: see stop()
-        return go(cancel=self.cancel)
-
-    def stop(self) -> None:
-        # Either the worker sees the event once its `go` line is out, or the engine is set by
-        # then and the `stop` sent here follows the `go`: never a `stop` lost before its search.
-        self.cancel.set()
-        if self.engine is not None:
-            stop_search(self.engine)
-
-
 class Wait:
-    """A wait on an engine that is not searching (a new game's commands, a restarted engine's
-    start): it answers no `stop`, so Stop ends the process at once and the call waiting on it
-    raises EngineDied (the window reports the engine ended, and offers Restart engine). The
-    engine waited on is given now or, for one still starting, by `begin` on the worker; one
-    given after Stop is ended at once."""
+    """What one engine call waits on: the engine process it talks to now (`begin`, on the
+    worker). Stop (`stop`, on the Tk thread) ends that process at once, since an engine that
+    does not answer (paused, hung, still starting) cannot be asked to: the call then raises
+    EngineDied (the window reports the engine ended, and offers Restart engine). An engine
+    given after Stop is ended at once. `own_button`: a button of the wait's own reads Stop
+    meanwhile (New game, Restart engine); `search`: the call searches, and its engine, which
+    answers `stop`, counts as silent only once told to stop (`stop_asked`)."""
 
-    def __init__(self, engine: Optional[LineEngine] = None) -> None:
+    def __init__(self, own_button: bool = False, search: bool = False) -> None:
         self.stopped = threading.Event()
-        self.engine = engine
+        self.engine: Optional[LineEngine] = None
+        self.own_button, self.search = own_button, search
+        self.starting = False  # the engine is a process still starting (its handshake)
+        self.stop_sent = False  # the search was told to stop
         self._lock = threading.Lock()
 
-    def begin(self, engine: LineEngine) -> None:
+    def begin(self, engine: LineEngine, starting: bool = False) -> None:
+        """On the worker: the call talks to `engine` now (`starting`: before its handshake)."""
         with self._lock:
-            self.engine = engine
-            stopped = self.stopped.is_set()
-        if stopped:
+            self.engine, self.starting = engine, starting
+            end = self.stopped.is_set() or (starting and self.stop_sent)
+        if end:
             engine.kill()
 
     def stop(self) -> None:
@@ -192,6 +218,52 @@ class Wait:
             engine = self.engine
         if engine is not None:
             engine.kill()
+
+    def stop_asked(self) -> None:
+        """The search was told to stop: from now on its engine's silence counts, and an engine
+        still starting is ended at once (a new process that has served nothing: nothing is lost)."""
+        with self._lock:
+            self.stop_sent = True
+            starting = self.starting
+        if starting:
+            self.stop()
+
+    def silent(self) -> bool:
+        """The engine waited on has been silent (nothing written to it, nothing printed) for
+        STOP_AFTER_MS, and Stop would end it."""
+        engine = self.engine
+        if engine is None or self.stopped.is_set() or (self.search and not self.stop_sent):
+            return False
+        return time.monotonic() - engine.last_exchange >= STOP_AFTER_MS / 1000 and engine.alive
+
+
+class Search:
+    """One search a window asked for, stoppable from the Tk thread at any moment: before the
+    worker has started it (it then stops as soon as it starts; an engine it waits on that is
+    still starting is ended at once), while it runs (`stop`: the engine answers at once with
+    what it has), or after (nothing happens). Its call waits on `wait` (give it to
+    `EngineCalls.call`): an engine that does not answer `stop` is ended from the busy bar.
+
+    On the worker: `run(engine, go)` calls `go(cancel=event)` (a driver's `go`); on the Tk
+    thread: `stop()`."""
+
+    def __init__(self) -> None:
+        self.cancel = threading.Event()
+        self.engine: Optional[LineEngine] = None
+        self.wait = Wait(search=True)
+
+    def run(self, engine: LineEngine, go: Callable[..., object]) -> object:
+        self.wait.begin(engine)
+        self.engine = engine  # before the `go` line is written: see stop()
+        return go(cancel=self.cancel)
+
+    def stop(self) -> None:
+        # Either the worker sees the event once its `go` line is out, or the engine is set by
+        # then and the `stop` sent here follows the `go`: never a `stop` lost before its search.
+        self.cancel.set()
+        self.wait.stop_asked()
+        if self.engine is not None:
+            stop_search(self.engine)
 
 
 class StopOffer:
@@ -234,8 +306,9 @@ class StopOffer:
 
 
 class BusyIndicator:
-    """A small moving bar with a word while the engine works; an empty space of the same size
-    otherwise (so nothing beside it moves)."""
+    """A small moving bar with a word while the engine works, and a Stop button in place of
+    the word while the engine is silent on a call (`EngineCalls.stuck`: Stop ends it); an empty
+    space of the same size otherwise (so nothing beside it moves)."""
 
     def __init__(self, parent: tk.Misc, calls: EngineCalls):
         self.frame = tk.Frame(parent, width=130, height=22)
@@ -243,8 +316,11 @@ class BusyIndicator:
         self.bar = ttk.Progressbar(self.frame, mode="indeterminate", length=60)
         self.text = tk.StringVar(value="")
         self.label = tk.Label(self.frame, textvariable=self.text, anchor="w", fg=NORMAL)
+        self.stop_button = tk.Button(self.frame, text="Stop", command=calls.stop_waiting, padx=4, pady=0, bd=1,
+                                     highlightthickness=0)
         self.busy = False
         calls.on_busy.append(self.show)
+        calls.on_stuck.append(self.offer_stop)
 
     def show(self, busy: bool) -> None:
         self.busy = busy
@@ -254,9 +330,14 @@ class BusyIndicator:
             self.bar.start(60)
             self.text.set("engine...")
         else:
+            self.offer_stop(False)
             self.bar.stop()
             self.bar.pack_forget()
-            self.label.pack_forget()
             self.text.set("")
 
-
+    def offer_stop(self, stuck: bool) -> None:
+        """The engine is silent on a call: Stop in place of the word (or the word again)."""
+        self.stop_button.pack_forget()
+        self.label.pack_forget()
+        if self.busy:
+            (self.stop_button if stuck else self.label).pack(side="left", padx=(3, 0))

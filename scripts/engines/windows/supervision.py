@@ -141,7 +141,7 @@ class EngineSupervision:
         if self.restarting is not None:
             return
         old, resume = self.hooks.engine(), self.hooks.resume_job()
-        wait = self.restarting = Wait()
+        wait = self.restarting = Wait(own_button=True)
 
         def start() -> LineEngine:
             new = old.respawn(on_start=wait.begin)
@@ -169,7 +169,7 @@ class EngineSupervision:
 
         self.status("restarting the engine...")
         self.restart_offer.waiting(wait.stop)
-        self.calls.call(start, started, failed)
+        self.calls.call(start, started, failed, wait)
 
     def restart_ended(self) -> None:
         self.restarting = None

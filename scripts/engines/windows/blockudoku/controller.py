@@ -12,7 +12,7 @@ from typing import Callable, List, Optional, Tuple
 
 from ... import BlockudokuEngine
 from ...errors import EngineError
-from ..engine_calls import EngineCalls, stop_search
+from ..engine_calls import EngineCalls, Wait, stop_search
 from .model import Sequence
 from .settings import SettingsRow
 
@@ -49,6 +49,7 @@ class EngineController:
         self.job: Optional[str] = None  # the next beat of its play
         self.pending: Sequence = []  # the rest of the sequence it found for the hand
         self.generation = 0  # bumps on every cancel, so a cancelled search's answer is dropped
+        self.search_wait = Wait(search=True)  # what the search out waits on
 
     # --- choices -----------------------------------------------------------------------------
 
@@ -80,11 +81,12 @@ class EngineController:
     # --- engine calls and searches -----------------------------------------------------------
 
     def ask(self, work: Callable[[BlockudokuEngine], object], done: Optional[Callable[[object], None]] = None,
-            failed: Optional[Callable[[BaseException], None]] = None) -> None:
+            failed: Optional[Callable[[BaseException], None]] = None, wait: Optional[Wait] = None) -> None:
         """An engine call: `work(engine)` on the worker, given the engine of that moment (a
         restarted one too); its value goes to `done`, its error to `failed` (by default to the
-        window's supervision)."""
-        self.calls.call(lambda: work(self.engine), done, failed)
+        window's supervision). It waits on `wait` (or a wait of its own): an engine silent on it
+        is offered to Stop (`EngineCalls.stuck`), and Stop ends it."""
+        self.calls.call(lambda: work(self.calls.waiting_on(self.engine)), done, failed, wait)
 
     def run_search(self, work: Callable[[BlockudokuEngine], object], answered: Callable[[object], None],
                    failed: Callable[[BaseException], None]) -> None:
@@ -102,7 +104,8 @@ class EngineController:
                 failed(err)
 
         self.search_running = True
-        self.ask(work, done, refused)
+        self.search_wait = Wait(search=True)
+        self.ask(work, done, refused, self.search_wait)
 
     def search_ended(self) -> None:
         self.search_running = self.hinting = False
@@ -124,6 +127,7 @@ class EngineController:
     def stop_search(self) -> None:
         """Stop: the running search answers at once with what it has (`stop`)."""
         if self.search_running:
+            self.search_wait.stop_asked()
             stop_search(self.engine)
 
     def cancel(self) -> None:

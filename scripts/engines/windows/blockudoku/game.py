@@ -74,15 +74,14 @@ class GameFlow:
         self.screen.new_game(self.settings.seed())
         # An engine that does not answer `newgame` is not searching: New game reads Stop, which
         # ends it (then reported, with Restart engine).
-        wait = Wait()
+        wait = Wait(own_button=True)
 
         def failed(err: BaseException) -> None:
             self.hooks.waited(wait.stop)
             self.controller.table.failed(err)
 
         self.hooks.waiting(wait.stop)
-        self.controller.ask(lambda engine: (wait.begin(engine), engine.newgame()),
-                            lambda _: self.hooks.waited(wait.stop), failed)
+        self.controller.ask(lambda engine: engine.newgame(), lambda _: self.hooks.waited(wait.stop), failed, wait)
         self.after_change()
 
     def place(self, slot: int, row: int, col: int, then: Optional[Callable[[bool], None]] = None) -> None:

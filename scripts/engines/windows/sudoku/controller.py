@@ -45,11 +45,13 @@ class PlayerSession:
         self.moves: List[Optional[SudokuMove]] = []
 
     @staticmethod
-    def start(referee: SudokuEngine, agent: str) -> "PlayerSession":
-        """A new process of the referee's engine, with its options and this agent."""
+    def start(referee: SudokuEngine, agent: str, on_start: Optional[Callable[[SudokuEngine], None]] = None
+              ) -> "PlayerSession":
+        """A new process of the referee's engine, with its options and this agent (`on_start`
+        is told of the process before its handshake: a front end may end a slow start)."""
         options = {**referee.settings, "Agent": agent}
         engine = type(referee)(referee.argv, startup_timeout=referee.startup_timeout, margin=referee.margin,
-                               cwd=referee.cwd, options=options)
+                               cwd=referee.cwd, options=options, on_start=on_start)
         return PlayerSession(engine, agent)
 
     def sync(self, setup: Tuple[str, str], moves: List[Optional[SudokuMove]], agent: str) -> None:
@@ -96,24 +98,23 @@ class SudokuController:
     # --- the referee's game --------------------------------------------------------------
 
     def ask(self, work: Callable[[SudokuEngine], object], done: Optional[Callable[[object], None]] = None,
-            failed: Optional[Callable[[BaseException], None]] = None) -> None:
+            failed: Optional[Callable[[BaseException], None]] = None, wait: Optional[Wait] = None) -> None:
         """An engine call: `work(referee)` on the worker, given the referee of that moment (a
         restarted one too); its value goes to `done`, its error to `failed` (by default to the
-        window's supervision)."""
-        self.calls.call(lambda: work(self.engine), done, failed)
+        window's supervision). It waits on `wait` (or a wait of its own): a referee silent on it
+        is offered to Stop (`EngineCalls.stuck`), and Stop ends it."""
+        self.calls.call(lambda: work(self.calls.waiting_on(self.engine)), done, failed, wait)
 
     def start(self, setup: Tuple[str, str], done: Callable[[SudokuState], None],
               failed: Callable[[BaseException], None], wait: Optional[Wait] = None) -> None:
         """A new game from `setup`; `done` gets its first position. `wait` stops it (it ends
         an engine that does not answer)."""
         def work(engine: SudokuEngine) -> SudokuState:
-            if wait is not None:
-                wait.begin(engine)
             engine.newgame()
             apply_setup(engine, setup)
             return engine.state()
 
-        self.ask(work, done, failed)
+        self.ask(work, done, failed, wait)
 
     def play(self, move: Optional[SudokuMove], done: Callable[[object], None],
              failed: Callable[[BaseException], None]) -> None:
@@ -206,19 +207,20 @@ class SudokuController:
 
         def work():
             nonlocal session
-            engine = self.engine
+            engine = self.calls.waiting_on(self.engine)
             if kind == "move":
-                if session is None:
-                    session = PlayerSession.start(self.engine, agent)
+                if session is None:  # Stop while it starts ends it: Search.stop
+                    session = PlayerSession.start(engine, agent, lambda new: running.wait.begin(new, starting=True))
+                engine = self.calls.waiting_on(session.engine)
                 session.sync(setup, moves, agent)
-                engine = session.engine
             return running.run(engine, lambda **kw: engine.go(
                 movetime=movetime, on_info=lambda value: self.calls.post(info, value), **kw))
 
         def keep_session() -> None:
             if session is not None and kind == "move":
-                if self.closed:
+                if self.closed or not session.engine.alive:
                     session.engine.kill()
+                    self.sessions.pop(player, None)
                 else:
                     self.sessions[player] = session
 
@@ -234,7 +236,7 @@ class SudokuController:
                 self.set_thinking(False)
                 answered(result)
 
-        self.calls.call(work, done, failed)
+        self.calls.call(work, done, failed, running.wait)
 
     def resume_job(self, setup: Optional[Tuple[str, str]], moves: List[Optional[SudokuMove]]
                    ) -> Callable[[SudokuEngine], None]:

@@ -17,7 +17,7 @@ from ... import MODES, EngineProblem, SudokuEngine, find_binary
 from ...cli import HelpFormatter, check_option_values
 from ...tools import DIFFICULTIES, SudokuTools
 from ..dialogs import Dialogs
-from ..engine_calls import EngineCalls
+from ..engine_calls import EngineCalls, Wait
 from .names import HUMAN, BoardSizeError, block_shape
 from ..puzzle import SIZE_OF_SHAPE, PuzzleApp
 from ..run import INTERRUPTED, run_window
@@ -34,6 +34,7 @@ class Window:
         self.engine_argv = args.engine.split() if args.engine else None
         self.app: Optional[object] = None
         self.calls: Optional[EngineCalls] = None  # starts the engine of a mode chosen in the window
+        self.stop_button: Optional[tk.Button] = None  # ends that start
 
     def close(self) -> None:
         if self.app is not None:
@@ -61,11 +62,33 @@ class Window:
             return app
         if not background:
             return self.competitive(SudokuEngine(self.engine_argv), mode, file)
+        self.start_engine(mode, file)
+        return None
+
+    def start_engine(self, mode: str, file: Optional[str]) -> None:
+        """The engine of `mode` starts on a worker thread; meanwhile the window says so beside a
+        Stop button (`stop_button`) that ends the start. A start stopped or failed brings the
+        puzzle back (a failure with its reason in a dialog)."""
         if self.calls is None:
             self.calls = EngineCalls(self.root)
-        self.calls.call(lambda: SudokuEngine(self.engine_argv), lambda engine: self.competitive(engine, mode, file),
-                        lambda err: Dialogs(self.root, "Competitive Sudoku").error(f"cannot start the engine: {err}"))
-        return None
+        wait = Wait(own_button=True)
+        note = tk.Frame(self.root)
+        tk.Label(note, text="starting the engine...").pack(side="left")
+        self.stop_button = tk.Button(note, text="Stop", command=wait.stop)
+        self.stop_button.pack(side="left", padx=8)
+        note.pack(expand=True)
+
+        def started(engine: SudokuEngine) -> None:
+            note.destroy()
+            self.competitive(engine, mode, file)
+
+        def failed(err: BaseException) -> None:
+            note.destroy()
+            self.start("puzzle")
+            if not wait.stopped.is_set():
+                Dialogs(self.root, "Competitive Sudoku").error(f"cannot start the engine: {err}")
+
+        self.calls.call(lambda: SudokuEngine(self.engine_argv, on_start=wait.begin), started, failed, wait)
 
     def switch(self, mode: str) -> None:
         """The Mode choice of the window: another game in the same window."""

@@ -277,7 +277,7 @@ class SudokuApp:
 
         # An engine that does not answer is not searching: New game reads Stop, which ends it
         # (then reported, with Restart engine).
-        wait = Wait()
+        wait = Wait(own_button=True)
         self.settings.new_offer.waiting(wait.stop)
 
         def ended(then: Callable[[object], None]) -> Callable[[object], None]:
