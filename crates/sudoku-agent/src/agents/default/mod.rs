@@ -282,7 +282,7 @@ impl RootSearch<'_> {
                 pv: real,
                 exact: proven,
             });
-            if proven {
+            if proven || w.aborted {
                 break;
             }
             depth += 1;

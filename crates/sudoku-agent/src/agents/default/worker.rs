@@ -287,14 +287,16 @@ impl<'a> Worker<'a> {
         best / 2 + parity
     }
 
-    /// Root search at `depth`: the best move and its value (future points); `None` when the
-    /// iteration was aborted. Afterwards [`Worker::horizon`] says whether the value is
+    /// Root search at `depth`: the best move and its value (future points); when the
+    /// iteration was aborted, a move that proved better than the first one searched, else
+    /// `None`. Afterwards [`Worker::horizon`] says whether the value is
     /// unproven.
     pub(super) fn root(&mut self, depth: u32, root_moves: &mut [(u16, i32)]) -> Option<(u16, i32)> {
         self.horizon = false;
         let mut alpha = -INF;
         let beta = INF;
         let mut best = None;
+        let mut first_value = None;
         // `root_moves` holds every pass; short of the end only the first is searched, as
         // in [`Worker::moves`].
         let all_passes = self.node.within_reach(depth);
@@ -311,6 +313,7 @@ impl<'a> Worker<'a> {
             if self.aborted {
                 break;
             }
+            first_value.get_or_insert(v);
             scored.push((mv, pts, v));
             if v > alpha {
                 alpha = v;
@@ -318,9 +321,13 @@ impl<'a> Worker<'a> {
             }
         }
         if self.aborted {
-            // A partial iteration still tells us its first move's value, but only the
-            // full iteration's order is trusted: keep the previous best.
-            return None;
+            // A move of a partial iteration counts when it beat the move searched first
+            // (the previous iteration's best) at this depth: searched after it with the
+            // window above its value, its value is exact. Otherwise keep the previous best.
+            return match (best, first_value) {
+                (Some((mv, v)), Some(first)) if v > first => Some((mv, v)),
+                _ => None,
+            };
         }
         // Next iteration searches the best moves first (the passes left out last).
         scored.sort_by_key(|m| std::cmp::Reverse(m.2));
