@@ -55,6 +55,7 @@ impl<const K: usize> Search<'_, K> {
     /// by where they are taboo-listed (values alike in both are interchangeable); without
     /// [`super::Tables::rename_values`] the values as they are.
     fn key_under(&self, map: &[usize], live: &[u32], playable: [u128; 2]) -> Key<K> {
+        let identity = std::ptr::eq(map, self.t.symmetries[0].as_slice());
         let size = self.t.size;
         let mut label = [0u8; 33];
         let mut next = 1u8;
@@ -88,31 +89,23 @@ impl<const K: usize> Search<'_, K> {
                 next += 1;
             }
         }
-        let mut words = [0u64; K];
-        let mut at = 0usize;
-        let mut put = |bits: u128, width: usize| {
-            let mut bits = bits;
-            let mut width = width;
-            while width > 0 {
-                let (w, b) = (at / 64, at % 64);
-                let take = width.min(64 - b);
-                let chunk = (bits as u64) & (u64::MAX >> (64 - take));
-                words[w] |= chunk << b;
-                bits >>= take;
-                width -= take;
-                at += take;
-            }
+        let mut key = Packer {
+            words: [0u64; K],
+            at: 0,
         };
         for &cell in map {
-            put(label[self.values[cell] as usize] as u128, self.t.value_bits);
+            key.put(label[self.values[cell] as usize] as u64, self.t.value_bits);
         }
         if !self.t.classic {
             for mask in playable {
-                let moved = map
-                    .iter()
-                    .enumerate()
-                    .fold(0u128, |acc, (i, &cell)| acc | ((mask >> cell) & 1) << i);
-                put(moved, self.t.cells);
+                let moved = if identity {
+                    mask
+                } else {
+                    map.iter()
+                        .enumerate()
+                        .fold(0u128, |acc, (i, &cell)| acc | ((mask >> cell) & 1) << i)
+                };
+                key.put_wide(moved, self.t.cells);
             }
         }
         for &cell in map {
@@ -124,10 +117,41 @@ impl<const K: usize> Search<'_, K> {
                     values &= values - 1;
                     renamed |= 1 << (label[v] - 1);
                 }
-                put(renamed as u128, size);
+                key.put(renamed as u64, size);
             }
         }
-        put(self.turn as u128, 1);
-        Key(words)
+        key.put(self.turn as u64, 1);
+        Key(key.words)
+    }
+}
+
+/// Key words filled from the lowest bit up.
+struct Packer<const K: usize> {
+    words: [u64; K],
+    at: usize,
+}
+
+impl<const K: usize> Packer<K> {
+    /// Appends the low `width` bits of `bits` (`width` at most 64).
+    #[inline]
+    fn put(&mut self, bits: u64, width: usize) {
+        if width == 0 {
+            return;
+        }
+        let bits = bits & (u64::MAX >> (64 - width));
+        let (w, b) = (self.at / 64, self.at % 64);
+        self.words[w] |= bits << b;
+        if b + width > 64 {
+            self.words[w + 1] |= bits >> (64 - b);
+        }
+        self.at += width;
+    }
+
+    /// Appends the low `width` bits of `bits` (`width` at most 128).
+    #[inline]
+    fn put_wide(&mut self, bits: u128, width: usize) {
+        let low = width.min(64);
+        self.put(bits as u64, low);
+        self.put((bits >> 64) as u64, width - low);
     }
 }
