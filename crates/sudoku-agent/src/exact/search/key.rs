@@ -34,7 +34,10 @@ impl<const K: usize> Search<'_, K> {
             live[cell] = self.listed[cell] & self.free_values(cell);
         }
         let playable = [self.playable(0), self.playable(1)];
-        let mut best = self.key_under(&self.t.symmetries[0], &live[..cells], playable);
+        let identity = &self.t.symmetries[0];
+        let Some(mut best) = self.key_under(identity, &live[..cells], playable, None) else {
+            unreachable!("a key without a bound is always given");
+        };
         let filled = cells - self.empty.count_ones() as usize;
         let maps = if filled <= self.t.symmetric_fill {
             &self.t.symmetries[1..]
@@ -42,9 +45,10 @@ impl<const K: usize> Search<'_, K> {
             &[]
         };
         for map in maps {
-            let key = self.key_under(map, &live[..cells], playable);
-            if key < best {
-                best = key;
+            if let Some(key) = self.key_under(map, &live[..cells], playable, Some(&best)) {
+                if key < best {
+                    best = key;
+                }
             }
         }
         best
@@ -53,9 +57,15 @@ impl<const K: usize> Search<'_, K> {
     /// The key of the state seen through the cell map `map` (new cell `i` shows old cell
     /// `map[i]`), values renamed in order of first appearance, then values not on the board
     /// by where they are taboo-listed (values alike in both are interchangeable); without
-    /// [`super::Tables::rename_values`] the values as they are.
-    fn key_under(&self, map: &[usize], live: &[u32], playable: [u128; 2]) -> Key<K> {
-        let identity = std::ptr::eq(map, self.t.symmetries[0].as_slice());
+    /// [`super::Tables::rename_values`] the values as they are. `None` when the key is
+    /// certainly bigger than `best` (its first complete words already are).
+    fn key_under(
+        &self,
+        map: &[usize],
+        live: &[u32],
+        playable: [u128; 2],
+        best: Option<&Key<K>>,
+    ) -> Option<Key<K>> {
         let size = self.t.size;
         let mut label = [0u8; 33];
         let mut next = 1u8;
@@ -65,11 +75,37 @@ impl<const K: usize> Search<'_, K> {
             }
             next = size as u8 + 1;
         }
+        let mut key = Packer {
+            words: [0u64; K],
+            at: 0,
+        };
+        // Values not on the board are renamed after these, so the labels of the values on
+        // the board are final as soon as they are given.
         for &cell in map {
             let v = self.values[cell] as usize;
             if v != 0 && label[v] == 0 {
                 label[v] = next;
                 next += 1;
+            }
+            key.put(label[v] as u64, self.t.value_bits);
+        }
+        if !self.t.classic {
+            let identity = std::ptr::eq(map, self.t.symmetries[0].as_slice());
+            let mut moved = playable;
+            if !identity {
+                moved = [0; 2];
+                for (i, &cell) in map.iter().enumerate() {
+                    moved[0] |= ((playable[0] >> cell) & 1) << i;
+                    moved[1] |= ((playable[1] >> cell) & 1) << i;
+                }
+            }
+            key.put_wide(moved[0], self.t.cells);
+            key.put_wide(moved[1], self.t.cells);
+        }
+        if let Some(best) = best {
+            let done = key.at / 64;
+            if key.words[..done] > best.0[..done] {
+                return None;
             }
         }
         if (next as usize) <= size {
@@ -89,25 +125,6 @@ impl<const K: usize> Search<'_, K> {
                 next += 1;
             }
         }
-        let mut key = Packer {
-            words: [0u64; K],
-            at: 0,
-        };
-        for &cell in map {
-            key.put(label[self.values[cell] as usize] as u64, self.t.value_bits);
-        }
-        if !self.t.classic {
-            for mask in playable {
-                let moved = if identity {
-                    mask
-                } else {
-                    map.iter()
-                        .enumerate()
-                        .fold(0u128, |acc, (i, &cell)| acc | ((mask >> cell) & 1) << i)
-                };
-                key.put_wide(moved, self.t.cells);
-            }
-        }
         for &cell in map {
             if self.values[cell] == 0 {
                 let mut values = live[cell];
@@ -121,7 +138,7 @@ impl<const K: usize> Search<'_, K> {
             }
         }
         key.put(self.turn as u64, 1);
-        Key(key.words)
+        Some(Key(key.words))
     }
 }
 
