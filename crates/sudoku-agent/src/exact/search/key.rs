@@ -67,6 +67,7 @@ impl<const K: usize> Search<'_, K> {
         best: Option<&Key<K>>,
     ) -> Option<Key<K>> {
         let size = self.t.size;
+        let identity = std::ptr::eq(map, self.t.symmetries[0].as_slice());
         let mut label = [0u8; 33];
         let mut next = 1u8;
         if !self.t.rename_values {
@@ -90,7 +91,6 @@ impl<const K: usize> Search<'_, K> {
             key.put(label[v] as u64, self.t.value_bits);
         }
         if !self.t.classic {
-            let identity = std::ptr::eq(map, self.t.symmetries[0].as_slice());
             let mut moved = playable;
             if !identity {
                 moved = [0; 2];
@@ -125,16 +125,32 @@ impl<const K: usize> Search<'_, K> {
                 next += 1;
             }
         }
-        for &cell in map {
-            if self.values[cell] == 0 {
-                let mut values = live[cell];
-                let mut renamed = 0u32;
-                while values != 0 {
-                    let v = values.trailing_zeros() as usize + 1;
-                    values &= values - 1;
-                    renamed |= 1 << (label[v] - 1);
+        let renamed = |cell: usize| -> u64 {
+            let mut values = live[cell];
+            if !self.t.rename_values {
+                return values as u64;
+            }
+            let mut renamed = 0u64;
+            while values != 0 {
+                let v = values.trailing_zeros() as usize + 1;
+                values &= values - 1;
+                renamed |= 1 << (label[v] - 1);
+            }
+            renamed
+        };
+        if identity {
+            // The empty cells in their order, without a pass over the filled ones.
+            let mut empty = self.empty;
+            while empty != 0 {
+                let cell = empty.trailing_zeros() as usize;
+                empty &= empty - 1;
+                key.put(renamed(cell), size);
+            }
+        } else {
+            for &cell in map {
+                if self.values[cell] == 0 {
+                    key.put(renamed(cell), size);
                 }
-                key.put(renamed as u64, size);
             }
         }
         key.put(self.turn as u64, 1);
