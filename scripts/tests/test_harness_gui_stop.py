@@ -406,3 +406,27 @@ def test_sudoku_engine_start_of_a_mode_switch_is_stopped(tk_root, tmp_path):
         assert seconds < 5 and app.closed and not window.app.closed and window.app.puzzle.givens.size == 4
     finally:
         window.close()
+
+
+def test_sudoku_close_does_not_wait_on_a_paused_engine(tk_root):
+    """Closing the window while the referee and an agent player's engine are paused: the window
+    closes without waiting on them (the referee is still there when it has closed), and both are
+    ended afterwards (none outlives the window)."""
+    import sudoku_gui
+
+    with direct():
+        engine = real_engine("sudoku-agent", SudokuEngine)
+    window = sudoku_gui.Window(tk_root, sudoku_gui.parse_args(["--board", "2x2", "--player1", "default",
+                                                               "--player2", "human", "--movetime", "50"]))
+    try:
+        app = window.competitive(engine, "classic", None)
+        assert wait_for(tk_root, lambda: len(app.game.steps) == 1 and app.calls.idle, 20)
+        (session,) = app.controller.sessions.values()
+        stopped_engine(session.engine)
+        stopped_engine(engine)
+        window.close()
+        assert engine.alive, "closing waited for the paused referee to be ended"
+        assert wait_for(tk_root, lambda: not session.engine.alive and not engine.alive, 10)
+    finally:
+        window.close()
+        engine.kill()

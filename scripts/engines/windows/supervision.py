@@ -6,9 +6,10 @@ themselves go through `engines.windows.EngineCalls`, off the Tk thread; a restar
 can be stopped (Restart engine reads Stop while the new engine starts)."""
 from __future__ import annotations
 
+import threading
 import tkinter as tk
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 from ..base import LineEngine
 from ..errors import EngineDied, EngineError
@@ -19,6 +20,19 @@ NORMAL = "#444"
 ALARM = "#b00020"
 # How often an idle engine is looked at (ms): a death between commands is seen this soon.
 WATCH_MS = 300
+
+
+def end_engines(engines: List[LineEngine], timeout: float = 1.0) -> threading.Thread:
+    """Asks each engine to quit (killed after `timeout` s if it does not) on a thread of its own,
+    so that closing a window or switching its game never waits on an engine that does not answer.
+    The thread is no daemon: the program ends after it, so no engine outlives the window."""
+    def end() -> None:
+        for engine in engines:
+            engine.quit(timeout=timeout)
+
+    thread = threading.Thread(target=end, name="end-engines")
+    thread.start()
+    return thread
 
 
 def engine_status_row(root: tk.Misc, status_var: tk.StringVar, restart: Callable[[], None],

@@ -14,6 +14,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 from ... import EngineError, SudokuEngine, SudokuMove, SudokuState
 from ...record import Step
 from ..engine_calls import EngineCalls, Search, Wait
+from ..supervision import end_engines
 
 
 def apply_setup(engine: SudokuEngine, setup: Tuple[str, str]) -> None:
@@ -252,10 +253,10 @@ class SudokuController:
 
         return resume
 
-    def close(self) -> None:
-        """The window is closed: ends the players' engines (a session still searching is ended
-        when its search returns)."""
+    def close(self) -> Optional[threading.Thread]:
+        """The window is closed: ends the players' engines off the Tk thread (a session still
+        searching is ended when its search returns). The thread that ends them, if any."""
         self.closed = True
-        for session in self.sessions.values():
-            session.engine.quit(timeout=1)
+        engines = [session.engine for session in self.sessions.values()]
         self.sessions = {}
+        return end_engines(engines) if engines else None

@@ -21,6 +21,7 @@ from ..engine_calls import EngineCalls, Wait
 from .names import HUMAN, BoardSizeError, block_shape
 from ..puzzle import SIZE_OF_SHAPE, PuzzleApp
 from ..run import INTERRUPTED, run_window
+from ..supervision import end_engines
 from .window import SudokuApp
 
 
@@ -43,7 +44,7 @@ class Window:
             except tk.TclError:
                 pass  # the window is gone already
             if isinstance(self.app, SudokuApp):
-                self.app.engine.quit()
+                end_engines([self.app.engine], timeout=3.0)
             self.app = None
 
     def start(self, mode: str, file: Optional[str] = None, background: bool = False) -> Optional[object]:
