@@ -364,13 +364,13 @@ class LineEngine:
 
     def request(
         self, line: str, done: Callable[[str], bool], timeout: Optional[float] = None,
-        on_line: Optional[Callable[[str], None]] = None, then: Optional[str] = None,
+        on_line: Optional[Callable[[str], None]] = None, then: Sequence[str] = (),
     ) -> List[str]:
-        """Sends `line` behind a sync point (and `then` after it, in the same write) and reads
-        its answer: the lines up to and including the first for which `done` is true (`timeout`
-        defaults to the startup timeout). Lines left over from earlier requests are discarded
-        first (`stray_lines`)."""
-        self._write(["isready", line] + ([then] if then is not None else []))
+        """Sends `line` behind a sync point (and the lines of `then` after it, in the same
+        write) and reads its answer: the lines up to and including the first for which `done`
+        is true (`timeout` defaults to the startup timeout). Lines left over from earlier
+        requests are discarded first (`stray_lines`)."""
+        self._write(["isready", line, *then])
         try:
             self._discard_stray(line)
             return self.read_until(done, self.startup_timeout if timeout is None else timeout, line, on_line)
@@ -467,7 +467,12 @@ class LineEngine:
     def command(self, line: str) -> List[str]:
         """Sends a command that has no reply on success, between two sync points; returns the
         lines it printed (`show`'s drawing), raising EngineError for an `error` among them."""
-        lines = self.request(line, lambda l: l.strip() == "readyok", then="isready")[:-1]
+        lines = self.request(line, lambda l: l.strip() == "readyok", then=["isready"])[:-1]
+        return self._no_error(lines, line)
+
+    @staticmethod
+    def _no_error(lines: List[str], line: str) -> List[str]:
+        """`lines`, the answer to `line`; EngineError for an `error` among them."""
         for answer in lines:
             if answer.split()[:1] == ["error"]:
                 raise EngineError(answer.partition(" ")[2].strip(), line)

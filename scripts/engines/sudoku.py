@@ -285,6 +285,15 @@ class SudokuEngine(LineEngine):
         """Passes when the player to move has no playable cell."""
         return PlayReply.parse(self.ask("play none"))
 
+    def play_and_show(self, move: Optional[SudokuMove]) -> Tuple[PlayReply, "SudokuState"]:
+        """`play` (None: `play none`) and the position after it, asked in one write: one round
+        trip instead of two. EngineError when the move is refused (the position is unchanged)."""
+        line = f"play {move}" if move is not None else "play none"
+        answer = self.request(line, lambda _: True, then=["show", "isready"])[-1]
+        drawing = self._no_error(self.read_until(lambda l: l.strip() == "readyok", self.startup_timeout, "show")[:-1],
+                                 "show")
+        return PlayReply.parse(self._no_error([answer], line)[0]), SudokuState.parse_show(drawing)
+
     def state(self) -> "SudokuState":
         """The current position, read from `show`."""
         return SudokuState.parse_show(self.show())

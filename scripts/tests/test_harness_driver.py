@@ -288,6 +288,27 @@ def test_real_sudoku_agent():
         assert result.move is not None and time.monotonic() - t0 < 10
 
 
+def test_real_sudoku_play_and_show_in_one_write():
+    """`play_and_show` sends `play` and `show` in one write, answers what `play` then `state`
+    would, and after a refused move leaves the engine in step with the position unchanged."""
+    engine = real_engine("sudoku-agent", SudokuEngine)
+    writes = []
+    with engine:
+        engine.position(2, 2, "1+.../..../..../....", mode="rows")
+        real_write = engine._write
+        engine._write = lambda lines: (writes.append(list(lines)), real_write(lines))[1]
+        reply, state = engine.play_and_show(SudokuMove(3, 1, 2))
+        assert writes == [["isready", "play 3,1=2", "show", "isready"]]
+        assert (reply.outcome, reply.points, reply.turn) == ("placed", 0, 1)  # player 2 played
+        assert state.values[3][1] == 2 and state.turn == 1 and state == engine.state()
+        with pytest.raises(EngineError, match="occupied|filled"):
+            engine.play_and_show(SudokuMove(0, 0, 2))
+        assert engine.state() == state
+        move = engine.go(movetime=20).move
+        reply, after = engine.play_and_show(move)
+        assert reply.move == move and after.turn == 2 and after == engine.state()
+
+
 def test_real_blockudoku():
     engine = real_engine("blockudoku", BlockudokuEngine)
     with engine:

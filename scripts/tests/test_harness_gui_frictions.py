@@ -275,3 +275,22 @@ def test_blockudoku_engine_play_asks_little_per_placement(tk_root):
     finally:
         app.close()
         engine.quit()
+
+
+def test_sudoku_move_is_one_write(tk_root):
+    """A move in the sudoku window asks the referee once: `play` and the `show` of the position
+    after it go in one write, and the board shows that position."""
+    engine = real_engine("sudoku-agent", SudokuEngine)
+    app = sudoku_app(tk_root, engine, board="2x2", mode="classic", players=("human", "human"))
+    try:
+        settle(app)
+        writes = []
+        real_write = engine._write
+        engine._write = lambda lines: (writes.append(list(lines)), real_write(lines))[1]
+        click_cell(app, 0, 1)
+        value_button(app, 3).invoke()
+        assert settle(app) and [s.move for s in app.game.steps] and app.screen.state.values[0][1] == 3
+        assert writes == [["isready", "play 0,1=3", "show", "isready"]], writes
+    finally:
+        app.close()
+        engine.quit()

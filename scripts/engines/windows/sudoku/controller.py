@@ -121,8 +121,7 @@ class SudokuController:
              failed: Callable[[BaseException], None]) -> None:
         """Plays `move` (None: pass); `done` gets (the referee's reply, the position after)."""
         def work(engine: SudokuEngine):
-            reply = engine.play(move) if move is not None else engine.play_none()
-            return reply, engine.state()
+            return engine.play_and_show(move)
 
         self.ask(work, done, failed)
 
