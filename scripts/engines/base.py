@@ -171,7 +171,10 @@ def find_binary(name: str) -> pathlib.Path:
 
 def set_parent_death_signal() -> None:
     """Runs in a child process before exec (`preexec_fn`): on Linux, have the kernel kill it
-    (SIGKILL) when the process that started it dies; elsewhere it does nothing.
+    (SIGKILL) when the process that started it dies; elsewhere it does nothing. Linux ties the
+    signal to the thread that started the child, so an engine must be started on a thread that
+    outlives its use (the main thread, a window's worker, a pool's thread): when that thread
+    ends, the engine is killed.
 
     The one home of this rule for the package (the drivers here, the batch evaluation's work
     units): the course framework kills the player process at the deadline, and an interrupted
