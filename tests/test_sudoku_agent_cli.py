@@ -34,6 +34,25 @@ def test_arena_builtin_with_jsonl(sudoku_lab_bin, tmp_path):
     assert all(g["forfeit"] is None or g["forfeit"]["by"] == "second" for g in games)
 
 
+def test_arena_stopped_early_keeps_its_finished_games(sudoku_lab_bin, tmp_path):
+    """A match killed before its last game keeps every game it finished, in order, in its
+    --jsonl and --record files (each game is written once the games before it have finished)."""
+    jsonl, record = tmp_path / "games.jsonl", tmp_path / "games.txt"
+    proc = subprocess.Popen([str(sudoku_lab_bin), "arena", "--first", "default", "--second", "greedy", "--board", "2x2",
+                             "--games", "10000", "--movetime", "5", "--threads", "1", "--jsonl", str(jsonl),
+                             "--record", str(record)], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        lines = [proc.stdout.readline() for _ in range(4)]  # the header and three games
+    finally:
+        proc.kill()
+        proc.wait()
+    assert all(line.startswith("game ") for line in lines[1:]), lines
+    games = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    assert len(games) >= 2 and [g["game"] for g in games] == list(range(1, len(games) + 1))
+    numbers = [int(line.split()[1]) for line in record.read_text().splitlines() if line.startswith("game ")]
+    assert numbers[:2] == [1, 2] and numbers == sorted(numbers)
+
+
 def test_arena_external_agents_meet(sudoku_lab_bin, sudoku_bin):
     """Two copies of the binary play through the protocol; the referee accepts every move."""
     external_match(sudoku_lab_bin, sudoku_bin, "greedy", "2x3", "--movetime", "20")

@@ -24,6 +24,7 @@ mod external;
 mod game;
 mod limits;
 mod report;
+mod saved;
 mod start;
 mod suite;
 
@@ -36,7 +37,8 @@ pub(crate) use suite::parse_openings;
 
 use game::{agent_seeds, make_contender, play_game};
 use limits::limits_of;
-use report::{write_records, GameResult, Setting};
+use report::Setting;
+use saved::{Files, Saved};
 
 /// Arena settings (the `arena` subcommand's flags).
 #[derive(clap::Args, Debug)]
@@ -212,8 +214,8 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
         mode,
         openings,
         workers,
-        mut jsonl,
-        mut record_file,
+        jsonl,
+        record_file,
     } = Plan::of(&args).on_command_line()?;
     let names = [args.first.as_str(), args.second.as_str()];
     let mixed = openings.iter().any(|g| g.mode() != mode);
@@ -232,7 +234,14 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
     };
     engine_kit::println_or_exit!("{}", report::header_line(names, &setting));
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<GameResult>> = Mutex::new(Vec::new());
+    let saved = Mutex::new(Saved::new(Files {
+        jsonl,
+        records: record_file,
+        names,
+        movetime: args.movetime,
+        nodes: args.nodes,
+        limits,
+    }));
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     let print_lock = Mutex::new(());
     let started = Instant::now();
@@ -268,21 +277,19 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<()> {
                     let _g = print_lock.lock().unwrap();
                     engine_kit::println_or_exit!("{}", report::game_line(&r, names));
                 }
-                results.lock().unwrap().push(r);
+                if let Err(e) = saved.lock().unwrap().add(r) {
+                    *failure.lock().unwrap() = Some(e);
+                    next.store(games, Ordering::Relaxed);
+                    return;
+                }
             });
         }
     });
+    let results = saved.into_inner().unwrap().finish();
     if let Some(e) = failure.into_inner().unwrap() {
         return Err(e);
     }
-    let mut results = results.into_inner().unwrap();
-    results.sort_by_key(|r| r.index);
-    if let Some(file) = jsonl.as_mut() {
-        report::write_jsonl(file, &results, names, args.movetime, args.nodes, limits)?;
-    }
-    if let Some(file) = record_file.as_mut() {
-        write_records(file, &results, names, limits)?;
-    }
+    let results = results?;
     report::print_summary(&results, names, &setting, started.elapsed());
     Ok(())
 }

@@ -1,11 +1,7 @@
 //! What the arena prints and writes: the header line, the per-game line, the JSON lines and
 //! the summary with its 95% Wilson interval, forfeit counts and answer times.
 
-use std::fs::File;
-use std::io::Write;
 use std::time::Duration;
-
-use anyhow::Context;
 
 use lab_kit::json::json_string;
 use puzzle_rules::sudoku::game::{Mode, Player};
@@ -238,24 +234,36 @@ fn mode_text(setting: &Setting) -> String {
     }
 }
 
-/// For each game (in order), the number of the first earlier game it repeats move for move
-/// from the same start, if any: a repeated game adds nothing a match can learn from.
-pub(super) fn repeats(results: &[GameResult]) -> Vec<Option<usize>> {
-    let mut first: std::collections::HashMap<(String, &[String]), usize> =
-        std::collections::HashMap::new();
-    results
-        .iter()
-        .map(|r| {
-            let key = (position_line(&r.start), r.history.as_slice());
-            match first.get(&key) {
-                Some(&g) => Some(g),
-                None => {
-                    first.insert(key, r.index + 1);
-                    None
-                }
+/// Finds, game by game in order, the games that repeat an earlier one (the same start and
+/// the same moves).
+#[derive(Default)]
+pub(super) struct Repeats {
+    first: std::collections::HashMap<(String, Vec<String>), usize>,
+}
+
+impl Repeats {
+    /// The earlier game (numbered from 1) that `r` repeats; `r` is remembered when it repeats
+    /// none.
+    pub(super) fn of(&mut self, r: &GameResult) -> Option<usize> {
+        use std::collections::hash_map::Entry;
+        match self
+            .first
+            .entry((position_line(&r.start), r.history.clone()))
+        {
+            Entry::Occupied(first) => Some(*first.get()),
+            Entry::Vacant(slot) => {
+                slot.insert(r.index + 1);
+                None
             }
-        })
-        .collect()
+        }
+    }
+}
+
+/// For each game (in game order) the first earlier game it repeats move for move from the
+/// same start, numbered from 1: a repeated game adds nothing a match can learn from.
+pub(super) fn repeats(results: &[GameResult]) -> Vec<Option<usize>> {
+    let mut seen = Repeats::default();
+    results.iter().map(|r| seen.of(r)).collect()
 }
 
 /// A side's limit as the summary says it.
@@ -290,58 +298,54 @@ pub(super) fn game_line(r: &GameResult, names: [&str; 2]) -> String {
     )
 }
 
-/// One JSON object per game.
-pub(super) fn write_jsonl(
-    file: &mut File,
-    results: &[GameResult],
+/// The game's JSON object, one line (`repeat`: the earlier game it repeats, from 1).
+pub(super) fn jsonl_line(
+    r: &GameResult,
+    repeat: Option<usize>,
     names: [&str; 2],
     movetime: u64,
     nodes: Option<u64>,
     limits: [MoveLimit; 2],
-) -> std::io::Result<()> {
+) -> String {
     // `"nodes":N` only in node-limited matches, so time-limited records keep their shape.
     let nodes = nodes.map(|n| format!(",\"nodes\":{n}")).unwrap_or_default();
-    for (r, repeat) in results.iter().zip(repeats(results)) {
-        // With an opening suite, which opening and whether the game repeats an earlier one.
-        let opening = r
-            .opening
-            .map(|k| {
-                let repeat = repeat.map_or("null".to_string(), |g| g.to_string());
-                format!(",\"opening\":{k},\"repeat_of\":{repeat}")
-            })
-            .unwrap_or_default();
-        let forfeit = match &r.forfeit {
-            Some((s, k, t)) => format!(
-                "{{\"by\":\"{}\",\"kind\":\"{}\",\"detail\":{}}}",
-                if *s == 0 { "first" } else { "second" },
-                k.name(),
-                json_string(t)
-            ),
-            None => "null".to_string(),
-        };
-        writeln!(
-            file,
-            "{{\"game\":{},\"first\":{},\"second\":{},\"first_player\":{},\"scores\":[{},{}],\"first_points\":{},\"forfeit\":{},\"moves\":{},\"start\":{},\"mode\":\"{}\",\"movetime\":{}{}{},\"first_limit\":\"{}\",\"second_limit\":\"{}\",\"history\":\"{}\"}}",
-            r.index + 1,
-            json_string(names[0]),
-            json_string(names[1]),
-            r.first_is.number(),
-            r.scores[0],
-            r.scores[1],
-            r.points,
-            forfeit,
-            r.moves,
-            json_string(&r.start_rows),
-            r.start.mode(),
-            movetime,
-            nodes,
-            opening,
-            limits[0].text(),
-            limits[1].text(),
-            r.history.join(" ")
-        )?;
-    }
-    Ok(())
+    // With an opening suite, which opening and whether the game repeats an earlier one.
+    let opening = r
+        .opening
+        .map(|k| {
+            let repeat = repeat.map_or("null".to_string(), |g| g.to_string());
+            format!(",\"opening\":{k},\"repeat_of\":{repeat}")
+        })
+        .unwrap_or_default();
+    let forfeit = match &r.forfeit {
+        Some((s, k, t)) => format!(
+            "{{\"by\":\"{}\",\"kind\":\"{}\",\"detail\":{}}}",
+            if *s == 0 { "first" } else { "second" },
+            k.name(),
+            json_string(t)
+        ),
+        None => "null".to_string(),
+    };
+    format!(
+        "{{\"game\":{},\"first\":{},\"second\":{},\"first_player\":{},\"scores\":[{},{}],\"first_points\":{},\"forfeit\":{},\"moves\":{},\"start\":{},\"mode\":\"{}\",\"movetime\":{}{}{},\"first_limit\":\"{}\",\"second_limit\":\"{}\",\"history\":\"{}\"}}",
+        r.index + 1,
+        json_string(names[0]),
+        json_string(names[1]),
+        r.first_is.number(),
+        r.scores[0],
+        r.scores[1],
+        r.points,
+        forfeit,
+        r.moves,
+        json_string(&r.start_rows),
+        r.start.mode(),
+        movetime,
+        nodes,
+        opening,
+        limits[0].text(),
+        limits[1].text(),
+        r.history.join(" ")
+    )
 }
 
 /// The summary: setting, score with its 95% interval, forfeits, answer times, moves per game.
@@ -445,44 +449,38 @@ pub(super) fn print_summary(
     engine_kit::println_or_exit!("moves per game: {moves:.1}");
 }
 
-/// Every game as a record, in game order.
-pub(super) fn write_records(
-    file: &mut std::fs::File,
-    results: &[GameResult],
-    names: [&str; 2],
-    limits: [MoveLimit; 2],
-) -> anyhow::Result<()> {
-    let mut text = format!(
+/// The head of the `--record` file.
+pub(super) fn record_header(names: [&str; 2]) -> String {
+    format!(
         "{}\n# sudoku-lab arena: {} vs {}\n",
         record::HEADER,
         names[0],
         names[1]
-    );
-    for r in results {
-        // Side 0 (the first agent) is player `first_is`.
-        let side = |p: Player| if p == r.first_is { 0 } else { 1 };
-        let sides = [Player::One, Player::Two].map(|p| Side {
-            name: names[side(p)].to_string(),
-            time: limits[side(p)].record_text(),
-        });
-        let forfeit = r.forfeit.as_ref().map(|(s, kind, detail)| {
-            let player = if *s == 0 {
-                r.first_is
-            } else {
-                r.first_is.other()
-            };
-            (player, format!("{} {detail}", kind.name()))
-        });
-        text.push_str(&record::format_game(&GameRecord {
-            number: r.index + 1,
-            start: &r.start,
-            sides,
-            steps: &r.steps,
-            forfeit,
-            end: &r.end,
-        }));
-    }
-    file.write_all(text.as_bytes())
-        .context("--record: cannot write")?;
-    Ok(())
+    )
+}
+
+/// The game as a record.
+pub(super) fn record_text(r: &GameResult, names: [&str; 2], limits: [MoveLimit; 2]) -> String {
+    // Side 0 (the first agent) is player `first_is`.
+    let side = |p: Player| if p == r.first_is { 0 } else { 1 };
+    let sides = [Player::One, Player::Two].map(|p| Side {
+        name: names[side(p)].to_string(),
+        time: limits[side(p)].record_text(),
+    });
+    let forfeit = r.forfeit.as_ref().map(|(s, kind, detail)| {
+        let player = if *s == 0 {
+            r.first_is
+        } else {
+            r.first_is.other()
+        };
+        (player, format!("{} {detail}", kind.name()))
+    });
+    record::format_game(&GameRecord {
+        number: r.index + 1,
+        start: &r.start,
+        sides,
+        steps: &r.steps,
+        forfeit,
+        end: &r.end,
+    })
 }
